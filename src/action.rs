@@ -1,0 +1,160 @@
+//! What a git command line means to git-ward: the output of `classify`,
+//! the input of `decide`. Plain data, no I/O.
+
+use serde::Serialize;
+
+/// Whether a command can change the repository.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Effect {
+    /// Only reads (`status`, `log`, `branch` with no arguments, `config --get`).
+    Read,
+    /// Changes refs, the index, the working tree or config.
+    Mutating,
+    /// Not known to git-ward (`lfs`, `!shell` aliases); treated as mutating
+    /// unless policy `commands.unknown` says otherwise.
+    Unknown,
+}
+
+/// A ref the command names and writes, or the current branch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "name")]
+pub enum RefTarget {
+    /// Whatever branch HEAD points at when the command runs (`reset`, `rebase`).
+    Current,
+    /// A full ref name: `refs/heads/main`, `refs/tags/v1.0`.
+    Named(String),
+}
+
+/// How a ref is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefOp {
+    /// Created where it did not exist (`branch x`, `tag v1`, `checkout -b x`).
+    Create,
+    /// Moved or rewritten (`reset`, `branch -f`, `rebase`, `update-ref`).
+    Update,
+    /// Deleted (`branch -D`, `tag -d`, `update-ref -d`), or the old name of a rename.
+    Delete,
+}
+
+/// One ref write the command line makes visible.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RefWrite {
+    pub target: RefTarget,
+    pub op: RefOp,
+    /// For a create: the start point as written (`origin/main`), if given.
+    pub start: Option<String>,
+}
+
+/// One destination of a push.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PushDest {
+    /// The remote ref as written or implied (`main`, `refs/heads/release/1`);
+    /// `None` when git decides from config (`git push` with no refspec).
+    pub dst: Option<String>,
+    /// The source side (`HEAD`, `feat`); empty for a deletion.
+    pub src: String,
+    /// `+refspec`.
+    pub force: bool,
+    /// `:dst` or `--delete`.
+    pub delete: bool,
+}
+
+/// A push, as far as its command line tells.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Push {
+    pub remote: Option<String>,
+    pub dests: Vec<PushDest>,
+    /// Any force flag: `--force`, `-f`, `--force-with-lease`, `--force-if-includes`, `--mirror`.
+    pub force: bool,
+    pub all: bool,
+    pub mirror: bool,
+    pub tags: bool,
+    pub delete: bool,
+}
+
+/// What a `checkout`/`switch` moves HEAD to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "name")]
+pub enum CheckoutTarget {
+    /// A plain local branch name (`main`, `feature/x`).
+    Local(String),
+    /// A remote-tracking ref (`origin/main`, `remotes/x`, `refs/remotes/...`).
+    Remote(String),
+    /// A revision expression (`HEAD~`, `@{-1}`, a name with `..`, `-`, a leading `/`).
+    Special(String),
+    /// A new branch (`-b`, `-c`, `--orphan`) with its start point; both checked separately.
+    New(String),
+    /// `--detach`: HEAD detached at a revision.
+    Detach(String),
+}
+
+/// Everything `decide` needs to know about one git command line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Action {
+    /// The subcommand after alias resolution (`commit`), empty for `git` alone.
+    pub command: String,
+    /// The alias used, if any (`ci`).
+    pub alias: Option<String>,
+    pub effect: Effect,
+    /// Makes new commits on the current branch (commit, merge, cherry-pick, revert, am, ...).
+    /// `add` counts here too (SPEC: the first write of an agent's work).
+    pub creates_commits: bool,
+    /// Refs named on the command line that it writes.
+    pub refs: Vec<RefWrite>,
+    /// Why the command can destroy uncommitted or unreferenced work, if it can.
+    pub destructive: Option<String>,
+    /// How the command line switches hooks off, if it does.
+    pub hooks_off: Option<String>,
+    pub push: Option<Push>,
+    pub checkout: Option<CheckoutTarget>,
+    /// Syncing from a remote (`fetch`, `pull`).
+    pub syncs: bool,
+    /// False for commands that need no repository (`--version`, `clone`, `init`, `config --global`).
+    pub needs_repo: bool,
+}
+
+impl Action {
+    /// `git.commit`, as the audit log names operations.
+    pub fn operation(&self) -> String {
+        if self.command.is_empty() {
+            "git".to_string()
+        } else {
+            format!("git.{}", self.command)
+        }
+    }
+
+    /// 0 for read-only, 1 for state-changing (SPEC section 7).
+    pub fn tier(&self) -> u8 {
+        match self.effect {
+            Effect::Read => 0,
+            _ => 1,
+        }
+    }
+
+    /// A read-only action of the given command (a helper for tables).
+    pub fn read(command: &str) -> Self {
+        Action {
+            command: command.to_string(),
+            alias: None,
+            effect: Effect::Read,
+            creates_commits: false,
+            refs: Vec::new(),
+            destructive: None,
+            hooks_off: None,
+            push: None,
+            checkout: None,
+            syncs: false,
+            needs_repo: true,
+        }
+    }
+
+    /// A mutating action of the given command with nothing else set.
+    pub fn mutating(command: &str) -> Self {
+        Action {
+            effect: Effect::Mutating,
+            ..Action::read(command)
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! The audit log: one JSON object per line under `<git-common-dir>/ward/audit/`.
+//!
+//! Written through tracing-appender's *synchronous* rolling file appender
+//! (daily files `audit.YYYY-MM-DD.jsonl`), one `write` of one whole line per
+//! record on a file opened with `O_APPEND`, so many processes can append at
+//! once without torn or lost lines. A failure to log never blocks git: it is
+//! reported once on stderr and swallowed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+/// One audit line (SPEC section 7).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Record {
+    /// When the operation ended (RFC 3339, UTC).
+    pub timestamp: String,
+    pub started_at: String,
+    pub duration_ms: u64,
+    pub trace_id: String,
+    /// `shim`, a hook name (`reference-transaction`), `tool`, `mcp`.
+    pub source: String,
+    /// `agent` or `human`.
+    pub actor: String,
+    pub contract_id: Option<String>,
+    /// `git.commit`, `ward.checkpoint`.
+    pub operation: String,
+    pub argv: Vec<String>,
+    /// 0 read-only, 1 state-changing.
+    pub tier: u8,
+    /// allow, deny, autoswitch, checkpoint (and journal for ref lines).
+    pub decision: String,
+    pub branch_before: Option<String>,
+    pub branch_after: Option<String>,
+    pub actions_taken: Vec<String>,
+    pub denial_code: Option<String>,
+    pub exit_code: Option<i32>,
+    pub worktree: Option<String>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none", default)]
+    pub refname: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub old: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub new: Option<String>,
+}
+
+/// The audit directory of a repository.
+pub fn dir(common_dir: &Path) -> PathBuf {
+    common_dir.join("ward").join("audit")
+}
+
+/// Appends records to the log in `dir`. Failures are reported once, never returned.
+pub fn append(dir: &Path, records: &[Record]) {
+    if let Err(e) = try_append(dir, records) {
+        report_once(&format!(
+            "ward: warning: cannot write the audit log in {}: {e}",
+            dir.display()
+        ));
+    }
+}
+
+fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut appender = tracing_appender::rolling::RollingFileAppender::builder()
+        .rotation(tracing_appender::rolling::Rotation::DAILY)
+        .filename_prefix("audit")
+        .filename_suffix("jsonl")
+        .build(dir)
+        .map_err(std::io::Error::other)?;
+    for record in records {
+        let mut line = serde_json::to_vec(record).map_err(std::io::Error::other)?;
+        line.push(b'\n');
+        // One write per line: O_APPEND makes it land whole.
+        let written = appender.write(&line)?;
+        if written != line.len() {
+            return Err(std::io::Error::other("short write to the audit log"));
+        }
+    }
+    appender.flush()
+}
+
+fn report_once(message: &str) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static REPORTED: AtomicBool = AtomicBool::new(false);
+    if !REPORTED.swap(true, Ordering::Relaxed) {
+        eprintln!("{message}");
+    }
+}
+
+/// Reads every record in `dir`, oldest file first. Unparsable lines are skipped.
+pub fn read_all(dir: &Path) -> Vec<Record> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("audit"))
+        })
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        out.extend(
+            text.lines()
+                .filter_map(|l| serde_json::from_str::<Record>(l).ok()),
+        );
+    }
+    out
+}
+
+/// A new trace id: time and pid, unique enough for one machine.
+pub fn new_trace_id() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
+    format!("{:x}-{:x}", nanos as u64, std::process::id())
+}
+
+/// `SystemTime` as RFC 3339 UTC with milliseconds: `2026-11-21T22:55:40.123Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        since.subsec_millis()
+    )
+}
+
+/// Parses what [`rfc3339`] writes (and `Z`-suffixed times without millis).
+pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
+    let text = text.strip_suffix('Z')?;
+    let (date, time) = text.split_once('T')?;
+    let mut d = date.split('-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let (hms, millis) = match time.split_once('.') {
+        Some((hms, frac)) => (hms, frac.get(..3).unwrap_or(frac).parse::<u64>().ok()?),
+        None => (time, 0),
+    };
+    let mut t = hms.split(':').map(|p| p.parse::<i64>().ok());
+    let (h, mi, s) = (t.next()??, t.next()??, t.next()??);
+    let secs = days_from_civil(y, m, day) * 86_400 + h * 3600 + mi * 60 + s;
+    let secs = u64::try_from(secs).ok()?;
+    Some(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_millis(millis))
+}
+
+// Howard Hinnant's civil calendar algorithms.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_round_trip() {
+        let t = UNIX_EPOCH + Duration::from_millis(1_795_301_740_123);
+        let text = rfc3339(t);
+        assert_eq!(text, "2026-11-21T22:55:40.123Z");
+        assert_eq!(parse_rfc3339(&text), Some(t));
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            parse_rfc3339("2000-02-29T12:00:00Z")
+                .map(rfc3339)
+                .as_deref(),
+            Some("2000-02-29T12:00:00.000Z")
+        );
+        assert_eq!(parse_rfc3339("garbage"), None);
+    }
+
+    #[test]
+    fn records_append_as_json_lines_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = Record {
+            operation: "git.commit".into(),
+            decision: "deny".into(),
+            denial_code: Some("EN-GIT-D-003".into()),
+            refname: Some("refs/heads/main".into()),
+            ..Record::default()
+        };
+        append(dir.path(), &[rec.clone(), rec.clone()]);
+        let back = read_all(dir.path());
+        assert_eq!(back, vec![rec.clone(), rec]);
+        let text = std::fs::read_dir(dir.path())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let line = std::fs::read_to_string(text).unwrap();
+        assert!(line
+            .lines()
+            .next()
+            .unwrap()
+            .contains("\"ref\":\"refs/heads/main\""));
+    }
+
+    #[test]
+    fn many_writers_never_tear_or_lose_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let dir = dir.path().to_path_buf();
+                std::thread::spawn(move || {
+                    for i in 0..200 {
+                        let rec = Record {
+                            trace_id: format!("{t}-{i}"),
+                            argv: vec!["x".repeat(300)],
+                            ..Record::default()
+                        };
+                        append(&dir, &[rec]);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let back = read_all(dir.path());
+        assert_eq!(back.len(), 1600);
+        let mut ids: Vec<_> = back.iter().map(|r| r.trace_id.clone()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 1600);
+    }
+}

@@ -1,0 +1,138 @@
+//! The tool face: `git-ward <command>`, which git also runs as `git ward <command>`.
+//!
+//! clap derive; each command's doc comment is its help, each lives in its
+//! own file with one `run`.
+
+use std::ffi::OsString;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::{exit, Error, Result};
+
+/// Makes git safe for AI coding agents: protected branches, sticky agent
+/// branches, checkpoints before destructive commands, undo.
+#[derive(Debug, Parser)]
+#[command(name = "git-ward", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Install git-ward's hooks in this repository (or the shim directory with --shim).
+    Install(crate::hooks::install::InstallArgs),
+    /// Remove git-ward's hooks, restoring every original hook byte for byte.
+    Uninstall(crate::hooks::install::UninstallArgs),
+    /// Print what a git command would do and why, without running it.
+    Explain(crate::commands::explain::ExplainArgs),
+    /// Show or check the layered policy.
+    #[command(subcommand)]
+    Policy(crate::commands::policy::PolicyCommand),
+    /// Query the audit log.
+    Audit(crate::commands::audit::AuditArgs),
+    /// Check the installation: binary, shim, hooks, policy, git version.
+    Doctor(crate::commands::doctor::DoctorArgs),
+    /// Snapshot the working tree (or `checkpoint show <id>`).
+    Checkpoint(crate::checkpoint::cmd::CheckpointArgs),
+    /// List checkpoints.
+    Checkpoints(crate::checkpoint::cmd::CheckpointsArgs),
+    /// Restore the working tree from a checkpoint, after showing the plan.
+    Rollback(crate::checkpoint::rollback::RollbackArgs),
+    /// Undo the last agent command: its working tree and the refs it moved.
+    Undo(crate::checkpoint::undo::UndoArgs),
+    /// Run the tests, checkpoint the turn, roll back on pollution.
+    Turn(crate::checkpoint::turn::TurnArgs),
+    /// Start, end or show the contract of this worktree.
+    #[command(subcommand)]
+    Contract(crate::commands::contract::ContractCommand),
+    /// Create a git-versioned workspace for an agent.
+    Init(crate::commands::init::InitArgs),
+    /// Stage everything and commit it as one unit of work.
+    Save(crate::commands::save::SaveArgs),
+    /// Serve git-ward's tools over MCP on stdio.
+    Mcp(crate::mcp::McpArgs),
+    /// Run the whole story in a throwaway repository.
+    Demo(crate::commands::demo::DemoArgs),
+    /// Run a hook (what installed hooks call).
+    #[command(hide = true)]
+    Hook {
+        name: String,
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<OsString>,
+    },
+}
+
+/// Parses the tool's argv and runs the command. Returns the exit code.
+pub fn run(argv: Vec<OsString>) -> Result<u8> {
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return Ok(if e.use_stderr() {
+                exit::INVALID
+            } else {
+                exit::OK
+            });
+        }
+    };
+    match cli.command {
+        Command::Install(args) => crate::hooks::install::run_install(args),
+        Command::Uninstall(args) => crate::hooks::install::run_uninstall(args),
+        Command::Explain(args) => crate::commands::explain::run(args),
+        Command::Policy(cmd) => crate::commands::policy::run(cmd),
+        Command::Audit(args) => crate::commands::audit::run(args),
+        Command::Doctor(args) => crate::commands::doctor::run(args),
+        Command::Checkpoint(args) => crate::checkpoint::cmd::run_checkpoint(args),
+        Command::Checkpoints(args) => crate::checkpoint::cmd::run_list(args),
+        Command::Rollback(args) => crate::checkpoint::rollback::run(args),
+        Command::Undo(args) => crate::checkpoint::undo::run(args),
+        Command::Turn(args) => crate::checkpoint::turn::run(args),
+        Command::Contract(cmd) => crate::commands::contract::run(cmd),
+        Command::Init(args) => crate::commands::init::run(args),
+        Command::Save(args) => crate::commands::save::run(args),
+        Command::Mcp(args) => crate::mcp::run(args),
+        Command::Demo(args) => crate::commands::demo::run(args),
+        Command::Hook { name, args } => crate::hooks::run(&name, &args),
+    }
+}
+
+/// Prints a result for `--json` or people, and returns the exit code.
+pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result<u8> {
+    match result {
+        Ok((value, text)) => {
+            if json {
+                let mut value = value;
+                if let Some(map) = value.as_object_mut() {
+                    map.entry("status").or_insert("S".into());
+                }
+                println!("{value}");
+            } else if !text.is_empty() {
+                print!("{text}");
+                if !text.ends_with('\n') {
+                    println!();
+                }
+            }
+            Ok(exit::OK)
+        }
+        Err(err) if json => {
+            println!("{}", err.to_json());
+            Ok(err.exit_code())
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// An error for a command that is not available in this build.
+pub fn unavailable(what: &str) -> Error {
+    Error::internal(format!("`git ward {what}` is not available yet"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

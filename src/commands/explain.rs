@@ -1,0 +1,111 @@
+//! `git ward explain -- <git args>`: what would happen and why, without doing it.
+
+use std::ffi::OsString;
+
+use crate::assess::assess;
+use crate::decide::Verdict;
+use crate::error::{exit, Result};
+
+/// Print the classification, the facts, the decision, the rule and the policy
+/// layer that decided, for a git command line. Runs nothing.
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Explain as the shim sees it (the actor is an agent).
+    #[arg(long)]
+    pub as_agent: bool,
+    /// The git command line, after `--` (without `git` itself).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+    pub args: Vec<OsString>,
+}
+
+/// Runs `git ward explain`. Exit 0 whatever the decision: explaining is not refusing.
+pub fn run(args: ExplainArgs) -> Result<u8> {
+    let a = assess(&args.args, args.as_agent);
+    let layer = a.decision.key.and_then(|key| {
+        a.policy
+            .as_ref()
+            .ok()
+            .and_then(|p| p.origins.get(key).map(|o| o.to_string()))
+    });
+    let (verdict, code, hint, switch_to) = match &a.decision.verdict {
+        Verdict::Allow => ("allow", None, None, None),
+        Verdict::Deny(e) => ("deny", Some(e.code.as_str()), e.hint.clone(), None),
+        Verdict::Switch(b) => ("autoswitch", None, None, Some(b.clone())),
+    };
+    if args.json {
+        let value = serde_json::json!({
+            "status": "S",
+            "argv": args.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
+            "action": a.action,
+            "operation": a.action.operation(),
+            "tier": a.action.tier(),
+            "facts": a.facts,
+            "decision": a.decision.word(),
+            "verdict": verdict,
+            "code": code,
+            "message": a.decision.denial().map(|e| e.message.clone()),
+            "hint": hint,
+            "switch_to": switch_to,
+            "checkpoint": a.decision.checkpoint,
+            "rule": a.decision.rule,
+            "policy_key": a.decision.key,
+            "policy_layer": layer,
+            "policy_error": a.policy.as_ref().err().map(|e| e.message.clone()),
+        });
+        println!("{value}");
+        return Ok(exit::OK);
+    }
+    let mut out = String::new();
+    let line = |out: &mut String, k: &str, v: String| out.push_str(&format!("{k:<12}{v}\n"));
+    line(&mut out, "command:", a.action.operation());
+    line(
+        &mut out,
+        "effect:",
+        format!("{:?} (tier {})", a.action.effect, a.action.tier()).to_lowercase(),
+    );
+    if let Some(alias) = &a.action.alias {
+        line(&mut out, "alias:", alias.clone());
+    }
+    if let Some(why) = &a.action.destructive {
+        line(&mut out, "destructive:", why.clone());
+    }
+    if let Some(f) = &a.facts {
+        line(&mut out, "actor:", format!("{:?}", f.actor).to_lowercase());
+        line(
+            &mut out,
+            "contract:",
+            f.contract.clone().unwrap_or_else(|| "none".into()),
+        );
+        let head = match &f.head {
+            None => "not in a repository".to_string(),
+            Some(h) => h
+                .branch()
+                .map_or("detached HEAD".to_string(), str::to_string),
+        };
+        line(&mut out, "branch:", head);
+    }
+    line(&mut out, "decision:", a.decision.word().to_string());
+    line(&mut out, "rule:", a.decision.rule.clone());
+    if let Some(key) = a.decision.key {
+        line(
+            &mut out,
+            "policy:",
+            format!("{key} ({})", layer.unwrap_or_else(|| "-".into())),
+        );
+    }
+    match &a.decision.verdict {
+        Verdict::Deny(e) => out.push_str(&e.render()),
+        Verdict::Switch(b) => {
+            out.push_str(&format!("would switch to '{b}', then run the command\n"))
+        }
+        Verdict::Allow if a.decision.checkpoint => {
+            out.push_str("would checkpoint, then run the command\n")
+        }
+        Verdict::Allow => out.push_str("would run the command\n"),
+    }
+    print!("{out}");
+    Ok(exit::OK)
+}

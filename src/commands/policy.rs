@@ -1,0 +1,95 @@
+//! `git ward policy show [--origin]` and `git ward policy check [FILE]`.
+
+use std::path::PathBuf;
+
+use crate::error::{exit, Result};
+use crate::facts::{self, Repo};
+use crate::policy::{Layer, Policy};
+
+/// Show or check the policy.
+#[derive(Debug, clap::Subcommand)]
+pub enum PolicyCommand {
+    /// Print the effective policy.
+    Show {
+        /// Say which layer set each value.
+        #[arg(long)]
+        origin: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate a policy file (default: the working copy's `.ward/policy.toml`).
+    Check {
+        file: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs `git ward policy ...`.
+pub fn run(cmd: PolicyCommand) -> Result<u8> {
+    match cmd {
+        PolicyCommand::Show { origin, json } => {
+            let repo = Repo::discover();
+            let result = facts::load_policy(repo.as_ref(), false).map(|policy| {
+                let origins: serde_json::Map<String, serde_json::Value> = policy
+                    .origins
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_string().into()))
+                    .collect();
+                let value = serde_json::json!({ "policy": policy.settings, "origins": origins });
+                let text = if origin {
+                    policy
+                        .origins
+                        .iter()
+                        .map(|(k, layer)| format!("{k} = {}    # {layer}\n", value_of(&policy, k)))
+                        .collect()
+                } else {
+                    policy.to_toml()
+                };
+                (value, text)
+            });
+            crate::cli::finish(json, result)
+        }
+        PolicyCommand::Check { file, json } => {
+            let path = match file {
+                Some(p) => p,
+                None => Repo::discover()
+                    .and_then(|r| r.workdir().map(|w| w.join(".ward/policy.toml")))
+                    .unwrap_or_else(|| PathBuf::from(".ward/policy.toml")),
+            };
+            let result = std::fs::read_to_string(&path)
+                .map_err(|e| {
+                    crate::error::Error::invalid(
+                        format!("cannot read {}: {e}", path.display()),
+                        "name a policy file: `git ward policy check path/to/policy.toml`",
+                    )
+                })
+                .and_then(|text| Policy::built_in().with_layer(&text, Layer::Local(path.clone())))
+                .map(|_| {
+                    let msg = format!("{}: valid", path.display());
+                    (serde_json::json!({ "file": path, "valid": true }), msg)
+                });
+            let code = crate::cli::finish(json, result)?;
+            Ok(if code == exit::INTERNAL {
+                exit::INVALID
+            } else {
+                code
+            })
+        }
+    }
+}
+
+/// A value of the effective policy as TOML text, by dotted key.
+fn value_of(policy: &Policy, key: &str) -> String {
+    let table: toml::Table = toml::from_str(&policy.to_toml()).unwrap_or_default();
+    let mut value = toml::Value::Table(table);
+    for part in key.split('.') {
+        match value.get(part) {
+            Some(v) => value = v.clone(),
+            None => return String::new(),
+        }
+    }
+    value.to_string()
+}

@@ -1,0 +1,455 @@
+//! The decision matrix of SPEC section 3: `decide(&Policy, &Action, &Facts)`.
+//!
+//! Pure: no git, no files, no environment. Everything it needs about the
+//! world is in [`Facts`], filled in by `facts.rs`. This is the only module
+//! that says no: the shim, the hooks and the tools ask it and carry out its
+//! answer, and the denial codes are produced here and nowhere else.
+
+use serde::Serialize;
+
+use crate::action::{Action, CheckoutTarget, Effect, RefOp, RefTarget};
+use crate::error::{Code, Error};
+use crate::policy::{short_name, Actors, CapabilityFor, Policy, UnknownAs};
+
+/// Who runs the command (SPEC section 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Actor {
+    Human,
+    Agent,
+}
+
+/// Where HEAD is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "kind", content = "branch")]
+pub enum Head {
+    /// On a branch (short name, `main`).
+    Branch(String),
+    /// On a branch with no commit yet.
+    Unborn(String),
+    /// Detached.
+    Detached,
+}
+
+impl Head {
+    /// The branch's short name, for both born and unborn branches.
+    pub fn branch(&self) -> Option<&str> {
+        match self {
+            Head::Branch(b) | Head::Unborn(b) => Some(b),
+            Head::Detached => None,
+        }
+    }
+}
+
+/// What `decide` knows about the world.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Facts {
+    pub actor: Actor,
+    /// The active contract id, validated.
+    pub contract: Option<String>,
+    /// `None` outside a repository.
+    pub head: Option<Head>,
+    /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
+    pub env_hooks_off: Option<String>,
+    /// For `git push` without a refspec: the remote ref the current branch pushes to.
+    pub default_push_dst: Option<String>,
+}
+
+impl Facts {
+    /// An agent on `branch` with `contract` (a helper for tables and tools).
+    pub fn agent_on(branch: &str, contract: Option<&str>) -> Self {
+        Facts {
+            actor: Actor::Agent,
+            contract: contract.map(str::to_string),
+            head: Some(Head::Branch(branch.to_string())),
+            env_hooks_off: None,
+            default_push_dst: None,
+        }
+    }
+}
+
+/// What to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Run the command.
+    Allow,
+    /// Refuse it, with a code, a message and a hint.
+    Deny(Error),
+    /// Move to this branch (short name) first, carrying the work, then run it.
+    Switch(String),
+}
+
+/// The answer, with the rule that gave it (for `explain` and the audit log).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub verdict: Verdict,
+    /// Take a pre-destructive checkpoint before running.
+    pub checkpoint: bool,
+    /// The rule, in words.
+    pub rule: String,
+    /// The policy key that decided, for `explain --origin` (`branches.protected`).
+    pub key: Option<&'static str>,
+}
+
+impl Decision {
+    fn allow(rule: impl Into<String>) -> Self {
+        Decision {
+            verdict: Verdict::Allow,
+            checkpoint: false,
+            rule: rule.into(),
+            key: None,
+        }
+    }
+
+    fn deny(
+        code: Code,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+        key: &'static str,
+    ) -> Self {
+        let message = message.into();
+        Decision {
+            rule: message.clone(),
+            verdict: Verdict::Deny(Error::denied(code, message, hint)),
+            checkpoint: false,
+            key: Some(key),
+        }
+    }
+
+    /// The denial, if this is one.
+    pub fn denial(&self) -> Option<&Error> {
+        match &self.verdict {
+            Verdict::Deny(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The audit log's word: allow, deny, autoswitch, checkpoint.
+    pub fn word(&self) -> &'static str {
+        match self.verdict {
+            Verdict::Deny(_) => "deny",
+            Verdict::Switch(_) => "autoswitch",
+            Verdict::Allow if self.checkpoint => "checkpoint",
+            Verdict::Allow => "allow",
+        }
+    }
+}
+
+/// Do the rules bind this actor?
+pub fn binds(policy: &Policy, actor: Actor) -> bool {
+    actor == Actor::Agent || policy.settings.enforce.actors == Actors::Everyone
+}
+
+/// The effect after policy `commands` overrides.
+pub fn effective_effect(policy: &Policy, action: &Action) -> Effect {
+    let cmds = &policy.settings.commands;
+    let named = |list: &[String]| {
+        list.iter()
+            .any(|c| *c == action.command || Some(c) == action.alias.as_ref())
+    };
+    if named(&cmds.read) {
+        Effect::Read
+    } else if named(&cmds.mutating) {
+        Effect::Mutating
+    } else if action.effect == Effect::Unknown && cmds.unknown == UnknownAs::Read {
+        Effect::Read
+    } else {
+        action.effect
+    }
+}
+
+/// The decision when the policy itself failed to load (fail closed, EN-GIT-E-001).
+pub fn decide_without_policy(action: &Action, err: &Error) -> Decision {
+    if action.effect == Effect::Read {
+        return Decision::allow("read-only commands pass even when the policy cannot be read");
+    }
+    let hint = err
+        .hint
+        .clone()
+        .unwrap_or_else(|| "fix the policy (`git ward policy check`), then retry".to_string());
+    Decision::deny(
+        Code::E001,
+        format!("{} refused: {}", action.operation(), err.message),
+        hint,
+        "policy",
+    )
+}
+
+/// The full ref a push destination names: `main` is `refs/heads/main`.
+fn push_ref(dst: &str, src: &str) -> String {
+    if dst.starts_with("refs/") {
+        dst.to_string()
+    } else if src.starts_with("refs/tags/") {
+        format!("refs/tags/{dst}")
+    } else {
+        format!("refs/heads/{dst}")
+    }
+}
+
+/// The full ref a `RefTarget` names, given where HEAD is.
+fn target_ref(target: &RefTarget, facts: &Facts) -> Option<String> {
+    match target {
+        RefTarget::Named(name) => Some(name.clone()),
+        RefTarget::Current => facts
+            .head
+            .as_ref()
+            .and_then(Head::branch)
+            .map(|b| format!("refs/heads/{b}")),
+    }
+}
+
+fn display(refname: &str) -> String {
+    short_name(refname).map_or_else(|| refname.to_string(), |s| s.into_owned())
+}
+
+/// Is `start` a remote-tracking name of the same branch (`origin/main` for `main`)?
+fn is_upstream_of(start: &str, refname: &str) -> bool {
+    let Some(branch) = refname.strip_prefix("refs/heads/") else {
+        return false;
+    };
+    let start = start
+        .strip_prefix("refs/remotes/")
+        .or_else(|| start.strip_prefix("remotes/"))
+        .unwrap_or(start);
+    start
+        .split_once('/')
+        .is_some_and(|(remote, name)| !remote.is_empty() && name == branch)
+}
+
+const HINT_PROTECTED_REF: &str =
+    "protected refs move only through review: push a branch of your own and open a merge request";
+const HINT_NO_VERIFY: &str =
+    "run it again without switching hooks off; they enforce the policy (policy key enforce.allow_no_verify lets agents skip them)";
+const HINT_CHECKOUT: &str =
+    "check out a local branch by its plain name (`git switch feature/x`); to start from a remote ref, create one: `git switch -c <name> origin/main`";
+
+/// The decision matrix.
+pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
+    let settings = &policy.settings;
+
+    // Deleting a protected remote ref is refused for anyone.
+    if let Some(push) = &action.push {
+        for dest in &push.dests {
+            if let Some(dst) = &dest.dst {
+                let full = push_ref(dst, &dest.src);
+                if dest.delete && policy.is_protected(&full) {
+                    return Decision::deny(
+                        Code::D005,
+                        format!("push deletes protected ref '{}'", display(&full)),
+                        "protected refs are never deleted by a push; ask the repository's owner",
+                        "branches.protected",
+                    );
+                }
+            }
+        }
+    }
+
+    if !binds(policy, facts.actor) {
+        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+    }
+
+    if let Some(how) = action.hooks_off.as_ref().or(facts.env_hooks_off.as_ref()) {
+        if !settings.enforce.allow_no_verify {
+            return Decision::deny(
+                Code::D004,
+                format!("{} switches hooks off ({how})", action.operation()),
+                HINT_NO_VERIFY,
+                "enforce.allow_no_verify",
+            );
+        }
+    }
+
+    if effective_effect(policy, action) == Effect::Read {
+        return Decision::allow("read-only");
+    }
+
+    if let Some(push) = &action.push {
+        if let Some(d) = decide_push(policy, push, facts) {
+            return d;
+        }
+    }
+
+    if let Some(target) = &action.checkout {
+        if settings.checkout.local_only {
+            if let CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) = target {
+                return Decision::deny(
+                    Code::D006,
+                    format!("agents check out local branches only, not '{name}'"),
+                    HINT_CHECKOUT,
+                    "checkout.local_only",
+                );
+            }
+        }
+    }
+
+    for write in &action.refs {
+        let Some(full) = target_ref(&write.target, facts) else {
+            continue;
+        };
+        if !policy.is_protected(&full) {
+            continue;
+        }
+        let is_tag = full.starts_with("refs/tags/");
+        let syncing = write.op == RefOp::Create
+            && settings.branches.sync_from_upstream
+            && write
+                .start
+                .as_deref()
+                .is_some_and(|s| is_upstream_of(s, &full));
+        if syncing || (is_tag && write.op == RefOp::Create) {
+            continue;
+        }
+        let verb = match write.op {
+            RefOp::Create => "creates",
+            RefOp::Update => "moves",
+            RefOp::Delete => "deletes",
+        };
+        return Decision::deny(
+            Code::D001,
+            format!(
+                "{} {verb} protected ref '{}'",
+                action.operation(),
+                display(&full)
+            ),
+            HINT_PROTECTED_REF,
+            "branches.protected",
+        );
+    }
+
+    if action.creates_commits {
+        if let Some(branch) = facts.head.as_ref().and_then(Head::branch) {
+            if policy.is_protected(&format!("refs/heads/{branch}")) {
+                return decide_commit_on_protected(policy, action, facts, branch);
+            }
+        }
+    }
+
+    let mut d = Decision::allow(match facts.head.as_ref().and_then(Head::branch) {
+        Some(b) if b.starts_with(&settings.branches.agent_prefix) => {
+            "on an agent branch: stay (sticky)"
+        }
+        Some(_) => "on an unprotected branch: stay",
+        None => "detached HEAD: allowed; the ref-level check still guards protected refs",
+    });
+    if action.destructive.is_some() && settings.checkpoint.before_destructive {
+        d.checkpoint = true;
+        d.rule = format!(
+            "destructive ({}): checkpoint, then run",
+            action.destructive.as_deref().unwrap_or("")
+        );
+        d.key = Some("checkpoint.before_destructive");
+    }
+    d
+}
+
+fn decide_commit_on_protected(
+    policy: &Policy,
+    action: &Action,
+    facts: &Facts,
+    branch: &str,
+) -> Decision {
+    let op = action.operation();
+    match policy.capability(facts.contract.as_deref()) {
+        CapabilityFor::Off => Decision::deny(
+            Code::D001,
+            format!("{op} on protected branch '{branch}'"),
+            "work on a branch of your own (`git switch -c <name>`); capabilities.ensure_working_branch would move you automatically",
+            "capabilities.ensure_working_branch",
+        ),
+        CapabilityFor::OtherContracts => Decision::deny(
+            Code::D002,
+            format!(
+                "{op} on protected branch '{branch}': contract '{}' does not hold ensure_working_branch",
+                facts.contract.as_deref().unwrap_or("")
+            ),
+            "work on a branch of your own (`git switch -c <name>`), or use a contract that capabilities.ensure_working_branch lists",
+            "capabilities.ensure_working_branch",
+        ),
+        CapabilityFor::On => match &facts.contract {
+            None => Decision::deny(
+                Code::D003,
+                format!("{op} on protected branch '{branch}' needs an active contract"),
+                "run `git ward contract start <id>` or set WARD_CONTRACT, then retry",
+                "capabilities.ensure_working_branch",
+            ),
+            Some(contract) => {
+                let target = format!("{}{contract}", policy.settings.branches.agent_prefix);
+                Decision {
+                    rule: format!("on protected '{branch}' with contract '{contract}': switch to '{target}'"),
+                    verdict: Verdict::Switch(target),
+                    checkpoint: false,
+                    key: Some("capabilities.ensure_working_branch"),
+                }
+            }
+        },
+    }
+}
+
+fn decide_push(policy: &Policy, push: &crate::action::Push, facts: &Facts) -> Option<Decision> {
+    if push.mirror {
+        return Some(Decision::deny(
+            Code::D005,
+            "push --mirror force-updates and deletes every remote ref",
+            "push one branch of your own by name: `git push origin agent/<contract>`",
+            "push.force_allowed",
+        ));
+    }
+    if push.all || push.tags {
+        let what = if push.all { "--all" } else { "--tags" };
+        return Some(Decision::deny(
+            Code::D001,
+            format!("push {what} can write protected refs"),
+            "push one branch of your own by name: `git push origin agent/<contract>`",
+            "branches.protected",
+        ));
+    }
+    let implied;
+    let dests: Vec<(String, bool)> = if push.dests.is_empty() {
+        implied = facts.default_push_dst.clone();
+        match &implied {
+            Some(dst) => vec![(push_ref(dst, ""), push.force)],
+            None => Vec::new(),
+        }
+    } else {
+        push.dests
+            .iter()
+            .filter_map(|d| {
+                let dst = d.dst.as_ref()?;
+                Some((push_ref(dst, &d.src), d.force || push.force))
+            })
+            .collect()
+    };
+    for (full, force) in dests {
+        if force && !policy.force_allowed(&full) {
+            return Some(Decision::deny(
+                Code::D005,
+                format!("force push to '{}' is outside push.force_allowed", display(&full)),
+                "push without force, or force-push only to your own agent branch (push.force_allowed)",
+                "push.force_allowed",
+            ));
+        }
+        if policy.is_protected(&full) {
+            return Some(Decision::deny(
+                Code::D001,
+                format!("push to protected ref '{}'", display(&full)),
+                "push to a branch of your own (`git push origin HEAD:agent/<contract>`) and open a merge request",
+                "branches.protected",
+            ));
+        }
+    }
+    None
+}
+
+/// The refusal when an auto-switch cannot carry the work to the agent branch
+/// (it has diverged so that git would have to merge): nothing was changed.
+pub fn switch_refused(branch: &str, git_says: &str) -> Error {
+    Error::denied(
+        Code::D001,
+        format!("cannot move to '{branch}' carrying your changes: {}", git_says.trim().replace('\n', " ")),
+        format!("nothing was changed; commit on a new branch (`git switch -c {branch}-2`), or merge '{branch}' by hand"),
+    )
+}
+
+#[cfg(test)]
+#[path = "decide_tests.rs"]
+mod tests;

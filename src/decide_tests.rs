@@ -1,0 +1,793 @@
+//! The decision matrix as a table: one row per cell and per rule.
+
+use super::*;
+use crate::action::{Push, PushDest, RefWrite};
+use crate::policy::Layer;
+
+/// What a row expects.
+#[derive(Debug, PartialEq)]
+enum Want {
+    Allow,
+    Checkpoint,
+    Deny(Code),
+    Switch(&'static str),
+}
+
+fn outcome(d: &Decision) -> Want {
+    match &d.verdict {
+        Verdict::Allow if d.checkpoint => Want::Checkpoint,
+        Verdict::Allow => Want::Allow,
+        Verdict::Deny(e) => Want::Deny(e.code),
+        Verdict::Switch(b) => Want::Switch(Box::leak(b.clone().into_boxed_str())),
+    }
+}
+
+fn policy(extra: &str) -> Policy {
+    Policy::built_in()
+        .with_layer(extra, Layer::BuiltIn)
+        .unwrap()
+}
+
+fn commit() -> Action {
+    Action {
+        creates_commits: true,
+        ..Action::mutating("commit")
+    }
+}
+
+fn ref_write(cmd: &str, target: RefTarget, op: RefOp, start: Option<&str>) -> Action {
+    Action {
+        refs: vec![RefWrite {
+            target,
+            op,
+            start: start.map(str::to_string),
+        }],
+        ..Action::mutating(cmd)
+    }
+}
+
+fn named(r: &str) -> RefTarget {
+    RefTarget::Named(r.to_string())
+}
+
+fn destructive(cmd: &str) -> Action {
+    Action {
+        destructive: Some(format!("{cmd} can destroy work")),
+        ..Action::mutating(cmd)
+    }
+}
+
+fn push(dests: &[(&str, &str, bool, bool)], force: bool) -> Action {
+    Action {
+        push: Some(Push {
+            remote: Some("origin".into()),
+            dests: dests
+                .iter()
+                .map(|(src, dst, plus, delete)| PushDest {
+                    src: src.to_string(),
+                    dst: Some(dst.to_string()),
+                    force: *plus,
+                    delete: *delete,
+                })
+                .collect(),
+            force,
+            ..Push::default()
+        }),
+        ..Action::mutating("push")
+    }
+}
+
+fn checkout(target: CheckoutTarget) -> Action {
+    Action {
+        checkout: Some(target),
+        ..Action::mutating("checkout")
+    }
+}
+
+fn agent(branch: &str, contract: Option<&str>) -> Facts {
+    Facts::agent_on(branch, contract)
+}
+
+fn human(branch: &str) -> Facts {
+    Facts {
+        actor: Actor::Human,
+        ..Facts::agent_on(branch, None)
+    }
+}
+
+fn detached() -> Facts {
+    Facts {
+        head: Some(Head::Detached),
+        ..Facts::agent_on("x", Some("c1"))
+    }
+}
+
+#[test]
+fn the_matrix() {
+    let default = policy("");
+    let off = policy("[capabilities]\nensure_working_branch = false\n");
+    let others = policy("[capabilities]\nensure_working_branch = [\"team-*\"]\n");
+    let everyone = policy("[enforce]\nactors = \"everyone\"\n");
+    let no_sync = policy("[branches]\nsync_from_upstream = false\n");
+    let no_checkpoint = policy("[checkpoint]\nbefore_destructive = false\n");
+    let lax_checkout = policy("[checkout]\nlocal_only = false\n");
+    let no_verify_ok = policy("[enforce]\nallow_no_verify = true\n");
+    let read_override = policy("[commands]\nread = [\"lfs\"]\n");
+    let unknown_read = policy("[commands]\nunknown = \"read\"\n");
+
+    let rows: Vec<(&str, &Policy, Action, Facts, Want)> = vec![
+        // Read-only: any branch, any capability, any contract.
+        (
+            "read on main",
+            &default,
+            Action::read("status"),
+            agent("main", None),
+            Want::Allow,
+        ),
+        (
+            "read on main, capability off",
+            &off,
+            Action::read("log"),
+            agent("main", Some("c1")),
+            Want::Allow,
+        ),
+        (
+            "read on main with contract never switches",
+            &default,
+            Action::read("diff"),
+            agent("main", Some("c1")),
+            Want::Allow,
+        ),
+        // Commits on a protected branch.
+        (
+            "commit on main, capability off",
+            &off,
+            commit(),
+            agent("main", Some("c1")),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "commit on main, capability for other contracts",
+            &others,
+            commit(),
+            agent("main", Some("c1")),
+            Want::Deny(Code::D002),
+        ),
+        (
+            "commit on main, capability for this contract",
+            &others,
+            commit(),
+            agent("main", Some("team-1")),
+            Want::Switch("agent/team-1"),
+        ),
+        (
+            "commit on main, no contract",
+            &default,
+            commit(),
+            agent("main", None),
+            Want::Deny(Code::D003),
+        ),
+        (
+            "commit on main, contract",
+            &default,
+            commit(),
+            agent("main", Some("c1")),
+            Want::Switch("agent/c1"),
+        ),
+        (
+            "commit on release/1, contract",
+            &default,
+            commit(),
+            agent("release/1", Some("c1")),
+            Want::Switch("agent/c1"),
+        ),
+        (
+            "commit on unborn main, contract",
+            &default,
+            commit(),
+            Facts {
+                head: Some(Head::Unborn("main".into())),
+                ..agent("main", Some("c1"))
+            },
+            Want::Switch("agent/c1"),
+        ),
+        (
+            "add on main, no contract",
+            &default,
+            Action {
+                creates_commits: true,
+                ..Action::mutating("add")
+            },
+            agent("main", None),
+            Want::Deny(Code::D003),
+        ),
+        // Protected ref itself moved, rewritten or deleted.
+        (
+            "reset <rev> on main",
+            &default,
+            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            agent("main", Some("c1")),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "rebase on main",
+            &default,
+            ref_write("rebase", RefTarget::Current, RefOp::Update, None),
+            agent("main", Some("c1")),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "branch -f main",
+            &default,
+            ref_write(
+                "branch",
+                named("refs/heads/main"),
+                RefOp::Update,
+                Some("origin/main"),
+            ),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "branch -D main",
+            &default,
+            ref_write("branch", named("refs/heads/main"), RefOp::Delete, None),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "branch -m x main (creates main)",
+            &default,
+            ref_write("branch", named("refs/heads/main"), RefOp::Create, None),
+            agent("x", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "update-ref -d main",
+            &default,
+            ref_write("update-ref", named("refs/heads/main"), RefOp::Delete, None),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "tag -f v1 (moves a protected tag)",
+            &default,
+            ref_write("tag", named("refs/tags/v1"), RefOp::Update, None),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "tag -d v1",
+            &default,
+            ref_write("tag", named("refs/tags/v1"), RefOp::Delete, None),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "tag v2 (creating a protected tag is additive)",
+            &default,
+            ref_write("tag", named("refs/tags/v2"), RefOp::Create, None),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "protected ref moved even with capability off",
+            &off,
+            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            agent("main", None),
+            Want::Deny(Code::D001),
+        ),
+        // Syncing a protected branch.
+        (
+            "checkout -b main origin/main (sync)",
+            &default,
+            ref_write(
+                "checkout",
+                named("refs/heads/main"),
+                RefOp::Create,
+                Some("origin/main"),
+            ),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "checkout -b main other (not sync)",
+            &default,
+            ref_write(
+                "checkout",
+                named("refs/heads/main"),
+                RefOp::Create,
+                Some("feat"),
+            ),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "sync off: creating main from origin/main",
+            &no_sync,
+            ref_write(
+                "checkout",
+                named("refs/heads/main"),
+                RefOp::Create,
+                Some("origin/main"),
+            ),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "pull on main is syncing",
+            &default,
+            Action {
+                syncs: true,
+                ..Action::mutating("pull")
+            },
+            agent("main", None),
+            Want::Allow,
+        ),
+        (
+            "fetch on main is syncing",
+            &default,
+            Action {
+                syncs: true,
+                ..Action::mutating("fetch")
+            },
+            agent("main", None),
+            Want::Allow,
+        ),
+        // Sticky agent branches and other branches.
+        (
+            "commit on agent branch, new contract stays",
+            &default,
+            commit(),
+            agent("agent/c1", Some("c2")),
+            Want::Allow,
+        ),
+        (
+            "commit on feature branch stays",
+            &default,
+            commit(),
+            agent("feat/x", Some("c1")),
+            Want::Allow,
+        ),
+        (
+            "commit on feature branch, no contract",
+            &default,
+            commit(),
+            agent("feat/x", None),
+            Want::Allow,
+        ),
+        (
+            "reset <rev> on feature branch",
+            &default,
+            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        // Detached HEAD.
+        (
+            "commit on detached HEAD",
+            &default,
+            commit(),
+            detached(),
+            Want::Allow,
+        ),
+        (
+            "detached: ref-level check still guards main",
+            &default,
+            ref_write("branch", named("refs/heads/main"), RefOp::Update, None),
+            detached(),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "detached: reset moves no branch",
+            &default,
+            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            detached(),
+            Want::Allow,
+        ),
+        // Pushes.
+        (
+            "push to main",
+            &default,
+            push(&[("HEAD", "main", false, false)], false),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "push refs/heads/feat:refs/heads/release/1",
+            &default,
+            push(
+                &[("refs/heads/feat", "refs/heads/release/1", false, false)],
+                false,
+            ),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "push a tag",
+            &default,
+            push(&[("refs/tags/v1", "refs/tags/v1", false, false)], false),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "push to own agent branch",
+            &default,
+            push(&[("HEAD", "agent/c1", false, false)], false),
+            agent("agent/c1", None),
+            Want::Allow,
+        ),
+        (
+            "force push to agent branch",
+            &default,
+            push(&[("HEAD", "agent/c1", false, false)], true),
+            agent("agent/c1", None),
+            Want::Allow,
+        ),
+        (
+            "force push to feature branch",
+            &default,
+            push(&[("HEAD", "feat", false, false)], true),
+            agent("feat", None),
+            Want::Deny(Code::D005),
+        ),
+        (
+            "+refspec to main",
+            &default,
+            push(&[("main", "main", true, false)], false),
+            agent("feat", None),
+            Want::Deny(Code::D005),
+        ),
+        (
+            "+refspec to agent branch",
+            &default,
+            push(&[("x", "agent/x", true, false)], false),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "push --delete main, agent",
+            &default,
+            push(&[("", "main", false, true)], false),
+            agent("feat", None),
+            Want::Deny(Code::D005),
+        ),
+        (
+            "push :main, human too",
+            &default,
+            push(&[("", "main", false, true)], false),
+            human("feat"),
+            Want::Deny(Code::D005),
+        ),
+        (
+            "push --delete feature, human",
+            &default,
+            push(&[("", "feat", false, true)], false),
+            human("feat"),
+            Want::Allow,
+        ),
+        (
+            "human pushes to main",
+            &default,
+            push(&[("HEAD", "main", false, false)], false),
+            human("main"),
+            Want::Allow,
+        ),
+        (
+            "push --mirror",
+            &default,
+            Action {
+                push: Some(Push {
+                    mirror: true,
+                    force: true,
+                    ..Push::default()
+                }),
+                ..Action::mutating("push")
+            },
+            agent("feat", None),
+            Want::Deny(Code::D005),
+        ),
+        (
+            "plain push from main goes to main",
+            &default,
+            Action {
+                push: Some(Push::default()),
+                ..Action::mutating("push")
+            },
+            Facts {
+                default_push_dst: Some("refs/heads/main".into()),
+                ..agent("main", None)
+            },
+            Want::Deny(Code::D001),
+        ),
+        (
+            "plain push from feature",
+            &default,
+            Action {
+                push: Some(Push::default()),
+                ..Action::mutating("push")
+            },
+            Facts {
+                default_push_dst: Some("refs/heads/feat".into()),
+                ..agent("feat", None)
+            },
+            Want::Allow,
+        ),
+        // Hooks switched off.
+        (
+            "commit --no-verify",
+            &default,
+            Action {
+                hooks_off: Some("--no-verify".into()),
+                ..commit()
+            },
+            agent("feat", None),
+            Want::Deny(Code::D004),
+        ),
+        (
+            "hooksPath from the environment",
+            &default,
+            commit(),
+            Facts {
+                env_hooks_off: Some("GIT_CONFIG_PARAMETERS".into()),
+                ..agent("feat", None)
+            },
+            Want::Deny(Code::D004),
+        ),
+        (
+            "--no-verify allowed by policy",
+            &no_verify_ok,
+            Action {
+                hooks_off: Some("--no-verify".into()),
+                ..commit()
+            },
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "human may --no-verify",
+            &default,
+            Action {
+                hooks_off: Some("--no-verify".into()),
+                ..commit()
+            },
+            human("main"),
+            Want::Allow,
+        ),
+        // Checkout of local branches only.
+        (
+            "checkout origin/main",
+            &default,
+            checkout(CheckoutTarget::Remote("origin/main".into())),
+            agent("feat", None),
+            Want::Deny(Code::D006),
+        ),
+        (
+            "checkout @{-1}",
+            &default,
+            checkout(CheckoutTarget::Special("@{-1}".into())),
+            agent("feat", None),
+            Want::Deny(Code::D006),
+        ),
+        (
+            "checkout feature/new-feature",
+            &default,
+            checkout(CheckoutTarget::Local("feature/new-feature".into())),
+            agent("main", None),
+            Want::Allow,
+        ),
+        (
+            "checkout remote with local_only off",
+            &lax_checkout,
+            checkout(CheckoutTarget::Remote("origin/main".into())),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        // Destructive commands are checkpointed, then allowed.
+        (
+            "reset --hard on feature",
+            &default,
+            destructive("reset"),
+            agent("feat", None),
+            Want::Checkpoint,
+        ),
+        (
+            "clean -fd on main",
+            &default,
+            destructive("clean"),
+            agent("main", None),
+            Want::Checkpoint,
+        ),
+        (
+            "destructive, checkpoints off",
+            &no_checkpoint,
+            destructive("clean"),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "destructive on main that moves main is denied",
+            &default,
+            Action {
+                destructive: Some("reset --hard".into()),
+                ..ref_write("reset", RefTarget::Current, RefOp::Update, None)
+            },
+            agent("main", Some("c1")),
+            Want::Deny(Code::D001),
+        ),
+        // Unknown and overridden commands.
+        (
+            "unknown is mutating: on main, no contract",
+            &default,
+            Action {
+                effect: Effect::Unknown,
+                creates_commits: true,
+                ..Action::mutating("lfs")
+            },
+            agent("main", None),
+            Want::Deny(Code::D003),
+        ),
+        (
+            "commands.read override",
+            &read_override,
+            Action {
+                effect: Effect::Unknown,
+                creates_commits: true,
+                ..Action::mutating("lfs")
+            },
+            agent("main", None),
+            Want::Allow,
+        ),
+        (
+            "commands.unknown = read",
+            &unknown_read,
+            Action {
+                effect: Effect::Unknown,
+                creates_commits: true,
+                ..Action::mutating("lfs")
+            },
+            agent("main", None),
+            Want::Allow,
+        ),
+        // Humans are not bound unless everyone is.
+        (
+            "human commits on main",
+            &default,
+            commit(),
+            human("main"),
+            Want::Allow,
+        ),
+        (
+            "everyone: human commits on main without contract",
+            &everyone,
+            commit(),
+            human("main"),
+            Want::Deny(Code::D003),
+        ),
+    ];
+
+    let mut failures = Vec::new();
+    for (name, policy, action, facts, want) in rows {
+        let got = decide(policy, &action, &facts);
+        if outcome(&got) != want {
+            failures.push(format!(
+                "{name}: want {want:?}, got {:?} ({})",
+                outcome(&got),
+                got.rule
+            ));
+        }
+        if let Verdict::Deny(e) = &got.verdict {
+            assert!(
+                e.hint.as_ref().is_some_and(|h| !h.is_empty()),
+                "{name}: a denial without a hint"
+            );
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_seed_scenarios() {
+    let p = policy("");
+    // 1. Protected + mutating without capability: denied with D-001.
+    let off = policy("[capabilities]\nensure_working_branch = false\n");
+    assert_eq!(
+        outcome(&decide(&off, &commit(), &agent("main", Some("c1")))),
+        Want::Deny(Code::D001)
+    );
+    // 2. With capability and contract: auto-switch to agent/<contract>.
+    assert_eq!(
+        outcome(&decide(&p, &commit(), &agent("main", Some("c1")))),
+        Want::Switch("agent/c1")
+    );
+    // 3. Read-only never switches.
+    assert_eq!(
+        outcome(&decide(
+            &p,
+            &Action::read("status"),
+            &agent("main", Some("c1"))
+        )),
+        Want::Allow
+    );
+    // 4. On agent/*, a new contract stays on the same branch.
+    assert_eq!(
+        outcome(&decide(&p, &commit(), &agent("agent/c1", Some("c2")))),
+        Want::Allow
+    );
+    // 5. On a feature branch the agent stays.
+    assert_eq!(
+        outcome(&decide(&p, &commit(), &agent("feature", Some("c1")))),
+        Want::Allow
+    );
+}
+
+#[test]
+fn d003_message_and_hint_are_the_spec_example() {
+    let d = decide(&policy(""), &commit(), &agent("main", None));
+    let e = d.denial().unwrap();
+    assert_eq!(
+        e.render(),
+        "ward: denied [EN-GIT-D-003] git.commit on protected branch 'main' needs an active contract\n\
+         hint: run `git ward contract start <id>` or set WARD_CONTRACT, then retry\n"
+    );
+}
+
+#[test]
+fn a_broken_policy_fails_closed_for_mutations_only() {
+    let err = Error::internal("invalid policy /x:1:1: key `y`: bad");
+    assert_eq!(
+        outcome(&decide_without_policy(&commit(), &err)),
+        Want::Deny(Code::E001)
+    );
+    assert_eq!(
+        outcome(&decide_without_policy(&Action::read("status"), &err)),
+        Want::Allow
+    );
+    let unknown = Action {
+        effect: Effect::Unknown,
+        ..Action::mutating("lfs")
+    };
+    assert_eq!(
+        outcome(&decide_without_policy(&unknown, &err)),
+        Want::Deny(Code::E001)
+    );
+}
+
+#[test]
+fn denial_codes_come_from_this_module_only() {
+    // Habit 0 of STYLE.md: only `decide` says no.
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let mut offenders = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(src)];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let in_decide = path.parent().is_some_and(|p| p.ends_with("decide"));
+            if in_decide || ["decide.rs", "decide_tests.rs", "error.rs"].contains(&name.as_str()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for code in [
+                "Code::D001",
+                "Code::D002",
+                "Code::D003",
+                "Code::D004",
+                "Code::D005",
+                "Code::D006",
+            ] {
+                if text.contains(code) {
+                    offenders.push(format!("{}: {code}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "denial codes outside decide.rs: {offenders:?}"
+    );
+}

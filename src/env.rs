@@ -1,0 +1,37 @@
+//! Every environment variable git-ward reads or sets, declared once.
+
+/// Marks the actor as an agent when set to anything but `0` or empty.
+/// The shim exports `WARD_AGENT=1` to the real git so the hooks know.
+pub const WARD_AGENT: &str = "WARD_AGENT";
+/// The contract id of the agent's task; overrides the per-worktree file.
+pub const WARD_CONTRACT: &str = "WARD_CONTRACT";
+/// One id per agent command, shared by the hooks its git runs.
+pub const WARD_TRACE_ID: &str = "WARD_TRACE_ID";
+/// The face that started the command (`shim`, `tool`), for the hooks' audit lines.
+pub const WARD_VIA: &str = "WARD_VIA";
+/// A policy file layered last; honoured for human actors only.
+pub const WARD_POLICY: &str = "WARD_POLICY";
+/// The real git the shim runs, instead of a PATH search.
+pub const WARD_REAL_GIT: &str = "WARD_REAL_GIT";
+/// `PID;dev:ino;...`: shims this process has been, so copies never exec each other in a loop.
+pub const WARD_SHIM_SEEN: &str = "WARD_SHIM_SEEN";
+/// Diagnostics filter for stderr (`WARD_LOG=debug`); quiet when unset.
+pub const WARD_LOG: &str = "WARD_LOG";
+/// Where the system policy layer lives (default `/etc/git-ward/policy.toml`); for tests.
+pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";
+/// The user config directory (`~/.config` when unset).
+pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
+/// The user data directory (`~/.local/share` when unset): the shim directory lives there.
+pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+/// The user's home directory.
+pub const HOME: &str = "HOME";
+
+/// Reads a variable as a non-empty string.
+pub fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// True when a variable is set to anything but `0` or empty.
+pub fn truthy(name: &str) -> bool {
+    matches!(std::env::var_os(name), Some(v) if !v.is_empty() && v != "0")
+}

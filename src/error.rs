@@ -1,0 +1,222 @@
+//! Error kinds, denial codes, exit codes and the one printer that renders them.
+//!
+//! Every failure a user can see goes through [`Error`]: a code that programs
+//! can match on, a one-line message, and a hint that says what to type
+//! instead. `main` turns the error into an exit status in one place
+//! ([`Error::exit_code`]); nothing else calls `std::process::exit`.
+
+use std::fmt;
+
+/// The codes of SPEC section 3. `D` denied, `I` invalid, `E` error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Code {
+    /// A write to a protected ref, or commits on it without the capability.
+    #[serde(rename = "EN-GIT-D-001")]
+    D001,
+    /// The capability is granted, but to other contracts only.
+    #[serde(rename = "EN-GIT-D-002")]
+    D002,
+    /// The capability is granted, but no contract is active.
+    #[serde(rename = "EN-GIT-D-003")]
+    D003,
+    /// An agent switching hooks off.
+    #[serde(rename = "EN-GIT-D-004")]
+    D004,
+    /// A force push outside `push.force_allowed`, or deleting a protected remote ref.
+    #[serde(rename = "EN-GIT-D-005")]
+    D005,
+    /// An agent checking out something other than a local branch.
+    #[serde(rename = "EN-GIT-D-006")]
+    D006,
+    /// An invalid argument to a git-ward command.
+    #[serde(rename = "EN-GIT-I-001")]
+    I001,
+    /// The policy cannot be read, or another internal failure.
+    #[serde(rename = "EN-GIT-E-001")]
+    E001,
+}
+
+impl Code {
+    /// The code as printed: `EN-GIT-D-001`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::D001 => "EN-GIT-D-001",
+            Code::D002 => "EN-GIT-D-002",
+            Code::D003 => "EN-GIT-D-003",
+            Code::D004 => "EN-GIT-D-004",
+            Code::D005 => "EN-GIT-D-005",
+            Code::D006 => "EN-GIT-D-006",
+            Code::I001 => "EN-GIT-I-001",
+            Code::E001 => "EN-GIT-E-001",
+        }
+    }
+
+    /// The `--json` status letter: D denied, I invalid, E error.
+    pub fn status(self) -> &'static str {
+        match self {
+            Code::I001 => "I",
+            Code::E001 => "E",
+            _ => "D",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Exit codes of SPEC section 10, written down once.
+pub mod exit {
+    /// Success.
+    pub const OK: u8 = 0;
+    /// git-ward refused (git's own convention for a refused operation).
+    pub const DENIED: u8 = 1;
+    /// Invalid usage or argument.
+    pub const INVALID: u8 = 2;
+    /// Internal error: policy unreadable, a git call failed, I/O.
+    pub const INTERNAL: u8 = 3;
+    /// The shim found no real git to run (the shell's "command not found").
+    pub const NO_GIT: u8 = 127;
+}
+
+/// A failure with a code, a message and a hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub code: Code,
+    pub message: String,
+    pub hint: Option<String>,
+    /// Overrides the exit code the code implies (e.g. 127 for no real git).
+    pub exit: Option<u8>,
+}
+
+impl Error {
+    /// A denial: exit 1.
+    pub fn denied(code: Code, message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            hint: Some(hint.into()),
+            exit: None,
+        }
+    }
+
+    /// An invalid argument to a git-ward command: exit 2.
+    pub fn invalid(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Error {
+            code: Code::I001,
+            message: message.into(),
+            hint: Some(hint.into()),
+            exit: None,
+        }
+    }
+
+    /// An internal failure: exit 3.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error {
+            code: Code::E001,
+            message: message.into(),
+            hint: None,
+            exit: None,
+        }
+    }
+
+    /// Adds or replaces the hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Forces a particular exit code.
+    pub fn with_exit(mut self, code: u8) -> Self {
+        self.exit = Some(code);
+        self
+    }
+
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        if let Some(code) = self.exit {
+            return code;
+        }
+        match self.code {
+            Code::I001 => exit::INVALID,
+            Code::E001 => exit::INTERNAL,
+            _ => exit::DENIED,
+        }
+    }
+
+    /// The first line as printed: `ward: denied [CODE] message` or `ward: message`.
+    pub fn headline(&self) -> String {
+        match self.code.status() {
+            "D" => format!("ward: denied [{}] {}", self.code, self.message),
+            "I" => format!("ward: invalid [{}] {}", self.code, self.message),
+            _ => format!("ward: error [{}] {}", self.code, self.message),
+        }
+    }
+
+    /// The whole rendering: headline, then `hint: ...` when there is one.
+    pub fn render(&self) -> String {
+        match &self.hint {
+            Some(hint) => format!("{}\nhint: {}\n", self.headline(), hint),
+            None => format!("{}\n", self.headline()),
+        }
+    }
+
+    /// The `--json` form: `{"status": "D", "code": ..., "message": ..., "hint": ...}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "status": self.code.status(),
+            "code": self.code.as_str(),
+            "message": self.message,
+            "hint": self.hint,
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.render().trim_end())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Self {
+        Error::internal(err.to_string())
+    }
+}
+
+/// The result type of everything fallible in git-ward.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn denial_renders_two_lines_in_spec_format() {
+        let err = Error::denied(
+            Code::D003,
+            "commit on protected branch 'main' needs an active contract",
+            "run `git ward contract start <id>` or set WARD_CONTRACT, then retry",
+        );
+        assert_eq!(
+            err.render(),
+            "ward: denied [EN-GIT-D-003] commit on protected branch 'main' needs an active contract\n\
+             hint: run `git ward contract start <id>` or set WARD_CONTRACT, then retry\n"
+        );
+        assert_eq!(err.exit_code(), exit::DENIED);
+    }
+
+    #[test]
+    fn exit_codes_follow_the_kind() {
+        assert_eq!(Error::invalid("x", "y").exit_code(), exit::INVALID);
+        assert_eq!(Error::internal("x").exit_code(), exit::INTERNAL);
+        assert_eq!(
+            Error::internal("x").with_exit(exit::NO_GIT).exit_code(),
+            127
+        );
+    }
+}

@@ -1,0 +1,394 @@
+//! Fills [`Facts`] through gix: the only reads before deciding.
+//!
+//! Opening the repository follows git: `GIT_DIR`/`GIT_WORK_TREE` from the
+//! environment, then `-C`, `--git-dir` and `--work-tree` from the command
+//! line, then discovery upwards from the working directory.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::classify::{normalize_key, Globals};
+use crate::decide::{Actor, Facts, Head};
+use crate::env;
+use crate::error::{Error, Result};
+use crate::policy::{self, Layer, Policy};
+
+/// An open repository and the directory git would run in.
+pub struct Repo {
+    pub repo: gix::Repository,
+}
+
+impl Repo {
+    /// The repository a git command line with these globals would use, if any.
+    pub fn for_globals(globals: &Globals) -> Option<Repo> {
+        let cwd = effective_cwd(globals);
+        let repo = if let Some(git_dir) = &globals.git_dir {
+            let git_dir = cwd.join(git_dir);
+            gix::open(git_dir).ok()?
+        } else {
+            gix::ThreadSafeRepository::discover_with_environment_overrides(&cwd)
+                .ok()?
+                .to_thread_local()
+        };
+        Some(Repo { repo })
+    }
+
+    /// The repository of the current directory (tool and hook faces).
+    pub fn discover() -> Option<Repo> {
+        Repo::for_globals(&Globals::default())
+    }
+
+    /// The repository at exactly this directory or above it.
+    pub fn at(dir: &Path) -> Option<Repo> {
+        gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
+            .ok()
+            .map(|r| Repo {
+                repo: r.to_thread_local(),
+            })
+    }
+
+    /// This worktree's own git dir (`.git`, or `.git/worktrees/x`).
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
+    }
+
+    /// The git dir shared by all worktrees.
+    pub fn common_dir(&self) -> &Path {
+        self.repo.common_dir()
+    }
+
+    /// The working tree's top directory, if not bare.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    /// Where HEAD is.
+    pub fn head(&self) -> Option<Head> {
+        let head = self.repo.head().ok()?;
+        let short = |name: &gix::refs::FullNameRef| name.shorten().to_string();
+        Some(match &head.kind {
+            gix::head::Kind::Symbolic(r) => Head::Branch(short(r.name.as_ref())),
+            gix::head::Kind::Unborn(name) => Head::Unborn(short(name.as_ref())),
+            gix::head::Kind::Detached { .. } => Head::Detached,
+        })
+    }
+
+    /// The object id a full ref name points at, peeled to its target.
+    pub fn ref_id(&self, name: &str) -> Option<String> {
+        let mut r = self.repo.try_find_reference(name).ok()??;
+        r.peel_to_id().ok().map(|id| id.to_string())
+    }
+
+    /// All `alias.*` values from the repository's config (system, global, local).
+    pub fn aliases(&self) -> HashMap<String, String> {
+        let mut out = HashMap::new();
+        let snapshot = self.repo.config_snapshot();
+        if let Some(sections) = snapshot.plumbing().sections_by_name("alias") {
+            for section in sections {
+                for name in section.value_names() {
+                    if let Some(value) = section.value(name.as_str()) {
+                        out.insert(name.to_string().to_ascii_lowercase(), value.to_string());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A config value as a string.
+    pub fn config_string(&self, key: &str) -> Option<String> {
+        self.repo
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_string())
+    }
+
+    /// Where `git push` with no refspec sends the current branch: its
+    /// upstream's name (`branch.<b>.merge`) or, failing that, its own name.
+    pub fn default_push_dst(&self, head: &Head) -> Option<String> {
+        let branch = head.branch()?;
+        Some(
+            self.config_string(&format!("branch.{branch}.merge"))
+                .unwrap_or_else(|| format!("refs/heads/{branch}")),
+        )
+    }
+
+    /// The text of `.ward/policy.toml` committed on the first protected
+    /// branch that exists locally, with that branch's name.
+    pub fn team_policy(&self, protected: &[String]) -> Option<(String, String)> {
+        for pattern in protected {
+            if pattern.starts_with("tags/") || pattern.contains(['*', '?', '[']) {
+                continue;
+            }
+            let full = format!("refs/heads/{pattern}");
+            let Ok(Some(mut r)) = self.repo.try_find_reference(full.as_str()) else {
+                continue;
+            };
+            let Ok(commit) = r.peel_to_commit() else {
+                continue;
+            };
+            let Ok(tree) = commit.tree() else { continue };
+            let Ok(Some(entry)) = tree.lookup_entry_by_path(".ward/policy.toml") else {
+                return None;
+            };
+            let Ok(object) = entry.object() else {
+                return None;
+            };
+            return Some((
+                pattern.clone(),
+                String::from_utf8_lossy(&object.data).into_owned(),
+            ));
+        }
+        None
+    }
+
+    /// The contract file of this worktree.
+    pub fn contract_file(&self) -> PathBuf {
+        self.git_dir().join("ward").join("contract")
+    }
+}
+
+/// The directory git would start in after `-C` options.
+pub fn effective_cwd(globals: &Globals) -> PathBuf {
+    let mut cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    for dir in &globals.chdir {
+        if !dir.as_os_str().is_empty() {
+            cwd = cwd.join(dir);
+        }
+    }
+    cwd
+}
+
+/// Is this environment an agent's (SPEC section 2)? `via_shim` is the first test.
+pub fn actor(policy: &Policy, via_shim: bool) -> Actor {
+    if via_shim
+        || env::truthy(env::WARD_AGENT)
+        || env::var(env::WARD_CONTRACT).is_some()
+        || policy
+            .settings
+            .enforce
+            .agent_env
+            .iter()
+            .any(|v| env::truthy(v))
+    {
+        Actor::Agent
+    } else {
+        Actor::Human
+    }
+}
+
+/// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
+/// letter or digit; also a valid branch name component for git (no `..`,
+/// no trailing `.` or `.lock`).
+pub fn valid_contract(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 100
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && !id.contains("..")
+        && !id.ends_with('.')
+        && !id.ends_with(".lock")
+}
+
+/// The error for an invalid contract id.
+pub fn invalid_contract(id: &str) -> Error {
+    Error::invalid(
+        format!("invalid contract id '{id}'"),
+        "a contract id is 1 to 100 characters of [A-Za-z0-9._-], starting with a letter or digit, without `..` or a trailing `.`/`.lock`",
+    )
+}
+
+/// Where the contract came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContractSource {
+    Env,
+    File(PathBuf),
+}
+
+/// The active contract: `WARD_CONTRACT`, else the worktree's contract file.
+pub fn contract(repo: Option<&Repo>) -> Result<Option<(String, ContractSource)>> {
+    if let Some(id) = env::var(env::WARD_CONTRACT) {
+        return if valid_contract(&id) {
+            Ok(Some((id, ContractSource::Env)))
+        } else {
+            Err(invalid_contract(&id))
+        };
+    }
+    let Some(repo) = repo else { return Ok(None) };
+    let path = repo.contract_file();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let id = text.trim();
+            if id.is_empty() {
+                Ok(None)
+            } else if valid_contract(id) {
+                Ok(Some((id.to_string(), ContractSource::File(path))))
+            } else {
+                Err(invalid_contract(id))
+            }
+        }
+        Err(_) => Ok(None),
+    }
+}
+
+/// Config pairs the environment carries to git: `GIT_CONFIG_COUNT` with
+/// `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, and `GIT_CONFIG_PARAMETERS`.
+pub fn env_config() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(count) = env::var("GIT_CONFIG_COUNT").and_then(|c| c.trim().parse::<usize>().ok()) {
+        for n in 0..count.min(10_000) {
+            if let Some(key) = env::var(&format!("GIT_CONFIG_KEY_{n}")) {
+                let value = std::env::var(format!("GIT_CONFIG_VALUE_{n}")).unwrap_or_default();
+                out.push((normalize_key(&key), value));
+            }
+        }
+    }
+    if let Some(params) = env::var("GIT_CONFIG_PARAMETERS") {
+        out.extend(parse_config_parameters(&params));
+    }
+    out
+}
+
+/// Parses git's `GIT_CONFIG_PARAMETERS`: `'key=value' 'key'='value' ...`,
+/// single-quoted with `'\''` for a quote.
+pub fn parse_config_parameters(text: &str) -> Vec<(String, String)> {
+    let mut words: Vec<String> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut current = String::new();
+    let mut in_word = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                    current.push(q);
+                }
+            }
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    current.push(n);
+                    in_word = true;
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            c => {
+                current.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(current);
+    }
+    words
+        .into_iter()
+        .map(|w| crate::classify::split_config(&w))
+        .collect()
+}
+
+/// Loads the layered policy (SPEC section 5). `repo` gives the team and local
+/// layers; `WARD_POLICY` applies only when the actor so far is a human.
+pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
+    let mut policy = Policy::built_in();
+    policy = policy.with_file(&policy::system_path(), Layer::System(policy::system_path()))?;
+    if let Some(user) = policy::user_path() {
+        policy = policy.with_file(&user, Layer::User(user.clone()))?;
+    }
+    if let Some(repo) = repo {
+        if let Some((branch, text)) = repo.team_policy(policy.protected_patterns()) {
+            policy = policy.with_layer(&text, Layer::Team(branch))?;
+        }
+        let local = policy::local_path(repo.common_dir());
+        policy = policy.with_file(&local, Layer::Local(local.clone()))?;
+    }
+    if let Some(path) = env::var(env::WARD_POLICY) {
+        if actor(&policy, via_shim) == Actor::Human {
+            let path = PathBuf::from(path);
+            if !path.exists() {
+                return Err(Error::internal(format!(
+                    "WARD_POLICY names {}, which does not exist",
+                    path.display()
+                ))
+                .with_hint("unset WARD_POLICY or point it at a policy file"));
+            }
+            policy = policy.with_file(&path, Layer::Env(path.clone()))?;
+        }
+    }
+    Ok(policy)
+}
+
+/// Everything `decide` needs, for a command run in `repo` (if any).
+pub fn gather(policy: &Policy, repo: Option<&Repo>, via_shim: bool) -> Result<Facts> {
+    let head = repo.and_then(Repo::head);
+    let contract = contract(repo)?.map(|(id, _)| id);
+    let env_hooks_off = env_config()
+        .into_iter()
+        .find(|(k, _)| k == "core.hookspath")
+        .map(|(_, v)| format!("core.hooksPath={v} from the environment"));
+    let default_push_dst = match (repo, &head) {
+        (Some(repo), Some(head)) => repo.default_push_dst(head),
+        _ => None,
+    };
+    Ok(Facts {
+        actor: actor(policy, via_shim),
+        contract,
+        head,
+        env_hooks_off,
+        default_push_dst,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contract_ids_follow_the_spec() {
+        for ok in ["c1", "task-42", "A.b_c-9", &"x".repeat(100)] {
+            assert!(valid_contract(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "-x",
+            ".x",
+            "_x",
+            "a b",
+            "a/b",
+            "a..b",
+            "x.",
+            "x.lock",
+            &"x".repeat(101),
+            "é",
+            "a:b",
+            "a~1",
+        ] {
+            assert!(!valid_contract(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn config_parameters_parse_like_git_writes_them() {
+        assert_eq!(
+            parse_config_parameters("'core.hooksPath=/dev/null' 'alias.x'='commit'"),
+            vec![
+                ("core.hookspath".to_string(), "/dev/null".to_string()),
+                ("alias.x".to_string(), "commit".to_string())
+            ]
+        );
+        assert_eq!(
+            parse_config_parameters("'user.name=it'\\''s'"),
+            vec![("user.name".to_string(), "it's".to_string())]
+        );
+    }
+}

@@ -1,0 +1,297 @@
+//! The one doorway to the real git.
+//!
+//! Every git process git-ward starts goes through [`Git`]: it owns the
+//! resolved path of the real git (never a PATH lookup once resolved, so the
+//! shim cannot call itself), the working directory, the environment, the
+//! locale for output we parse, and a timeout (`timeouts.git_seconds`).
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::env;
+use crate::error::{exit, Error, Result};
+
+/// Variables that point git at one particular repository or index. A child
+/// we start for our own purposes must not inherit them from a hook's
+/// environment, or it would read the wrong index (git passes relative paths).
+const REPO_POINTERS: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_PREFIX",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+];
+
+/// How to run the real git.
+#[derive(Clone, Debug)]
+pub struct Git {
+    path: PathBuf,
+    cwd: Option<PathBuf>,
+    envs: Vec<(OsString, OsString)>,
+    removes: Vec<OsString>,
+    timeout: Duration,
+}
+
+impl Git {
+    /// A doorway to the git at `path`, with the default timeout.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Git {
+            path: path.into(),
+            cwd: None,
+            envs: Vec::new(),
+            removes: Vec::new(),
+            timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// The real git: `WARD_REAL_GIT`, else the first `git` on PATH that is not us.
+    pub fn locate() -> Result<Self> {
+        real_git_path().map(Git::new)
+    }
+
+    /// The path of the git this doorway runs.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs in `dir`.
+    pub fn in_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// Sets the timeout for calls that wait (`output`, `run`).
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Adds a variable to every child's environment.
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.envs.push((key.into(), value.into()));
+        self
+    }
+
+    /// Clears the variables that pin a repository (`GIT_DIR`, `GIT_INDEX_FILE`, ...),
+    /// for calls that locate the repository from the working directory.
+    pub fn detached_from_env(mut self) -> Self {
+        self.removes
+            .extend(REPO_POINTERS.iter().map(OsString::from));
+        self
+    }
+
+    /// A `Command` for `git <args>`, with our directory and environment.
+    /// `LC_ALL=C` because callers parse the output; no prompts, since a
+    /// hidden child cannot answer them.
+    pub fn command<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(&self.path);
+        cmd.args(args);
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        for key in &self.removes {
+            cmd.env_remove(key);
+        }
+        cmd.env("LC_ALL", "C").env("GIT_TERMINAL_PROMPT", "0");
+        for (key, value) in &self.envs {
+            cmd.env(key, value);
+        }
+        cmd
+    }
+
+    /// Runs `git <args>` with `stdin`, waits at most the timeout, returns the raw output.
+    pub fn output_with<I, S>(
+        &self,
+        args: I,
+        envs: &[(&str, &OsStr)],
+        stdin: Option<&[u8]>,
+    ) -> Result<Output>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let mut cmd = self.command(&args);
+        for (key, value) in envs {
+            cmd.env(key, value);
+        }
+        cmd.stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| Error::internal(format!("cannot run {}: {e}", self.path.display())))?;
+        if let (Some(data), Some(mut pipe)) = (stdin, child.stdin.take()) {
+            let data = data.to_vec();
+            // A writer thread: a large input must not deadlock against a full stdout pipe.
+            std::thread::spawn(move || {
+                let _ = pipe.write_all(&data);
+            });
+        }
+        let pid = child.id();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait_with_output());
+        });
+        match rx.recv_timeout(self.timeout) {
+            Ok(result) => result.map_err(|e| Error::internal(format!("git failed to run: {e}"))),
+            Err(_) => {
+                // SAFETY: kill(2) on a pid we spawned and have not reaped yet.
+                unsafe {
+                    libc::kill(pid as libc::pid_t, libc::SIGKILL);
+                }
+                Err(Error::internal(format!(
+                    "git {} timed out after {}s",
+                    display_args(&args),
+                    self.timeout.as_secs()
+                ))
+                .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow"))
+            }
+        }
+    }
+
+    /// Runs `git <args>`, waits at most the timeout, returns the raw output.
+    pub fn output<I, S>(&self, args: I) -> Result<Output>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.output_with(args, &[], None)
+    }
+
+    /// Runs `git <args>`; on success returns stdout without the trailing newline,
+    /// on failure an error carrying git's stderr.
+    pub fn run<I, S>(&self, args: I) -> Result<String>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let out = self.output(&args)?;
+        checked(&args, out)
+    }
+
+    /// Like [`Git::run`] with extra environment and stdin.
+    pub fn run_with<I, S>(
+        &self,
+        args: I,
+        envs: &[(&str, &OsStr)],
+        stdin: Option<&[u8]>,
+    ) -> Result<String>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let out = self.output_with(&args, envs, stdin)?;
+        checked(&args, out)
+    }
+}
+
+/// Turns a finished git call into its stdout, or an error with its stderr.
+fn checked(args: &[OsString], out: Output) -> Result<String> {
+    if out.status.success() {
+        let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+        while text.ends_with('\n') {
+            text.pop();
+        }
+        Ok(text)
+    } else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        Err(Error::internal(format!(
+            "git {} failed: {}",
+            display_args(args),
+            stderr.trim()
+        )))
+    }
+}
+
+fn display_args(args: &[OsString]) -> String {
+    args.iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The real git's path: `WARD_REAL_GIT` if set, else the first `git` on PATH
+/// that is not this executable nor a shim already passed through in this
+/// process (the `WARD_SHIM_SEEN` marker, keyed by PID, which `exec` keeps).
+pub fn real_git_path() -> Result<PathBuf> {
+    if let Some(path) = std::env::var_os(env::WARD_REAL_GIT).filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(path));
+    }
+    let me = std::env::current_exe().ok().and_then(|p| identity(&p));
+    let seen = seen_shims();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        let candidate = dir.join("git");
+        let Some(id) = identity(&candidate) else {
+            continue;
+        };
+        if Some(id) == me || seen.contains(&id) {
+            continue;
+        }
+        return Ok(candidate);
+    }
+    Err(Error::internal("no real git found on PATH")
+        .with_hint("install git, or set WARD_REAL_GIT to its absolute path")
+        .with_exit(exit::NO_GIT))
+}
+
+/// (device, inode) of an executable file, following links.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.mode() & 0o111 == 0 {
+        return None;
+    }
+    Some((meta.dev(), meta.ino()))
+}
+
+/// Shims this process has already been (a copy of git-ward exec'd another copy).
+fn seen_shims() -> Vec<(u64, u64)> {
+    let Some(marker) = std::env::var_os(env::WARD_SHIM_SEEN) else {
+        return Vec::new();
+    };
+    let marker = String::from_utf8_lossy(marker.as_bytes()).into_owned();
+    let mut parts = marker.split(';');
+    let pid_matches = parts.next().and_then(|p| p.parse::<u32>().ok()) == Some(std::process::id());
+    if !pid_matches {
+        return Vec::new();
+    }
+    parts
+        .filter_map(|p| {
+            let (dev, ino) = p.split_once(':')?;
+            Some((dev.parse().ok()?, ino.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The marker value to export before `exec`ing the real git: our PID and
+/// every shim identity seen so far, ours included.
+pub fn shim_seen_marker() -> OsString {
+    let mut seen = seen_shims();
+    if let Some(me) = std::env::current_exe().ok().and_then(|p| identity(&p)) {
+        seen.push(me);
+    }
+    let mut text = std::process::id().to_string();
+    for (dev, ino) in seen {
+        text.push_str(&format!(";{dev}:{ino}"));
+    }
+    text.into()
+}

@@ -1,0 +1,94 @@
+//! Which face was started: the `git` shim, a hook, or the tool.
+//!
+//! Decided from `argv[0]` alone, before anything else: a shim must hand
+//! git's arguments on untouched, so clap never sees them.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::error::Error;
+
+/// The face this process shows.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Role {
+    /// `argv[0]` is `git`: everything after it is git's.
+    Shim(Vec<OsString>),
+    /// `argv[0]` is a hook's name (a hook installed as a link).
+    Hook(String, Vec<OsString>),
+    /// `git-ward <command>` or `git ward <command>`.
+    Tool(Vec<OsString>),
+}
+
+/// Picks the face from the full argv.
+pub fn role(mut argv: Vec<OsString>) -> Role {
+    let argv0 = if argv.is_empty() {
+        OsString::new()
+    } else {
+        argv.remove(0)
+    };
+    let name = Path::new(&argv0)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name == "git" {
+        return Role::Shim(argv);
+    }
+    if crate::hooks::HOOK_NAMES.contains(&name.as_str()) {
+        return Role::Hook(name, argv);
+    }
+    let mut full = vec![argv0];
+    full.extend(argv);
+    Role::Tool(full)
+}
+
+/// The program: pick the face, run it, map its result to an exit code here only.
+pub fn main() -> ExitCode {
+    let result = match role(std::env::args_os().collect()) {
+        Role::Shim(args) => return crate::shim::main(args),
+        Role::Hook(name, args) => crate::hooks::run(&name, &args),
+        Role::Tool(argv) => crate::cli::run(argv),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            report(&err);
+            ExitCode::from(err.exit_code())
+        }
+    }
+}
+
+/// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.
+pub fn report(err: &Error) {
+    eprint!("{}", err.render());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(items: &[&str]) -> Vec<OsString> {
+        items.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn argv0_picks_the_face() {
+        assert_eq!(
+            role(argv(&["/x/shim/git", "status"])),
+            Role::Shim(argv(&["status"]))
+        );
+        assert_eq!(
+            role(argv(&["git", "-C", "d"])),
+            Role::Shim(argv(&["-C", "d"]))
+        );
+        assert_eq!(
+            role(argv(&[".git/hooks/pre-commit"])),
+            Role::Hook("pre-commit".into(), vec![])
+        );
+        assert_eq!(
+            role(argv(&["/usr/bin/git-ward", "explain"])),
+            Role::Tool(argv(&["/usr/bin/git-ward", "explain"]))
+        );
+        assert_eq!(role(vec![]), Role::Tool(argv(&[""])));
+    }
+}

@@ -1,0 +1,737 @@
+//! The policy: serde types, layered loading with origins, globs compiled once.
+//!
+//! Layers, lowest first, each overriding keys of the one before (SPEC 5):
+//!
+//! 1. built in: the project's top-level `policy.toml`, compiled in;
+//! 2. system: `/etc/git-ward/policy.toml` (`WARD_SYSTEM_POLICY` moves it, for tests);
+//! 3. user: `$XDG_CONFIG_HOME/git-ward/policy.toml` (default `~/.config/...`);
+//! 4. team: `.ward/policy.toml` from the *committed* tree of the first
+//!    protected branch that exists locally, never the working copy;
+//! 5. local: `<git-common-dir>/ward/policy.toml`;
+//! 6. `WARD_POLICY=<file>`, for human actors only.
+//!
+//! Each layer is checked on its own first (unknown keys and wrong types are
+//! reported with file, line, column and key), then merged key by key into a
+//! TOML table that remembers which layer set each key. This module reads
+//! files but never runs git; the team layer's blob is handed in by the caller.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The built-in policy, the project's own `policy.toml`.
+pub const BUILT_IN: &str = include_str!("../policy.toml");
+
+/// Whom the rules bind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Actors {
+    #[default]
+    Agents,
+    Everyone,
+}
+
+/// `capabilities.ensure_working_branch`: on, off, or granted to contract globs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Capability {
+    All(bool),
+    Contracts(Vec<String>),
+}
+
+impl Default for Capability {
+    fn default() -> Self {
+        Capability::All(true)
+    }
+}
+
+/// `commands.unknown`: how unknown subcommands count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnknownAs {
+    #[default]
+    Mutating,
+    Read,
+}
+
+/// `server.agent_commits_to_protected`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ServerAgentCommits {
+    #[default]
+    ViaMerge,
+    Deny,
+    Allow,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Enforce {
+    pub actors: Actors,
+    pub agent_env: Vec<String>,
+    pub allow_no_verify: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Branches {
+    pub protected: Vec<String>,
+    pub agent_prefix: String,
+    pub sync_from_upstream: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Capabilities {
+    pub ensure_working_branch: Capability,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Commands {
+    pub read: Vec<String>,
+    pub mutating: Vec<String>,
+    pub unknown: UnknownAs,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Checkout {
+    pub local_only: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PushPolicy {
+    pub force_allowed: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CommitPolicy {
+    pub footer: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CheckpointPolicy {
+    pub before_destructive: bool,
+    pub include_ignored: Vec<String>,
+    pub max_file_size: String,
+    pub keep: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Turns {
+    pub pollution_threshold: u32,
+    pub rollback_on_pollution: bool,
+    pub test_timeout: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditPolicy {
+    pub reads: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Timeouts {
+    pub git_seconds: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Server {
+    pub agent_commits_to_protected: ServerAgentCommits,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Init {
+    pub ignore: Vec<String>,
+    pub user_name: String,
+    pub user_email: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Mcp {
+    pub max_output_bytes: u64,
+}
+
+/// The settings, one field per section of `policy.toml`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    pub enforce: Enforce,
+    pub branches: Branches,
+    pub capabilities: Capabilities,
+    pub commands: Commands,
+    pub checkout: Checkout,
+    pub push: PushPolicy,
+    pub commit: CommitPolicy,
+    pub checkpoint: CheckpointPolicy,
+    pub turns: Turns,
+    pub audit: AuditPolicy,
+    pub timeouts: Timeouts,
+    pub server: Server,
+    pub init: Init,
+    pub mcp: Mcp,
+}
+
+/// Where a value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layer {
+    BuiltIn,
+    System(PathBuf),
+    User(PathBuf),
+    /// `.ward/policy.toml` committed on this branch.
+    Team(String),
+    Local(PathBuf),
+    Env(PathBuf),
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Layer::BuiltIn => write!(f, "built-in"),
+            Layer::System(p) => write!(f, "system ({})", p.display()),
+            Layer::User(p) => write!(f, "user ({})", p.display()),
+            Layer::Team(branch) => write!(f, "team (.ward/policy.toml on {branch})"),
+            Layer::Local(p) => write!(f, "local ({})", p.display()),
+            Layer::Env(p) => write!(f, "WARD_POLICY ({})", p.display()),
+        }
+    }
+}
+
+/// The effective policy: settings, where each came from, and compiled globs.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    pub settings: Settings,
+    /// Dotted key (`branches.protected`) to the layer that set it last.
+    pub origins: BTreeMap<String, Layer>,
+    protected: GlobSet,
+    force_allowed: GlobSet,
+    capability_globs: Option<GlobSet>,
+    /// Accumulated table, for further layers.
+    table: toml::Table,
+}
+
+/// Parses and checks one layer's text; `source` names it in errors.
+pub fn parse_layer(text: &str, source: &str) -> Result<toml::Table> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| layer_error(text, source, &e))?;
+    let settings: Settings = toml::from_str(text).map_err(|e| layer_error(text, source, &e))?;
+    check_values(&settings, &table, source)?;
+    Ok(table)
+}
+
+/// Checks what serde cannot: sizes, durations, globs, the footer.
+fn check_values(settings: &Settings, table: &toml::Table, source: &str) -> Result<()> {
+    let has = |section: &str, key: &str| {
+        table
+            .get(section)
+            .and_then(|s| s.as_table())
+            .is_some_and(|s| s.contains_key(key))
+    };
+    let bad = |key: &str, why: String| {
+        Err(
+            Error::internal(format!("invalid policy {source}: key `{key}`: {why}")).with_hint(
+                format!("fix `{key}` in {source}; `git ward policy check` validates a file"),
+            ),
+        )
+    };
+    if has("checkpoint", "max_file_size")
+        && parse_size(&settings.checkpoint.max_file_size).is_none()
+    {
+        return bad(
+            "checkpoint.max_file_size",
+            format!(
+                "'{}' is not a size like 16MiB",
+                settings.checkpoint.max_file_size
+            ),
+        );
+    }
+    if has("turns", "test_timeout") && parse_duration(&settings.turns.test_timeout).is_none() {
+        return bad(
+            "turns.test_timeout",
+            format!(
+                "'{}' is not a duration like 30m",
+                settings.turns.test_timeout
+            ),
+        );
+    }
+    if has("commit", "footer") && !settings.commit.footer.contains("{contract}") {
+        return bad("commit.footer", "must contain {contract}".to_string());
+    }
+    for (key, globs) in [
+        ("branches.protected", &settings.branches.protected),
+        ("push.force_allowed", &settings.push.force_allowed),
+    ] {
+        if let Err(e) = compile(globs) {
+            return bad(key, e);
+        }
+    }
+    if let Capability::Contracts(globs) = &settings.capabilities.ensure_working_branch {
+        if let Err(e) = compile(globs) {
+            return bad("capabilities.ensure_working_branch", e);
+        }
+    }
+    Ok(())
+}
+
+/// Renders a TOML error as `source:line:column: message (key `k`)`.
+fn layer_error(text: &str, source: &str, err: &toml::de::Error) -> Error {
+    let message = err.message().trim().to_string();
+    let (line, col, key) = match err.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let line_text = text.lines().nth(line - 1).unwrap_or("");
+            let key = line_text
+                .split_once('=')
+                .map(|(k, _)| k.trim().to_string())
+                .unwrap_or_else(|| line_text.trim().to_string());
+            (line, col, key)
+        }
+        None => (0, 0, String::new()),
+    };
+    Error::internal(format!(
+        "invalid policy {source}:{line}:{col}: key `{key}`: {message}"
+    ))
+    .with_hint(format!(
+        "fix {source} at line {line}; `git ward policy check {source}` validates it"
+    ))
+}
+
+fn compile(globs: &[String]) -> std::result::Result<GlobSet, String> {
+    let mut builder = GlobSetBuilder::new();
+    for glob in globs {
+        builder.add(Glob::new(glob).map_err(|e| format!("bad pattern '{glob}': {e}"))?);
+    }
+    builder.build().map_err(|e| e.to_string())
+}
+
+/// Merges `layer` into `base`, recording the origin of every leaf key it sets.
+fn merge(
+    base: &mut toml::Table,
+    layer: toml::Table,
+    prefix: &str,
+    origin: &Layer,
+    origins: &mut BTreeMap<String, Layer>,
+) {
+    for (key, value) in layer {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => {
+                merge(into, from, &path, origin, origins);
+            }
+            (_, value) => {
+                if let toml::Value::Table(t) = &value {
+                    for sub in t.keys() {
+                        origins.insert(format!("{path}.{sub}"), origin.clone());
+                    }
+                } else {
+                    origins.insert(path, origin.clone());
+                }
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+fn leaf_origins(
+    table: &toml::Table,
+    prefix: &str,
+    origin: &Layer,
+    out: &mut BTreeMap<String, Layer>,
+) {
+    for (key, value) in table {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            toml::Value::Table(t) => leaf_origins(t, &path, origin, out),
+            _ => {
+                out.insert(path, origin.clone());
+            }
+        }
+    }
+}
+
+impl Policy {
+    /// The built-in policy alone.
+    pub fn built_in() -> Self {
+        // The embedded file is tested to parse; a broken build is the only way here.
+        let table = parse_layer(BUILT_IN, "built-in policy.toml")
+            .unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"));
+        let mut origins = BTreeMap::new();
+        leaf_origins(&table, "", &Layer::BuiltIn, &mut origins);
+        Self::from_table(table, origins).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn from_table(table: toml::Table, origins: BTreeMap<String, Layer>) -> Result<Self> {
+        let settings: Settings = table.clone().try_into().map_err(|e: toml::de::Error| {
+            Error::internal(format!("invalid policy: {}", e.message()))
+        })?;
+        let protected = compile(&settings.branches.protected).map_err(Error::internal)?;
+        let force_allowed = compile(&settings.push.force_allowed).map_err(Error::internal)?;
+        let capability_globs = match &settings.capabilities.ensure_working_branch {
+            Capability::Contracts(globs) => Some(compile(globs).map_err(Error::internal)?),
+            Capability::All(_) => None,
+        };
+        Ok(Policy {
+            settings,
+            origins,
+            protected,
+            force_allowed,
+            capability_globs,
+            table,
+        })
+    }
+
+    /// This policy with one more layer on top.
+    pub fn with_layer(&self, text: &str, origin: Layer) -> Result<Self> {
+        let layer = parse_layer(text, &origin_source(&origin))?;
+        let mut table = self.table.clone();
+        let mut origins = self.origins.clone();
+        merge(&mut table, layer, "", &origin, &mut origins);
+        Self::from_table(table, origins)
+    }
+
+    /// This policy with the file at `path` on top, if the file exists.
+    pub fn with_file(&self, path: &Path, origin: Layer) -> Result<Self> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => self.with_layer(&text, origin),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(self.clone()),
+            Err(e) => Err(
+                Error::internal(format!("cannot read policy {}: {e}", path.display()))
+                    .with_hint("make the file readable or remove it"),
+            ),
+        }
+    }
+
+    /// Is this full ref (`refs/heads/main`, `refs/tags/v1`) or short branch name protected?
+    pub fn is_protected(&self, refname: &str) -> bool {
+        match short_name(refname) {
+            Some(short) => self.protected.is_match(short.as_ref()),
+            None => false,
+        }
+    }
+
+    /// May an agent force-push to this ref?
+    pub fn force_allowed(&self, refname: &str) -> bool {
+        short_name(refname).is_some_and(|short| self.force_allowed.is_match(short.as_ref()))
+    }
+
+    /// Does `contract` hold `ensure_working_branch`? `None` contract: is it on at all?
+    pub fn capability(&self, contract: Option<&str>) -> CapabilityFor {
+        match (&self.settings.capabilities.ensure_working_branch, contract) {
+            (Capability::All(false), _) => CapabilityFor::Off,
+            (Capability::All(true), _) => CapabilityFor::On,
+            (Capability::Contracts(globs), _) if globs.is_empty() => CapabilityFor::Off,
+            (Capability::Contracts(_), None) => CapabilityFor::On,
+            (Capability::Contracts(_), Some(id)) => {
+                if self
+                    .capability_globs
+                    .as_ref()
+                    .is_some_and(|g| g.is_match(id))
+                {
+                    CapabilityFor::On
+                } else {
+                    CapabilityFor::OtherContracts
+                }
+            }
+        }
+    }
+
+    /// The protected patterns, in order (for finding the team layer's branch).
+    pub fn protected_patterns(&self) -> &[String] {
+        &self.settings.branches.protected
+    }
+
+    /// The effective policy as TOML text.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(&self.table).unwrap_or_default()
+    }
+}
+
+/// The capability as it applies to one contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CapabilityFor {
+    On,
+    Off,
+    OtherContracts,
+}
+
+fn origin_source(origin: &Layer) -> String {
+    match origin {
+        Layer::BuiltIn => "built-in policy.toml".into(),
+        Layer::System(p) | Layer::User(p) | Layer::Local(p) | Layer::Env(p) => {
+            p.display().to_string()
+        }
+        Layer::Team(branch) => format!("{branch}:.ward/policy.toml"),
+    }
+}
+
+/// The short name patterns match: `refs/heads/X` is `X`, `refs/tags/X` is
+/// `tags/X`; a name without `refs/` is taken as a branch. Other refs
+/// (`refs/remotes/...`, `refs/ward/...`) are never protected.
+pub fn short_name(refname: &str) -> Option<std::borrow::Cow<'_, str>> {
+    if let Some(branch) = refname.strip_prefix("refs/heads/") {
+        Some(branch.into())
+    } else if let Some(tag) = refname.strip_prefix("refs/tags/") {
+        Some(format!("tags/{tag}").into())
+    } else if refname.starts_with("refs/") || refname.is_empty() {
+        None
+    } else {
+        Some(refname.into())
+    }
+}
+
+/// Parses `16MiB`, `512k`, `1GB`, `100` (bytes).
+pub fn parse_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (num, unit) = text.split_at(split);
+    let num: u64 = num.parse().ok()?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return None,
+    };
+    num.checked_mul(mult)
+}
+
+/// Parses `30m`, `90s`, `2h`, `1d`, `45` (seconds).
+pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (num, unit) = text.split_at(split);
+    let num: u64 = num.parse().ok()?;
+    let secs = match unit.trim() {
+        "" | "s" => 1,
+        "m" | "min" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return None,
+    };
+    Some(std::time::Duration::from_secs(num.checked_mul(secs)?))
+}
+
+/// Layer 2's path.
+pub fn system_path() -> PathBuf {
+    crate::env::var(crate::env::WARD_SYSTEM_POLICY)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/etc/git-ward/policy.toml"))
+}
+
+/// Layer 3's path.
+pub fn user_path() -> Option<PathBuf> {
+    let base = crate::env::var(crate::env::XDG_CONFIG_HOME)
+        .map(PathBuf::from)
+        .or_else(|| crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("git-ward").join("policy.toml"))
+}
+
+/// Layer 5's path, inside the common git dir.
+pub fn local_path(common_dir: &Path) -> PathBuf {
+    common_dir.join("ward").join("policy.toml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_policy_has_the_spec_defaults() {
+        let p = Policy::built_in();
+        let s = &p.settings;
+        assert_eq!(s.enforce.actors, Actors::Agents);
+        assert!(s.enforce.agent_env.iter().any(|v| v == "CLAUDECODE"));
+        assert!(s.enforce.agent_env.iter().any(|v| v == "WARD_AGENT"));
+        assert!(!s.enforce.allow_no_verify);
+        assert_eq!(
+            s.branches.protected,
+            ["main", "master", "release/*", "tags/*"]
+        );
+        assert_eq!(s.branches.agent_prefix, "agent/");
+        assert!(s.branches.sync_from_upstream);
+        assert_eq!(s.capabilities.ensure_working_branch, Capability::All(true));
+        assert!(s.checkout.local_only);
+        assert_eq!(s.push.force_allowed, ["agent/*"]);
+        assert_eq!(s.commit.footer, "Contract: {contract}");
+        assert!(s.checkpoint.before_destructive);
+        assert_eq!(parse_size(&s.checkpoint.max_file_size), Some(16 << 20));
+        assert_eq!(s.checkpoint.keep, 200);
+        assert_eq!(s.turns.pollution_threshold, 2);
+        assert_eq!(
+            parse_duration(&s.turns.test_timeout),
+            Some(std::time::Duration::from_secs(1800))
+        );
+        assert!(s.audit.reads);
+        assert_eq!(s.timeouts.git_seconds, 10);
+        assert_eq!(
+            s.server.agent_commits_to_protected,
+            ServerAgentCommits::ViaMerge
+        );
+        assert_eq!(s.init.user_name, "agent");
+        assert_eq!(s.mcp.max_output_bytes, 65536);
+        assert!(p.origins.values().all(|o| *o == Layer::BuiltIn));
+        assert!(p.origins.contains_key("branches.protected"));
+    }
+
+    #[test]
+    fn protected_patterns_match_short_names_and_star_crosses_slash() {
+        let p = Policy::built_in();
+        for yes in [
+            "refs/heads/main",
+            "main",
+            "refs/heads/master",
+            "refs/heads/release/1",
+            "refs/heads/release/1/x",
+            "refs/tags/v1.0",
+        ] {
+            assert!(p.is_protected(yes), "{yes}");
+        }
+        for no in [
+            "refs/heads/feat",
+            "refs/heads/agent/c1",
+            "refs/remotes/origin/main",
+            "refs/ward/checkpoints/x",
+            "mainly",
+            "refs/heads/xmain",
+            "",
+        ] {
+            assert!(!p.is_protected(no), "{no}");
+        }
+        assert!(p.force_allowed("refs/heads/agent/x"));
+        assert!(!p.force_allowed("refs/heads/main"));
+    }
+
+    #[test]
+    fn layers_override_keys_and_remember_origin() {
+        let base = Policy::built_in();
+        let p = base
+            .with_layer(
+                "[branches]\nprotected = [\"trunk\"]\n",
+                Layer::Local(PathBuf::from("/r/.git/ward/policy.toml")),
+            )
+            .unwrap();
+        assert!(p.is_protected("refs/heads/trunk"));
+        assert!(!p.is_protected("refs/heads/main"));
+        assert_eq!(
+            p.settings.branches.agent_prefix, "agent/",
+            "untouched keys keep their value"
+        );
+        assert!(matches!(p.origins["branches.protected"], Layer::Local(_)));
+        assert_eq!(p.origins["branches.agent_prefix"], Layer::BuiltIn);
+    }
+
+    #[test]
+    fn bad_files_name_file_line_column_and_key() {
+        let base = Policy::built_in();
+        let err = base
+            .with_layer(
+                "[branches]\nprotected = [\"main\"]\nbogus = 1\n",
+                Layer::User(PathBuf::from("/u/policy.toml")),
+            )
+            .unwrap_err();
+        assert!(
+            err.message.contains("/u/policy.toml:3:1"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("bogus"), "{}", err.message);
+
+        let err = base
+            .with_layer(
+                "[checkout]\nlocal_only = \"yes\"\n",
+                Layer::User(PathBuf::from("/u/p.toml")),
+            )
+            .unwrap_err();
+        assert!(err.message.contains("/u/p.toml:2:"), "{}", err.message);
+        assert!(err.message.contains("local_only"), "{}", err.message);
+
+        let err = base
+            .with_layer("[enforce\n", Layer::User(PathBuf::from("/u/p.toml")))
+            .unwrap_err();
+        assert!(err.message.contains("/u/p.toml:1:"), "{}", err.message);
+
+        let err = base
+            .with_layer(
+                "[enforce]\nactors = \"robots\"\n",
+                Layer::User(PathBuf::from("/u/p.toml")),
+            )
+            .unwrap_err();
+        assert!(err.message.contains("actors"), "{}", err.message);
+
+        let err = base
+            .with_layer(
+                "[checkpoint]\nmax_file_size = \"huge\"\n",
+                Layer::User(PathBuf::from("/u/p.toml")),
+            )
+            .unwrap_err();
+        assert!(
+            err.message.contains("checkpoint.max_file_size"),
+            "{}",
+            err.message
+        );
+        assert!(err.hint.is_some());
+    }
+
+    #[test]
+    fn capability_can_be_granted_to_contract_globs() {
+        let p = Policy::built_in()
+            .with_layer(
+                "[capabilities]\nensure_working_branch = [\"team-*\"]\n",
+                Layer::BuiltIn,
+            )
+            .unwrap();
+        assert_eq!(p.capability(Some("team-1")), CapabilityFor::On);
+        assert_eq!(p.capability(Some("other")), CapabilityFor::OtherContracts);
+        let off = Policy::built_in()
+            .with_layer(
+                "[capabilities]\nensure_working_branch = false\n",
+                Layer::BuiltIn,
+            )
+            .unwrap();
+        assert_eq!(off.capability(Some("x")), CapabilityFor::Off);
+    }
+
+    #[test]
+    fn sizes_and_durations_parse() {
+        assert_eq!(parse_size("512k"), Some(512 * 1024));
+        assert_eq!(parse_size("1GiB"), Some(1 << 30));
+        assert_eq!(parse_size("12 parsecs"), None);
+        assert_eq!(
+            parse_duration("90s"),
+            Some(std::time::Duration::from_secs(90))
+        );
+        assert_eq!(
+            parse_duration("1h"),
+            Some(std::time::Duration::from_secs(3600))
+        );
+        assert_eq!(parse_duration("soon"), None);
+    }
+}

@@ -1,0 +1,309 @@
+//! The shim face: `git` on an agent's PATH is a link to git-ward.
+//!
+//! git's argv passes to the real git untouched (no reordering, no
+//! re-quoting, non-UTF-8 bytes kept, stdio inherited). Read-only commands
+//! `exec` the real git: no child, no wait. Mutating ones run it as a child,
+//! with signals forwarded, so the end time and exit status reach the audit
+//! log; the child's status (or signal) passes through unchanged.
+
+use std::ffi::OsString;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, ExitCode};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Instant, SystemTime};
+
+use crate::assess::{assess, Assessment};
+use crate::audit::{self, Record};
+use crate::decide::{Head, Verdict};
+use crate::env;
+use crate::error::{exit, Error};
+use crate::facts::Repo;
+use crate::git::{self, Git};
+use crate::invocation::report;
+
+/// Runs the shim for git's argv; never returns for exec'd commands.
+pub fn main(args: Vec<OsString>) -> ExitCode {
+    let real = match Git::locate() {
+        Ok(git) => git,
+        Err(err) => {
+            report(&err);
+            return ExitCode::from(err.exit_code());
+        }
+    };
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let pre = crate::classify::parse_globals(&args);
+    if pre.globals.informational || pre.rest.is_empty() {
+        return exec(&real, &args, None, None);
+    }
+    let a = assess(&args, true);
+    let Some(repo) = a.repo.as_ref().filter(|_| a.action.needs_repo) else {
+        // Outside a repository, or a command that needs none: git's business.
+        return exec(&real, &args, None, None);
+    };
+    let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
+    let contract = a.facts.as_ref().and_then(|f| f.contract.clone());
+    let mut record = base_record(&a, repo, &args, &trace_id, started);
+    let audit_dir = audit::dir(repo.common_dir());
+    let log_reads = a.policy.as_ref().map_or(true, |p| p.settings.audit.reads);
+
+    let git_here = internal_git(&real, repo, &trace_id, contract.as_deref());
+    match &a.decision.verdict {
+        Verdict::Deny(err) => {
+            report(err);
+            record.denial_code = Some(err.code.as_str().to_string());
+            return finish(&audit_dir, record, clock, exit::DENIED as i32);
+        }
+        Verdict::Switch(branch) => {
+            if let Err(err) = switch_to(&git_here, &a, branch) {
+                report(&err);
+                record.decision = "deny".into();
+                record.denial_code = Some(err.code.as_str().to_string());
+                return finish(&audit_dir, record, clock, err.exit_code() as i32);
+            }
+            let from = a
+                .facts
+                .as_ref()
+                .and_then(|f| f.head.as_ref())
+                .and_then(Head::branch)
+                .unwrap_or("HEAD");
+            eprintln!("ward: on protected '{from}'; switched to '{branch}'");
+            record.actions_taken.push(format!("switched to {branch}"));
+        }
+        Verdict::Allow => {}
+    }
+    if a.decision.checkpoint {
+        match crate::checkpoint::before_destructive(
+            &git_here,
+            repo,
+            &a.action,
+            contract.as_deref(),
+            &trace_id,
+        ) {
+            Ok(Some(id)) => record.actions_taken.push(format!("checkpoint {id}")),
+            Ok(None) => {}
+            Err(err) => {
+                let err = Error::internal(format!(
+                    "could not checkpoint before {}: {}",
+                    a.action.operation(),
+                    err.message
+                ))
+                .with_hint("nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry");
+                report(&err);
+                record.decision = "deny".into();
+                record.denial_code = Some(err.code.as_str().to_string());
+                return finish(&audit_dir, record, clock, exit::INTERNAL as i32);
+            }
+        }
+    }
+    if a.action.tier() == 0 {
+        if log_reads {
+            record.exit_code = None;
+            audit::append(&audit_dir, &[record]);
+        }
+        return exec(&real, &args, Some(&trace_id), contract.as_deref());
+    }
+    for warning in crate::hooks::install::health(repo) {
+        eprintln!("ward: warning: {warning}");
+    }
+    let status = run_child(&real, &args, &trace_id, contract.as_deref());
+    record.branch_after = read_head_branch(repo);
+    finish_status(&audit_dir, record, clock, status)
+}
+
+/// A doorway for git-ward's own calls in this repository, carrying the trace.
+fn internal_git(real: &Git, repo: &Repo, trace_id: &str, contract: Option<&str>) -> Git {
+    let mut g = real
+        .clone()
+        .detached_from_env()
+        .env("GIT_DIR", repo.git_dir())
+        .env(env::WARD_AGENT, "1")
+        .env(env::WARD_TRACE_ID, trace_id)
+        .env(env::WARD_VIA, "shim");
+    if let Some(w) = repo.workdir() {
+        g = g.in_dir(w).env("GIT_WORK_TREE", w);
+    }
+    if let Some(c) = contract {
+        g = g.env(env::WARD_CONTRACT, c);
+    }
+    g
+}
+
+fn base_record(
+    a: &Assessment,
+    repo: &Repo,
+    args: &[OsString],
+    trace_id: &str,
+    started: SystemTime,
+) -> Record {
+    let facts = a.facts.as_ref();
+    Record {
+        started_at: audit::rfc3339(started),
+        trace_id: trace_id.to_string(),
+        source: "shim".into(),
+        actor: "agent".into(),
+        contract_id: facts.and_then(|f| f.contract.clone()),
+        operation: a.action.operation(),
+        argv: args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        tier: a.action.tier(),
+        decision: a.decision.word().into(),
+        branch_before: facts
+            .and_then(|f| f.head.as_ref())
+            .map(|h| h.branch().unwrap_or("HEAD").to_string()),
+        worktree: repo.workdir().map(|w| w.display().to_string()),
+        ..Record::default()
+    }
+}
+
+fn finish(dir: &std::path::Path, mut record: Record, clock: Instant, code: i32) -> ExitCode {
+    record.exit_code = Some(code);
+    record.duration_ms = clock.elapsed().as_millis() as u64;
+    record.timestamp = audit::rfc3339(SystemTime::now());
+    audit::append(dir, &[record]);
+    ExitCode::from(code.clamp(0, 255) as u8)
+}
+
+fn finish_status(
+    dir: &std::path::Path,
+    record: Record,
+    clock: Instant,
+    status: std::io::Result<std::process::ExitStatus>,
+) -> ExitCode {
+    match status {
+        Ok(status) => {
+            if let Some(sig) = status.signal() {
+                let code = 128 + sig;
+                let mut record = record;
+                record.exit_code = Some(code);
+                record.duration_ms = clock.elapsed().as_millis() as u64;
+                record.timestamp = audit::rfc3339(SystemTime::now());
+                audit::append(dir, &[record]);
+                reraise(sig);
+                ExitCode::from(code as u8)
+            } else {
+                finish(dir, record, clock, status.code().unwrap_or(1))
+            }
+        }
+        Err(e) => {
+            let err = Error::internal(format!("cannot run the real git: {e}"));
+            report(&err);
+            finish(dir, record, clock, exit::INTERNAL as i32)
+        }
+    }
+}
+
+/// The real git's command for git's argv, with the shim's markers exported.
+fn git_command(
+    real: &Git,
+    args: &[OsString],
+    trace_id: Option<&str>,
+    contract: Option<&str>,
+) -> Command {
+    let mut cmd = Command::new(real.path());
+    cmd.args(args)
+        .env(env::WARD_SHIM_SEEN, git::shim_seen_marker());
+    if let Some(trace) = trace_id {
+        cmd.env(env::WARD_AGENT, "1")
+            .env(env::WARD_TRACE_ID, trace)
+            .env(env::WARD_VIA, "shim");
+    }
+    if let Some(c) = contract {
+        cmd.env(env::WARD_CONTRACT, c);
+    }
+    cmd
+}
+
+/// Replaces this process with the real git.
+fn exec(real: &Git, args: &[OsString], trace_id: Option<&str>, contract: Option<&str>) -> ExitCode {
+    let mut cmd = git_command(real, args, trace_id, contract);
+    if trace_id.is_none() {
+        cmd.env(env::WARD_AGENT, "1");
+    }
+    let err = cmd.exec();
+    report(&Error::internal(format!(
+        "cannot run {}: {err}",
+        real.path().display()
+    )));
+    ExitCode::from(exit::NO_GIT)
+}
+
+static CHILD: AtomicI32 = AtomicI32::new(0);
+const FORWARDED: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+extern "C" fn forward(sig: libc::c_int) {
+    let pid = CHILD.load(Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: kill(2) is async-signal-safe.
+        unsafe {
+            libc::kill(pid, sig);
+        }
+    }
+}
+
+/// Runs the real git as a child, forwarding signals, and waits for it.
+fn run_child(
+    real: &Git,
+    args: &[OsString],
+    trace_id: &str,
+    contract: Option<&str>,
+) -> std::io::Result<std::process::ExitStatus> {
+    let mut child = git_command(real, args, Some(trace_id), contract).spawn()?;
+    CHILD.store(child.id() as i32, Ordering::SeqCst);
+    for sig in FORWARDED {
+        // SAFETY: installing a handler that only calls kill(2).
+        unsafe {
+            libc::signal(sig, forward as *const () as libc::sighandler_t);
+        }
+    }
+    child.wait()
+}
+
+/// Dies of `sig` as the child did, so our parent sees the same status.
+fn reraise(sig: i32) {
+    // SAFETY: restoring the default disposition and raising a signal on ourselves.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+}
+
+/// HEAD's branch after the command, read from the HEAD file (cheap, no repo open).
+fn read_head_branch(repo: &Repo) -> Option<String> {
+    let text = std::fs::read_to_string(repo.git_dir().join("HEAD")).ok()?;
+    Some(match text.trim().strip_prefix("ref: ") {
+        Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
+        None => "HEAD".to_string(),
+    })
+}
+
+/// Moves to `branch` before the command runs: creates it at HEAD, or checks
+/// out the existing one carrying the working tree and the index. If carrying
+/// the changes would conflict, git refuses and nothing is lost: we deny.
+fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
+    let exists = a
+        .repo
+        .as_ref()
+        .and_then(|r| r.ref_id(&format!("refs/heads/{branch}")))
+        .is_some();
+    let unborn = matches!(
+        a.facts.as_ref().and_then(|f| f.head.as_ref()),
+        Some(Head::Unborn(_))
+    );
+    let out = if unborn && !exists {
+        git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?
+    } else if exists {
+        git.output(["checkout", "--quiet", branch])?
+    } else {
+        git.output(["checkout", "--quiet", "-b", branch])?
+    };
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(crate::decide::switch_refused(
+        branch,
+        &String::from_utf8_lossy(&out.stderr),
+    ))
+}

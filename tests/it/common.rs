@@ -1,0 +1,324 @@
+//! TestRepo: a temp repository, a hermetic git environment, fixed dates,
+//! and helpers that run git (plain or through the shim) and git-ward.
+
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The git under test: `WARD_TEST_GIT`, else the first `git` on PATH.
+pub fn real_git() -> PathBuf {
+    if let Some(p) = std::env::var_os("WARD_TEST_GIT") {
+        return PathBuf::from(p);
+    }
+    which::which("git").expect("git on PATH")
+}
+
+/// The git-ward binary built for these tests.
+pub fn ward_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_git-ward"))
+}
+
+/// A finished command, with its output as text.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub output: Output,
+}
+
+impl Run {
+    fn from(output: Output) -> Run {
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            output,
+        }
+    }
+
+    /// Asserts exit 0 and returns self.
+    #[track_caller]
+    pub fn ok(self) -> Run {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "expected success\nstdout: {}\nstderr: {}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts this exit code and returns self.
+    #[track_caller]
+    pub fn code(self, code: i32) -> Run {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "expected exit {code}\nstdout: {}\nstderr: {}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts stderr contains `text`.
+    #[track_caller]
+    pub fn stderr_has(self, text: &str) -> Run {
+        assert!(
+            self.stderr.contains(text),
+            "stderr lacks {text:?}:\n{}",
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts stdout contains `text`.
+    #[track_caller]
+    pub fn stdout_has(self, text: &str) -> Run {
+        assert!(
+            self.stdout.contains(text),
+            "stdout lacks {text:?}:\n{}",
+            self.stdout
+        );
+        self
+    }
+}
+
+/// A temporary repository with a hermetic environment.
+pub struct TestRepo {
+    pub tmp: tempfile::TempDir,
+    /// The working tree.
+    pub dir: PathBuf,
+    /// The temp HOME.
+    pub home: PathBuf,
+    /// A directory holding `git -> git-ward`, for shim runs.
+    pub shim_dir: PathBuf,
+    /// Extra environment for every command.
+    pub env: Vec<(String, String)>,
+    tick: std::cell::Cell<u32>,
+}
+
+impl TestRepo {
+    /// `git init -b main` in a fresh temp dir; no commit yet.
+    pub fn empty() -> TestRepo {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("repo");
+        let home = tmp.path().join("home");
+        let shim_dir = tmp.path().join("shim");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&shim_dir).unwrap();
+        std::os::unix::fs::symlink(ward_bin(), shim_dir.join("git")).unwrap();
+        let repo = TestRepo {
+            tmp,
+            dir,
+            home,
+            shim_dir,
+            env: Vec::new(),
+            tick: std::cell::Cell::new(0),
+        };
+        repo.git(["init", "-q", "-b", "main"]).ok();
+        repo
+    }
+
+    /// A repository on `main` with one commit (`README`).
+    pub fn new() -> TestRepo {
+        let repo = TestRepo::empty();
+        repo.write("README", "hello\n");
+        repo.git(["add", "README"]).ok();
+        repo.git(["commit", "-q", "-m", "initial"]).ok();
+        repo
+    }
+
+    /// Adds an environment variable for every later command.
+    pub fn with_env(mut self, key: &str, value: &str) -> TestRepo {
+        self.env.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// The hermetic environment applied to a command.
+    pub fn hermetic(&self, cmd: &mut Command) {
+        let t = self.tick.get() + 1;
+        self.tick.set(t);
+        let date = format!("2026-01-01T00:{:02}:{:02}Z", (t / 60) % 60, t % 60);
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_DATA_HOME", self.home.join(".local/share"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.com")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.com")
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .env("TZ", "UTC")
+            .env("LC_ALL", "C")
+            .env(
+                "WARD_SYSTEM_POLICY",
+                self.tmp.path().join("no-system-policy.toml"),
+            )
+            .current_dir(&self.dir);
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+    }
+
+    /// Runs the real git (not the shim) as a human.
+    pub fn git<I, S>(&self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.git_env(args, &[])
+    }
+
+    /// Runs the real git with extra environment (e.g. `WARD_AGENT=1`).
+    pub fn git_env<I, S>(&self, args: I, env: &[(&str, &str)]) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(real_git());
+        self.hermetic(&mut cmd);
+        cmd.args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null());
+        Run::from(cmd.output().expect("run git"))
+    }
+
+    /// Runs `git` through the shim (shim dir first on PATH, real git pinned).
+    pub fn shim<I, S>(&self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.shim_env(args, &[])
+    }
+
+    /// Runs `git` through the shim with extra environment.
+    pub fn shim_env<I, S>(&self, args: I, env: &[(&str, &str)]) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = self.shim_command(args);
+        cmd.envs(env.iter().copied()).stdin(Stdio::null());
+        Run::from(cmd.output().expect("run shim"))
+    }
+
+    /// The shim's `Command`, for tests that need stdin or signals.
+    pub fn shim_command<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(self.shim_dir.join("git"));
+        self.hermetic(&mut cmd);
+        let path = format!(
+            "{}:{}:{}",
+            self.shim_dir.display(),
+            real_git().parent().unwrap().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        cmd.env("PATH", path)
+            .env("WARD_REAL_GIT", real_git())
+            .args(args);
+        cmd
+    }
+
+    /// Runs `git-ward <args>` (the tool face).
+    pub fn ward<I, S>(&self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.ward_env(args, &[])
+    }
+
+    /// Runs `git-ward <args>` with extra environment.
+    pub fn ward_env<I, S>(&self, args: I, env: &[(&str, &str)]) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(ward_bin());
+        self.hermetic(&mut cmd);
+        let path = format!(
+            "{}:{}",
+            real_git().parent().unwrap().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        cmd.env("PATH", path)
+            .env("WARD_REAL_GIT", real_git())
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null());
+        Run::from(cmd.output().expect("run git-ward"))
+    }
+
+    /// Writes a file in the working tree (parents created).
+    pub fn write(&self, rel: &str, text: &str) -> &TestRepo {
+        let path = self.dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(path, text).unwrap();
+        self
+    }
+
+    /// Reads a file of the working tree.
+    pub fn read(&self, rel: &str) -> Option<String> {
+        std::fs::read_to_string(self.dir.join(rel)).ok()
+    }
+
+    /// Commits everything with `message` (as a human, real git).
+    pub fn commit(&self, message: &str) -> &TestRepo {
+        self.git(["add", "-A"]).ok();
+        self.git(["commit", "-q", "--allow-empty", "-m", message])
+            .ok();
+        self
+    }
+
+    /// The value of a ref, or `None`.
+    pub fn rev(&self, name: &str) -> Option<String> {
+        let r = self.git(["rev-parse", "--verify", "-q", name]);
+        (r.code == Some(0)).then(|| r.stdout.trim().to_string())
+    }
+
+    /// The current branch (`HEAD` when detached).
+    pub fn branch(&self) -> String {
+        self.git(["rev-parse", "--abbrev-ref", "HEAD"])
+            .stdout
+            .trim()
+            .to_string()
+    }
+
+    /// Writes a local policy layer (`<common-dir>/ward/policy.toml`).
+    pub fn local_policy(&self, text: &str) -> &TestRepo {
+        let dir = self.dir.join(".git/ward");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("policy.toml"), text).unwrap();
+        self
+    }
+
+    /// The path of a file under the temp root.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.tmp.path().join(rel)
+    }
+}
+
+/// A second directory next to the repo's (e.g. a bare remote).
+pub fn sibling(repo: &TestRepo, name: &str) -> PathBuf {
+    repo.tmp.path().join(name)
+}
+
+/// True if `path` exists.
+pub fn exists(path: &Path) -> bool {
+    path.exists()
+}

@@ -1,0 +1,46 @@
+use crate::common::TestRepo;
+
+#[test]
+fn explain_commit_on_main_without_contract_is_d003_with_hint() {
+    let repo = TestRepo::new();
+    repo.ward_env(
+        ["explain", "--", "commit", "-m", "x"],
+        &[("WARD_AGENT", "1")],
+    )
+    .ok()
+    .stdout_has("EN-GIT-D-003")
+    .stdout_has("hint: run `git ward contract start <id>` or set WARD_CONTRACT, then retry");
+}
+
+#[test]
+fn explain_commit_on_main_with_contract_switches() {
+    let repo = TestRepo::new();
+    repo.ward_env(
+        ["explain", "--", "commit", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok()
+    .stdout_has("autoswitch")
+    .stdout_has("agent/c1");
+    let json = repo
+        .ward_env(
+            ["explain", "--json", "--", "commit", "-m", "x"],
+            &[("WARD_CONTRACT", "c1")],
+        )
+        .ok();
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["switch_to"], "agent/c1");
+    assert_eq!(v["status"], "S");
+    assert_eq!(repo.branch(), "main", "explain changes nothing");
+}
+
+#[test]
+fn explain_as_human_allows() {
+    let repo = TestRepo::new();
+    let json = repo
+        .ward(["explain", "--json", "--", "commit", "-m", "x"])
+        .ok();
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["verdict"], "allow");
+    assert_eq!(v["facts"]["actor"], "human");
+}

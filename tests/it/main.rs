@@ -1,0 +1,5 @@
+//! Integration tests: real git, temp repositories, hermetic environment.
+//! One test binary (faster to link); one module per area.
+
+mod common;
+mod explain;
