@@ -249,7 +249,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     }
     t.counts.skipped = t.skipped.len() as u64;
 
-    run_idx(ctx, &idx, &["add", "-u", "--", ":/"], None)?;
+    run_idx(ctx, &idx, &["add", "-u"], None)?;
     if !add.is_empty() {
         run_idx(
             ctx,

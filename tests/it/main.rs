@@ -1,6 +1,9 @@
 //! Integration tests: real git, temp repositories, hermetic environment.
 //! One test binary (faster to link); one module per area.
 
+mod checkpoint;
 mod common;
 mod explain;
+mod rollback;
 mod shim;
+mod undo;
