@@ -7,14 +7,15 @@
 //!    shared part).
 //! 2. `write-tree` on the copy: the staged tree (after resolving conflicted
 //!    paths to their `ours` side, since a tree cannot hold a conflict).
-//! 3. `ls-files -o` lists untracked files (and, with `-i`, the ignored ones
-//!    the policy's allow-list names); files above `checkpoint.max_file_size`
-//!    are left out and named.
-//! 4. `add -u`, then `add -f` of the listed files, into the copy;
-//!    `write-tree`: the working tree's tree.
-//! 5. `commit-tree` twice (the staged tree, then the checkpoint with parents
-//!    HEAD and that commit), `update-ref` with an empty old value to claim
-//!    the id.
+//! 3. `status` on the copy: one threaded scan names the files that differ
+//!    from the index and the untracked ones (`ls-files -o -i` adds the
+//!    ignored ones the policy's allow-list names); untracked files above
+//!    `checkpoint.max_file_size` are left out and named.
+//! 4. `add -A -f` of exactly those paths into the copy; `write-tree`: the
+//!    working tree's tree.
+//! 5. `commit-tree` (the staged tree, when it is not HEAD's), then the
+//!    checkpoint with parents HEAD and that commit; `update-ref` with an
+//!    empty old value claims the id.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -166,6 +167,23 @@ fn nul_paths(out: &[u8]) -> Vec<Vec<u8>> {
 /// Runs git with a temporary index; stdout as bytes on success.
 fn run_idx(ctx: &Ctx, idx: &TempIndex, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
     let out = ctx.git.output_with(args, &idx.env(), stdin)?;
+    checked_bytes(args, out)
+}
+
+/// Like [`run_idx`] with more environment.
+fn run_idx_env(
+    ctx: &Ctx,
+    idx: &TempIndex,
+    args: &[&str],
+    env: &[(&str, &OsStr)],
+) -> Result<Vec<u8>> {
+    let mut envs: Vec<(&str, &OsStr)> = idx.env().to_vec();
+    envs.extend_from_slice(env);
+    let out = ctx.git.output_with(args, &envs, None)?;
+    checked_bytes(args, out)
+}
+
+fn checked_bytes(args: &[&str], out: std::process::Output) -> Result<Vec<u8>> {
     if out.status.success() {
         Ok(out.stdout)
     } else {
@@ -204,13 +222,49 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         }
     };
 
-    // Untracked files, and the ignored ones the allow-list names.
-    let untracked = nul_paths(&run_idx(
+    // One scan of the working tree, as `git status` makes it (threaded
+    // lstat, the stat cache of the copied index): what differs from the
+    // index, and the untracked files. Not writing the refreshed copy back
+    // (optional locks off) saves rewriting the whole index file.
+    let status = run_idx_env(
         ctx,
         &idx,
-        &["ls-files", "-z", "-o", "--exclude-standard"],
-        None,
-    )?);
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+            "--ignore-submodules=none",
+        ],
+        &[("GIT_OPTIONAL_LOCKS", OsStr::new("0"))],
+    )?;
+    let mut changed: Vec<Vec<u8>> = Vec::new();
+    let mut deleted: Vec<u8> = Vec::new();
+    let mut untracked: Vec<Vec<u8>> = Vec::new();
+    for rec in nul_paths(&status) {
+        if rec.len() < 4 {
+            continue;
+        }
+        let (xy, path) = (&rec[..2], rec[3..].to_vec());
+        if xy == b"??" {
+            untracked.push(path);
+        } else if xy[1] == b'D' {
+            // Removed by name: `add` refuses a path beyond a symlink.
+            deleted.extend_from_slice(&path);
+            deleted.push(0);
+        } else if xy[1] != b' ' || xy[0] == b'U' {
+            changed.push(path);
+        }
+    }
+    if !deleted.is_empty() {
+        run_idx(
+            ctx,
+            &idx,
+            &["update-index", "-z", "--force-remove", "--stdin"],
+            Some(&deleted),
+        )?;
+    }
     let mut ignored = Vec::new();
     let allow = &ctx.settings.checkpoint.include_ignored;
     if !allow.is_empty() {
@@ -224,6 +278,10 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     }
     let max = crate::policy::parse_size(&ctx.settings.checkpoint.max_file_size).unwrap_or(u64::MAX);
     let mut add = Vec::new();
+    for path in &changed {
+        add.extend_from_slice(path);
+        add.push(0);
+    }
     for (path, is_ignored) in untracked
         .iter()
         .map(|p| (p, false))
@@ -248,15 +306,15 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         add.push(0);
     }
     t.counts.skipped = t.skipped.len() as u64;
-
-    run_idx(ctx, &idx, &["add", "-u"], None)?;
     if !add.is_empty() {
+        // Only the paths that differ: the rest of the copy is already right.
         run_idx(
             ctx,
             &idx,
             &[
                 "--literal-pathspecs",
                 "add",
+                "-A",
                 "-f",
                 "--pathspec-from-file=-",
                 "--pathspec-file-nul",
@@ -366,10 +424,23 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     }
 
     let head = t.head.as_deref();
+    // The staged tree stays reachable through a commit of its own, unless
+    // it is HEAD's tree (nothing staged), which HEAD already keeps.
+    let head_tree = ctx
+        .repo
+        .repo
+        .head_commit()
+        .ok()
+        .and_then(|c| c.tree_id().ok())
+        .map(|id| id.to_string());
     let index_parents: Vec<&str> = head.into_iter().collect();
-    let index_commit = commit_tree(ctx, &t.index_tree, &index_parents, "index\n")?;
+    let index_commit = if head_tree.as_deref() == Some(t.index_tree.as_str()) {
+        None
+    } else {
+        Some(commit_tree(ctx, &t.index_tree, &index_parents, "index\n")?)
+    };
     let mut parents: Vec<&str> = head.into_iter().collect();
-    parents.push(&index_commit);
+    parents.extend(index_commit.as_deref());
 
     let prefix = store::id_prefix(ctx.contract.as_deref());
     let mut n = store::next_number(&store::ids(ctx), &prefix);

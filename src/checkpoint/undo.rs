@@ -196,6 +196,38 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
         .collect()
 }
 
+/// Without a ref journal (hooks not installed), the refs the checkpoint
+/// recorded: a deleted one comes back; a moved one goes back only when its
+/// reflog shows exactly one move since, from the recorded value.
+fn refs_from_checkpoint(ctx: &Ctx, cp: &Checkpoint) -> Vec<RefMove> {
+    let mut out = Vec::new();
+    for (name, recorded) in &cp.refs {
+        match current(ctx, name) {
+            None => out.push(RefMove {
+                name: name.clone(),
+                old: recorded.clone(),
+                new: ZERO.to_string(),
+            }),
+            Some(now) if &now != recorded => {
+                let log = ctx
+                    .git
+                    .run(["log", "-g", "-n", "2", "--format=%H", name, "--"])
+                    .unwrap_or_default();
+                let entries: Vec<&str> = log.lines().collect();
+                if entries.len() == 2 && entries[0] == now && entries[1] == recorded {
+                    out.push(RefMove {
+                        name: name.clone(),
+                        old: recorded.clone(),
+                        new: now,
+                    });
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    out
+}
+
 /// A ref's value, unpeeled; `None` when it does not exist.
 fn current(ctx: &Ctx, name: &str) -> Option<String> {
     let out = ctx.git.output(["rev-parse", "-q", "--verify", name]).ok()?;
@@ -263,8 +295,27 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         return Ok((json!({ "status": "S", "undone": null }), exit::OK));
     };
     out.say(&format!("Undo `{}` ({})\n", last.title(), last.time));
+    let cp: Option<Checkpoint> = match &last.checkpoint {
+        Some(id) => match store::find(&ctx, id) {
+            Ok(cp) => Some(cp),
+            Err(_) => {
+                out.say(&format!(
+                    "  checkpoint {id} no longer exists: the working tree is left as it is\n"
+                ));
+                None
+            }
+        },
+        None => None,
+    };
+    let moves_on_record = if last.refs.is_empty() {
+        cp.as_ref()
+            .map(|cp| refs_from_checkpoint(&ctx, cp))
+            .unwrap_or_default()
+    } else {
+        last.refs.clone()
+    };
+    let steps = ref_steps(&ctx, &moves_on_record);
 
-    let steps = ref_steps(&ctx, &last.refs);
     for s in &steps {
         let line = match s.action {
             "move-back" if s.to == ZERO => {
@@ -290,18 +341,6 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&line);
     }
 
-    let cp: Option<Checkpoint> = match &last.checkpoint {
-        Some(id) => match store::find(&ctx, id) {
-            Ok(cp) => Some(cp),
-            Err(_) => {
-                out.say(&format!(
-                    "  checkpoint {id} no longer exists: the working tree is left as it is\n"
-                ));
-                None
-            }
-        },
-        None => None,
-    };
     let prepared: Option<Prepared> = match &cp {
         Some(cp) => Some(rollback::prepare(&ctx, cp, &[], false)?),
         None => None,

@@ -285,3 +285,68 @@ fn large_untracked_files_are_left_out_and_named() {
         .ok()
         .stdout_has("Left out:    big.bin");
 }
+
+#[test]
+fn turns_roll_back_to_the_newest_passing_turn_on_pollution() {
+    let repo = TestRepo::new();
+    let env = [("WARD_CONTRACT", "c1")];
+    repo.write("code.txt", "good\n");
+    let (run, v) = repo.ward_json(["turn", "--tests", "echo ran; true", "--json"], &env);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("ran"), "test output passes through");
+    assert_eq!(v["turn"], 1);
+    assert_eq!(v["tests"], "pass");
+    assert_eq!(v["checkpoint"], "chk-c1-1");
+    repo.write("code.txt", "worse\n");
+    repo.ward_env(["turn", "--tests", "false"], &env)
+        .ok()
+        .stdout_has("Turn 2: tests fail");
+    repo.write("code.txt", "worst\n")
+        .write("junk.txt", "junk\n");
+    // Polluted, but rollback-on-pollution is off: it says so and changes nothing.
+    repo.ward_env(["turn", "--tests", "false"], &env)
+        .ok()
+        .stdout_has("polluted")
+        .stdout_has("--rollback-on-pollution");
+    assert_eq!(repo.read("code.txt").as_deref(), Some("worst\n"));
+    let (run, v) = repo.ward_json(
+        [
+            "turn",
+            "--tests",
+            "exit 1",
+            "--rollback-on-pollution",
+            "--json",
+        ],
+        &env,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["turn"], 4);
+    assert_eq!(v["rolled_back_to"], "chk-c1-1");
+    assert!(v["safety_checkpoint"].as_str().is_some());
+    assert_eq!(repo.read("code.txt").as_deref(), Some("good\n"));
+    assert_eq!(repo.read("junk.txt"), None);
+    let (_, list) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let turns: Vec<&serde_json::Value> = list["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["type"] == "turn")
+        .collect();
+    assert_eq!(turns.len(), 4);
+    assert!(list["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["type"] == "pre-rollback"));
+}
+
+#[test]
+fn turns_without_a_passing_one_change_nothing() {
+    let repo = TestRepo::new();
+    repo.local_policy("[turns]\nrollback_on_pollution = true\npollution_threshold = 1\n");
+    repo.write("code.txt", "bad\n");
+    repo.ward(["turn", "--tests", "false"])
+        .ok()
+        .stdout_has("No passing turn to roll back to: nothing changed");
+    assert_eq!(repo.read("code.txt").as_deref(), Some("bad\n"));
+}
