@@ -27,6 +27,7 @@ use super::store::{self, Checkpoint, Counts, Kind};
 use super::Ctx;
 use crate::decide::Head;
 use crate::error::{Error, Result};
+use crate::git::Git;
 
 /// How long to wait for another process's `index.lock` to go away.
 const LOCK_WAIT: Duration = Duration::from_secs(2);
@@ -165,8 +166,8 @@ fn nul_paths(out: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// Runs git with a temporary index; stdout as bytes on success.
-fn run_idx(ctx: &Ctx, idx: &TempIndex, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
-    let out = ctx.git.output_with(args, &idx.env(), stdin)?;
+fn run_idx(git: &Git, idx: &TempIndex, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
+    let out = git.output_with(args, &idx.env(), stdin)?;
     checked_bytes(args, out)
 }
 
@@ -202,7 +203,9 @@ fn text(bytes: Vec<u8>) -> String {
 /// Snapshots the working tree and the index into trees.
 pub fn trees(ctx: &Ctx) -> Result<Trees> {
     wait_for_index_lock(&ctx.git_dir)?;
+    let staged_idx = TempIndex::new(&ctx.git_dir);
     let idx = TempIndex::new(&ctx.git_dir);
+    copy_index(&ctx.git_dir, &staged_idx.0)?;
     copy_index(&ctx.git_dir, &idx.0)?;
     let mut t = Trees {
         head: ctx.repo.ref_id("HEAD"),
@@ -213,14 +216,9 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         ..Trees::default()
     };
 
-    // The staged tree. A conflicted index has no tree: keep `ours`.
-    t.index_tree = match run_idx(ctx, &idx, &["write-tree"], None) {
-        Ok(tree) => text(tree),
-        Err(_) => {
-            t.conflicted = resolve_conflicts(ctx, &idx)?;
-            text(run_idx(ctx, &idx, &["write-tree"], None)?)
-        }
-    };
+    // The staged tree, from its own copy, while the working tree is scanned.
+    let git = ctx.git.clone();
+    let staged = std::thread::spawn(move || staged_tree(&git, &staged_idx));
 
     // One scan of the working tree, as `git status` makes it (threaded
     // lstat, the stat cache of the copied index): what differs from the
@@ -259,7 +257,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     }
     if !deleted.is_empty() {
         run_idx(
-            ctx,
+            &ctx.git,
             &idx,
             &["update-index", "-z", "--force-remove", "--stdin"],
             Some(&deleted),
@@ -274,7 +272,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
             .collect();
         args.extend(allow.iter().map(|p| format!(":(top,glob){p}")));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        ignored = nul_paths(&run_idx(ctx, &idx, &args, None)?);
+        ignored = nul_paths(&run_idx(&ctx.git, &idx, &args, None)?);
     }
     let max = crate::policy::parse_size(&ctx.settings.checkpoint.max_file_size).unwrap_or(u64::MAX);
     let mut add = Vec::new();
@@ -309,7 +307,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     if !add.is_empty() {
         // Only the paths that differ: the rest of the copy is already right.
         run_idx(
-            ctx,
+            &ctx.git,
             &idx,
             &[
                 "--literal-pathspecs",
@@ -322,15 +320,32 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
             Some(&add),
         )?;
     }
-    t.tree = text(run_idx(ctx, &idx, &["write-tree"], None)?);
+    t.tree = text(run_idx(&ctx.git, &idx, &["write-tree"], None)?);
+    let (index_tree, conflicted) = staged
+        .join()
+        .map_err(|_| Error::internal("the staged-tree snapshot panicked"))??;
+    t.index_tree = index_tree;
+    t.conflicted = conflicted;
     t.counts.files = index_entries(&idx.0);
     Ok(t)
 }
 
+/// The staged tree of an index copy. A conflicted index has no tree: each
+/// conflicted path keeps its `ours` side, and is named.
+fn staged_tree(git: &Git, idx: &TempIndex) -> Result<(String, Vec<String>)> {
+    match run_idx(git, idx, &["write-tree"], None) {
+        Ok(tree) => Ok((text(tree), Vec::new())),
+        Err(_) => {
+            let conflicted = resolve_conflicts(git, idx)?;
+            Ok((text(run_idx(git, idx, &["write-tree"], None)?), conflicted))
+        }
+    }
+}
+
 /// Resolves each conflicted path of the temporary index to stage 0 with
 /// its `ours` side (or removes it when ours deleted it). Returns the paths.
-fn resolve_conflicts(ctx: &Ctx, idx: &TempIndex) -> Result<Vec<String>> {
-    let out = run_idx(ctx, idx, &["ls-files", "-u", "-z"], None)?;
+fn resolve_conflicts(git: &Git, idx: &TempIndex) -> Result<Vec<String>> {
+    let out = run_idx(git, idx, &["ls-files", "-u", "-z"], None)?;
     let mut stages: std::collections::BTreeMap<Vec<u8>, (Option<String>, u8)> = Default::default();
     for rec in nul_paths(&out) {
         // "<mode> <sha> <stage>\t<path>"
@@ -368,7 +383,7 @@ fn resolve_conflicts(ctx: &Ctx, idx: &TempIndex) -> Result<Vec<String>> {
         paths.push(String::from_utf8_lossy(path).into_owned());
     }
     run_idx(
-        ctx,
+        git,
         idx,
         &["update-index", "-z", "--index-info"],
         Some(&info),
