@@ -27,9 +27,18 @@ pub struct Assessment {
 
 /// Classifies, gathers facts and decides for git's argv (without `git` itself).
 pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
+    let clock = std::time::Instant::now();
     let git = classify::parse_globals(args);
     let repo = Repo::for_globals(&git.globals);
-    let mut aliases: HashMap<String, String> = repo.as_ref().map(Repo::aliases).unwrap_or_default();
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "repository opened");
+    // git never lets an alias shadow a built-in command: only other names
+    // need the config files that aliases live in.
+    let first = git.rest.first().map(|c| c.to_string_lossy());
+    let needs_aliases = first.as_deref().is_some_and(|c| !is_builtin(c));
+    let mut aliases: HashMap<String, String> = match (&repo, needs_aliases) {
+        (Some(repo), true) => repo.aliases(),
+        _ => HashMap::new(),
+    };
     let env_config = facts::env_config();
     for (key, value) in git.globals.config.iter().chain(env_config.iter()) {
         if let Some(name) = key.strip_prefix("alias.") {
@@ -37,7 +46,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         }
     }
     let action = classify::classify(&git, &aliases, &env_config);
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "classified");
     let policy = facts::load_policy(repo.as_ref(), via_shim);
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy loaded");
     let (facts, decision) = match &policy {
         Ok(policy) => match facts::gather(policy, repo.as_ref(), via_shim) {
             Ok(facts) => {
@@ -56,4 +67,24 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         facts,
         decision,
     }
+}
+
+/// git's built-in commands, which no alias can shadow.
+fn is_builtin(name: &str) -> bool {
+    const BUILTINS: &[&str] = &[
+        "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file",
+        "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout", "checkout-index",
+        "cherry", "cherry-pick", "clean", "clone", "column", "commit", "commit-graph", "commit-tree",
+        "config", "count-objects", "describe", "diff", "diff-files", "diff-index", "diff-tree",
+        "fetch", "fetch-pack", "for-each-ref", "for-each-repo", "format-patch", "fsck", "gc", "grep",
+        "hash-object", "help", "index-pack", "init", "interpret-trailers", "log", "ls-files",
+        "ls-remote", "ls-tree", "maintenance", "merge", "merge-base", "merge-file", "merge-tree",
+        "mktag", "mktree", "mv", "name-rev", "notes", "pack-objects", "pack-refs", "prune", "pull",
+        "push", "range-diff", "read-tree", "rebase", "reflog", "remote", "repack", "replace",
+        "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "shortlog", "show",
+        "show-branch", "show-ref", "sparse-checkout", "stash", "status", "stripspace", "submodule",
+        "switch", "symbolic-ref", "tag", "update-index", "update-ref", "verify-commit", "verify-pack",
+        "verify-tag", "version", "whatchanged", "worktree", "write-tree",
+    ];
+    BUILTINS.contains(&name)
 }
