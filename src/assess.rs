@@ -29,14 +29,29 @@ pub struct Assessment {
 pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
     let git = classify::parse_globals(args);
     let repo = Repo::for_globals(&git.globals);
-    let mut aliases: HashMap<String, String> = repo.as_ref().map(Repo::aliases).unwrap_or_default();
+    let aliases: HashMap<String, String> = repo.as_ref().map(Repo::aliases).unwrap_or_default();
     let env_config = facts::env_config();
-    for (key, value) in git.globals.config.iter().chain(env_config.iter()) {
-        if let Some(name) = key.strip_prefix("alias.") {
-            aliases.insert(name.to_ascii_lowercase(), value.clone());
-        }
-    }
-    let action = classify::classify(&git, &aliases, &env_config);
+    let remotes = match &repo {
+        Some(repo) => repo.remotes(),
+        None => vec!["origin".to_string()],
+    };
+    let head = repo.as_ref().and_then(Repo::head);
+    let is_local_branch = |name: &str| repo.as_ref().is_some_and(|r| r.is_local_branch(name));
+    // Refs by git's search order (gix resolves partial names); an object
+    // name of seven or more hex digits is taken at its word.
+    let is_revision = |name: &str| {
+        let hex = name.len() >= 7 && name.chars().all(|c| c.is_ascii_hexdigit());
+        hex || repo.as_ref().is_some_and(|r| r.ref_id(name).is_some())
+    };
+    let ctx = classify::Context {
+        aliases: &aliases,
+        env_config: &env_config,
+        remotes: &remotes,
+        current_branch: head.as_ref().and_then(|h| h.branch()),
+        is_local_branch: &is_local_branch,
+        is_revision: &is_revision,
+    };
+    let action = classify::classify(&git, &ctx);
     let policy = facts::load_policy(repo.as_ref(), via_shim);
     let (facts, decision) = match &policy {
         Ok(policy) => match facts::gather(policy, repo.as_ref(), via_shim) {

@@ -195,6 +195,7 @@ fn target_ref(target: &RefTarget, facts: &Facts) -> Option<String> {
             .as_ref()
             .and_then(Head::branch)
             .map(|b| format!("refs/heads/{b}")),
+        RefTarget::All => Some("refs/*".to_string()),
     }
 }
 
@@ -286,7 +287,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
-        if !policy.is_protected(&full) {
+        if write.target != RefTarget::All && !policy.is_protected(&full) {
             continue;
         }
         let is_tag = full.starts_with("refs/tags/");
