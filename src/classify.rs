@@ -146,10 +146,7 @@ pub fn parse_globals(args: &[OsString]) -> GitArgs {
 }
 
 /// `--git-dir=x` or `--git-dir x`: the option's name and its value.
-fn global_value<'a>(
-    arg: &'a str,
-    next: Option<&OsString>,
-) -> Option<(&'static str, Option<String>)> {
+fn global_value(arg: &str, next: Option<&OsString>) -> Option<(&'static str, Option<String>)> {
     GLOBAL_VALUE.iter().find_map(|name| {
         if let Some(v) = arg.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
             Some((*name, Some(v.to_string())))
@@ -202,24 +199,6 @@ pub struct Context<'a> {
     /// `refs/remotes/origin/x`)? Asked only where git itself decides between
     /// a revision and a path by resolving the name.
     pub is_revision: &'a dyn Fn(&str) -> bool,
-}
-
-#[cfg(test)]
-impl Context<'_> {
-    /// A context that knows nothing: no aliases, remote `origin`, no refs.
-    pub fn empty() -> Context<'static> {
-        static NO_ALIASES: std::sync::OnceLock<HashMap<String, String>> =
-            std::sync::OnceLock::new();
-        static ORIGIN: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-        Context {
-            aliases: NO_ALIASES.get_or_init(HashMap::new),
-            env_config: &[],
-            remotes: ORIGIN.get_or_init(|| vec!["origin".to_string()]),
-            current_branch: None,
-            is_local_branch: &|_| false,
-            is_revision: &|_| false,
-        }
-    }
 }
 
 /// How deep aliases may nest before git-ward stops following them.

@@ -210,6 +210,13 @@ fn the_matrix() {
             Want::Deny(Code::D001),
         ),
         (
+            "a write the command line cannot name (filter-branch --all), on a feature branch",
+            &default,
+            ref_write("filter-branch", RefTarget::All, RefOp::Update, None),
+            agent("feature", Some("c1")),
+            Want::Deny(Code::D001),
+        ),
+        (
             "rebase on main",
             &default,
             ref_write("rebase", RefTarget::Current, RefOp::Update, None),

@@ -300,8 +300,11 @@ mod tests {
         assert!(!p(&["--no-verify", "--verify"]).flag("no-verify"));
         assert!(!p(&["-n", "--no-no-verify"]).flag("no-verify"));
         assert!(p(&["--no-verif"]).flag("no-verify"));
-        assert!(!p(&["-n", "--ver"]).flag("no-verify"));
-        assert!(p(&["--forc"]).flag("force"));
+        assert!(!p(&["-n", "--verif"]).flag("no-verify"));
+        // `--ver` could be --verbose or --verify: git refuses it, -n stands.
+        assert!(p(&["-n", "--ver"]).flag("no-verify"));
+        assert!(!p(&["--forc"]).flag("force"));
+        assert!(p(&["--force-wi"]).flag("force-with-lease"));
         assert!(p(&["--force-w"]).flag("force-with-lease"));
         assert!(p(&["--force=true"]).flag("force"));
         assert!(!p(&["--force", "--no-force"]).flag("force"));

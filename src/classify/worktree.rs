@@ -233,12 +233,9 @@ pub(super) fn worktree(args: &[String], ctx: &Context, a: &mut Action) {
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
         Some("list") => a.effect = Effect::Read,
-        Some("remove") => {
-            if parse(rest, tables::WORKTREE_REMOVE, false).count("force") > 0 {
-                a.destructive = Some(
-                    "worktree remove --force deletes the worktree's uncommitted changes".into(),
-                );
-            }
+        Some("remove") if parse(rest, tables::WORKTREE_REMOVE, false).count("force") > 0 => {
+            a.destructive =
+                Some("worktree remove --force deletes the worktree's uncommitted changes".into());
         }
         Some("add") => worktree_add(rest, ctx, a),
         _ => {}
