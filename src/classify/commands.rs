@@ -2,7 +2,8 @@
 //! commands whose effect only depends on a subcommand word
 //! (`remote show` reads, `remote add` writes).
 
-use super::{config, history, names, remote, worktree, Context};
+use super::options::parse;
+use super::{config, history, names, remote, tables, worktree, Context};
 use crate::action::{Action, Effect, Push, RefOp, RefTarget, RefWrite};
 
 /// Classifies the words after alias resolution (`commit -m x`).
@@ -59,6 +60,17 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         "config" => config::config(args, &mut a),
         "push" => remote::push(args, ctx, &mut a),
         "fetch" | "pull" => remote::fetch(args, &mut a),
+        "checkout-index" => {
+            if parse(args, tables::CHECKOUT_INDEX, false).flag("force") {
+                a.destructive = Some("checkout-index --force overwrites working tree files".into());
+            }
+        }
+        "read-tree" => {
+            let p = parse(args, tables::READ_TREE, false);
+            if p.flag("reset") && p.flag("u") && !p.flag("dry-run") {
+                a.destructive = Some("read-tree --reset -u discards uncommitted changes".into());
+            }
+        }
         "fast-import" => {
             // Its stream on stdin can write any ref.
             a.refs.push(every_ref());

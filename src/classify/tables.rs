@@ -643,3 +643,37 @@ pub(super) const CONFIG: &[Opt] = &[
     opt('\0', "url", Required, true),
     opt('\0', "append", No, true),
 ];
+
+pub(super) const CHECKOUT_INDEX: &[Opt] = &[
+    opt('a', "all", No, true),
+    opt('\0', "ignore-skip-worktree-bits", No, true),
+    opt('f', "force", No, true),
+    opt('q', "quiet", No, true),
+    opt('n', "no-create", No, true),
+    opt('u', "index", No, true),
+    opt('z', "", No, false),
+    opt('\0', "stdin", No, true),
+    opt('\0', "temp", No, true),
+    opt('\0', "prefix", Required, true),
+    opt('\0', "stage", Required, false),
+];
+
+pub(super) const READ_TREE: &[Opt] = &[
+    opt('\0', "super-prefix", Required, true),
+    opt('\0', "index-output", Required, false),
+    opt('\0', "empty", No, true),
+    opt('v', "verbose", No, true),
+    opt('m', "", No, false),
+    opt('\0', "trivial", No, true),
+    opt('\0', "aggressive", No, true),
+    opt('\0', "reset", No, true),
+    opt('\0', "prefix", Required, false),
+    opt('u', "", No, false),
+    opt('\0', "exclude-per-directory", Required, false),
+    opt('i', "", No, false),
+    opt('n', "dry-run", No, true),
+    opt('\0', "no-sparse-checkout", No, true),
+    opt('\0', "debug-unpack", No, true),
+    opt('\0', "recurse-submodules", Optional, true),
+    opt('q', "quiet", No, true),
+];
