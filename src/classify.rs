@@ -211,7 +211,8 @@ const MAX_ALIAS_DEPTH: usize = 64;
 /// its front honoured (`alias.nv = -c core.hooksPath=/dev/null commit`), the
 /// user's words appended, again until a command is reached. A `!shell`
 /// alias, a loop, a value git cannot split, and an empty alias are
-/// [`Effect::Unknown`].
+/// [`Effect::Unknown`]. (git runs a `git-<name>` program on PATH before an
+/// alias of the same name; PATH is not known here, so the alias wins.)
 pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     let mut words: Vec<String> = git
         .rest
@@ -219,14 +220,15 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
     let mut aliases: HashMap<String, String> = ctx.aliases.clone();
-    let mut config: Vec<(String, String)> = ctx.env_config.to_vec();
-    config.extend(git.globals.config.iter().cloned());
+    // Command-line config (`-c`, also at the front of an alias), after the
+    // environment's, which it overrides.
+    let mut config: Vec<(String, String)> = git.globals.config.clone();
     let mut config_env = git.globals.config_env.clone();
     let mut alias: Option<String> = None;
     let mut seen: Vec<String> = Vec::new();
 
     loop {
-        for (key, value) in &config {
+        for (key, value) in ctx.env_config.iter().chain(&config) {
             if let Some(name) = key.strip_prefix("alias.") {
                 aliases.insert(name.to_ascii_lowercase(), value.clone());
             }
@@ -244,13 +246,21 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
         seen.push(name.clone());
         let split = split_cmdline(&value).filter(|_| !value.starts_with('!') && !looped);
         let Some(split) = split else {
-            return unknown(&name, alias, hooks_off_by_config(&config, &config_env));
+            return unknown(
+                &name,
+                alias,
+                hooks_off_by_config(ctx.env_config, &config, &config_env),
+            );
         };
         let inner = parse_globals(&split.into_iter().map(OsString::from).collect::<Vec<_>>());
         config.extend(inner.globals.config);
         config_env.extend(inner.globals.config_env);
         if inner.rest.is_empty() {
-            return unknown(&name, alias, hooks_off_by_config(&config, &config_env));
+            return unknown(
+                &name,
+                alias,
+                hooks_off_by_config(ctx.env_config, &config, &config_env),
+            );
         }
         let expansion = inner.rest.iter().map(|w| w.to_string_lossy().into_owned());
         words = expansion.chain(words.into_iter().skip(1)).collect();
@@ -259,7 +269,7 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     let mut action = commands::classify_words(&words, ctx, git.globals.informational);
     action.alias = alias;
     if action.hooks_off.is_none() {
-        action.hooks_off = hooks_off_by_config(&config, &config_env);
+        action.hooks_off = hooks_off_by_config(ctx.env_config, &config, &config_env);
     }
     action
 }
@@ -274,23 +284,28 @@ fn unknown(name: &str, alias: Option<String>, hooks_off: Option<String>) -> Acti
     }
 }
 
-/// Config given for this one command (`-c`, `--config-env`, the
-/// environment) that switches hooks off: `core.hooksPath`, or an
-/// `include.path` that can carry it.
+/// Config given for this one command that switches hooks off:
+/// `core.hooksPath`, or an `include.path` that can carry it, from `-c`,
+/// `--config-env` or the environment.
 fn hooks_off_by_config(
+    env: &[(String, String)],
     config: &[(String, String)],
     config_env: &[(String, String)],
 ) -> Option<String> {
-    let pair = config
-        .iter()
-        .map(|(k, v)| (k, format!("{k}={v}")))
-        .chain(
-            config_env
-                .iter()
-                .map(|(k, var)| (k, format!("{k} from ${var}"))),
-        )
-        .find(|(k, _)| config::switches_hooks_off(k))?;
-    Some(format!("sets {} for the command", pair.1))
+    let hit = |pairs: &[(String, String)]| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| config::switches_hooks_off(k))
+            .cloned()
+    };
+    if let Some((k, v)) = hit(config) {
+        return Some(format!("sets {k}={v} for the command"));
+    }
+    if let Some((k, var)) = hit(config_env) {
+        return Some(format!("sets {k} from ${var} for the command"));
+    }
+    hit(env).map(|(k, v)| format!("the environment sets {k}={v} (GIT_CONFIG_*)"))
 }
 
 /// git's `split_cmdline`: words split at whitespace outside quotes, `'...'`
