@@ -272,7 +272,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
 
     if let Some(target) = &action.checkout {
         if settings.checkout.local_only {
-            if let CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) = target {
+            if let CheckoutTarget::Remote(name)
+            | CheckoutTarget::Special(name)
+            | CheckoutTarget::Detach(name) = target
+            {
                 return Decision::deny(
                     Code::D006,
                     format!("agents check out local branches only, not '{name}'"),

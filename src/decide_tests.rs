@@ -577,6 +577,13 @@ fn the_matrix() {
             Want::Deny(Code::D006),
         ),
         (
+            "switch --detach HEAD~0",
+            &default,
+            checkout(CheckoutTarget::Detach("HEAD~0".into())),
+            agent("feat", None),
+            Want::Deny(Code::D006),
+        ),
+        (
             "checkout feature/new-feature",
             &default,
             checkout(CheckoutTarget::Local("feature/new-feature".into())),
