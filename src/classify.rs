@@ -21,6 +21,7 @@ mod config;
 mod history;
 mod names;
 mod options;
+mod refs;
 mod remote;
 mod tables;
 mod worktree;

@@ -3,7 +3,7 @@
 //! (`remote show` reads, `remote add` writes).
 
 use super::options::parse;
-use super::{config, history, names, remote, tables, worktree, Context};
+use super::{config, history, names, refs, remote, tables, worktree, Context};
 use crate::action::{Action, Effect, Push, RefOp, RefTarget, RefWrite};
 
 /// Classifies the words after alias resolution (`commit -m x`).
@@ -53,10 +53,10 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         "clean" => worktree::clean(args, &mut a),
         "stash" => worktree::stash(args, &mut a),
         "worktree" => worktree::worktree(args, ctx, &mut a),
-        "branch" => config::branch(args, &mut a),
-        "tag" => config::tag(args, &mut a),
-        "update-ref" => config::update_ref(args, &mut a),
-        "symbolic-ref" => config::symbolic_ref(args, &mut a),
+        "branch" => refs::branch(args, &mut a),
+        "tag" => refs::tag(args, &mut a),
+        "update-ref" => refs::update_ref(args, &mut a),
+        "symbolic-ref" => refs::symbolic_ref(args, &mut a),
         "config" => config::config(args, &mut a),
         "push" => remote::push(args, ctx, &mut a),
         "fetch" | "pull" => remote::fetch(args, &mut a),
