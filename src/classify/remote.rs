@@ -132,7 +132,8 @@ fn is_tag(src: &str, ctx: &Context) -> bool {
 /// `tag v1`) writes that ref: an update (a create for a tag fetched without
 /// `+`, since existing tags are kept); one with a wildcard into local
 /// branches or tags writes refs it does not name ([`RefTarget::All`]).
-/// `--dry-run` reads. `pull` also merges into the current branch; that is
+/// So do `--prune-tags` (deletes local tags) and `--force --tags` (moves
+/// them), and `--stdin`. `--dry-run` reads. `pull` also merges into the current branch; that is
 /// syncing too (the reference-transaction hook checks a protected branch
 /// only moves to its upstream); `pull --rebase` rewrites local commits
 /// (destructive); `pull --no-verify` skips the merge's hooks.
@@ -154,10 +155,13 @@ pub(super) fn fetch(args: &[String], a: &mut Action) {
                 Some("pull --no-verify skips the pre-merge-commit and commit-msg hooks".into());
         }
     }
+    // Refspecs from stdin, local tags deleted by `--prune-tags`, or tags
+    // moved by `--force --tags`: refs the command line does not name.
+    let tags_forced = p.flag("tags") && p.flag("force");
+    if p.flag("stdin") || p.flag("prune-tags") || tags_forced {
+        a.refs.push(every_ref());
+    }
     if p.flag("multiple") || p.flag("all") || p.flag("stdin") {
-        if p.flag("stdin") {
-            a.refs.push(every_ref());
-        }
         return;
     }
     let mut specs = p.args.iter().skip(1);

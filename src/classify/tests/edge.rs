@@ -557,6 +557,15 @@ fn edge_cases() {
             )),
         ),
         ("fetch --dry-run", syncs(r("fetch"))),
+        (
+            "fetch --prune-tags origin",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        (
+            "fetch -ft origin",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        ("fetch -t origin", syncs(m("fetch"))),
         ("pull --ff-only", syncs(m("pull"))),
         ("pull --rebase=false", syncs(m("pull"))),
         (
