@@ -40,9 +40,13 @@ impl Repo {
                 full: options(),
                 reduced: options(),
             };
-            gix::ThreadSafeRepository::discover_with_environment_overrides_opts(&cwd, Default::default(), trust)
-                .ok()?
-                .to_thread_local()
+            gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+                &cwd,
+                Default::default(),
+                trust,
+            )
+            .ok()?
+            .to_thread_local()
         };
         Some(Repo { repo })
     }
@@ -383,8 +387,11 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
         if actor(&policy, via_shim) == Actor::Human {
             let path = PathBuf::from(path);
             if !path.exists() {
-                return Err(Error::internal(format!("WARD_POLICY names {}, which does not exist", path.display()))
-                    .with_hint("unset WARD_POLICY or point it at a policy file"));
+                return Err(Error::internal(format!(
+                    "WARD_POLICY names {}, which does not exist",
+                    path.display()
+                ))
+                .with_hint("unset WARD_POLICY or point it at a policy file"));
             }
             policy.add_file(&path, Layer::Env(path.clone()))?;
         }

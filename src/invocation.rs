@@ -62,7 +62,9 @@ pub fn main() -> ExitCode {
 /// Diagnostics on stderr, filtered by `WARD_LOG` (`WARD_LOG=debug`); quiet
 /// and free when unset: no subscriber is built on the shim and hook path.
 fn init_diagnostics() {
-    let Some(filter) = crate::env::var(crate::env::WARD_LOG) else { return };
+    let Some(filter) = crate::env::var(crate::env::WARD_LOG) else {
+        return;
+    };
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
         .with_writer(std::io::stderr)

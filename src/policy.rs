@@ -394,14 +394,14 @@ impl Policy {
         let table: toml::Table = toml::from_str(BUILT_IN).unwrap_or_default();
         let mut origins = BTreeMap::new();
         leaf_origins(&table, "", &Layer::BuiltIn, &mut origins);
-        Self::from_table(table, origins).unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"))
+        Self::from_table(table, origins)
+            .unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"))
     }
 
     fn from_table(table: toml::Table, origins: BTreeMap<String, Layer>) -> Result<Self> {
-        let settings: Settings = table
-            .clone()
-            .try_into()
-            .map_err(|e: toml::de::Error| Error::internal(format!("invalid policy: {}", e.message())))?;
+        let settings: Settings = table.clone().try_into().map_err(|e: toml::de::Error| {
+            Error::internal(format!("invalid policy: {}", e.message()))
+        })?;
         Ok(Policy {
             settings,
             origins,
@@ -438,8 +438,10 @@ impl Policy {
         match std::fs::read_to_string(path) {
             Ok(text) => self.add_layer(&text, origin),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Error::internal(format!("cannot read policy {}: {e}", path.display()))
-                .with_hint("make the file readable or remove it")),
+            Err(e) => Err(
+                Error::internal(format!("cannot read policy {}: {e}", path.display()))
+                    .with_hint("make the file readable or remove it"),
+            ),
         }
     }
 
@@ -451,7 +453,8 @@ impl Policy {
     /// Is this full ref (`refs/heads/main`, `refs/tags/v1`) or short branch name protected?
     pub fn is_protected(&self, refname: &str) -> bool {
         match short_name(refname) {
-            Some(short) => Self::globs(&self.protected, &self.settings.branches.protected).is_match(short.as_ref()),
+            Some(short) => Self::globs(&self.protected, &self.settings.branches.protected)
+                .is_match(short.as_ref()),
             None => false,
         }
     }
@@ -459,7 +462,8 @@ impl Policy {
     /// May an agent force-push to this ref?
     pub fn force_allowed(&self, refname: &str) -> bool {
         short_name(refname).is_some_and(|short| {
-            Self::globs(&self.force_allowed, &self.settings.push.force_allowed).is_match(short.as_ref())
+            Self::globs(&self.force_allowed, &self.settings.push.force_allowed)
+                .is_match(short.as_ref())
         })
     }
 

@@ -41,7 +41,11 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         return exec(&real, &args, None, None);
     }
     let a = assess(&args, true);
-    tracing::debug!(us = clock.elapsed().as_micros() as u64, decision = a.decision.word(), "assessed");
+    tracing::debug!(
+        us = clock.elapsed().as_micros() as u64,
+        decision = a.decision.word(),
+        "assessed"
+    );
     let Some(repo) = a.repo.as_ref().filter(|_| a.action.needs_repo) else {
         // Outside a repository, or a command that needs none: git's business.
         return exec(&real, &args, None, None);
