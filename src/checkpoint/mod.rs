@@ -174,6 +174,7 @@ fn named_refs(ctx: &Ctx, action: &Action) -> Vec<(String, String)> {
     for w in &action.refs {
         let name = match &w.target {
             RefTarget::Named(n) => n.clone(),
+            RefTarget::All => continue,
             RefTarget::Current => match ctx.repo.head() {
                 Some(crate::decide::Head::Branch(b)) => format!("refs/heads/{b}"),
                 _ => continue,

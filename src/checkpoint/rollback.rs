@@ -132,7 +132,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         value["dry_run"] = true.into();
         return Ok((value, exit::OK));
     }
-    if prepared.plan.entries.is_empty() && !index_changes {
+    if prepared.plan.entries.is_empty() && !index_changes && !args.commit {
         out.say("Nothing to restore: the working tree matches the checkpoint.");
         return Ok((value, exit::OK));
     }

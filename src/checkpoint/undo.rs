@@ -197,8 +197,9 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
 }
 
 /// Without a ref journal (hooks not installed), the refs the checkpoint
-/// recorded: a deleted one comes back; a moved one goes back only when its
-/// reflog shows exactly one move since, from the recorded value.
+/// recorded: a deleted one comes back; a moved one goes back to the
+/// recorded value only when its reflog shows it still where the command
+/// (the newest move away from that value) left it.
 fn refs_from_checkpoint(ctx: &Ctx, cp: &Checkpoint) -> Vec<RefMove> {
     let mut out = Vec::new();
     for (name, recorded) in &cp.refs {
@@ -209,16 +210,19 @@ fn refs_from_checkpoint(ctx: &Ctx, cp: &Checkpoint) -> Vec<RefMove> {
                 new: ZERO.to_string(),
             }),
             Some(now) if &now != recorded => {
+                // The newest move away from the recorded value is the command's.
                 let log = ctx
                     .git
-                    .run(["log", "-g", "-n", "2", "--format=%H", name, "--"])
+                    .run(["log", "-g", "-n", "50", "--format=%H", name, "--"])
                     .unwrap_or_default();
                 let entries: Vec<&str> = log.lines().collect();
-                if entries.len() == 2 && entries[0] == now && entries[1] == recorded {
+                if let Some(i) =
+                    (0..entries.len().saturating_sub(1)).find(|&i| entries[i + 1] == recorded)
+                {
                     out.push(RefMove {
                         name: name.clone(),
                         old: recorded.clone(),
-                        new: now,
+                        new: entries[i].to_string(),
                     });
                 }
             }
