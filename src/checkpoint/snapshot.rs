@@ -6,7 +6,8 @@
 //!    follows the number of changed files (and a split index finds its
 //!    shared part).
 //! 2. `write-tree` on the copy: the staged tree (after resolving conflicted
-//!    paths to their `ours` side, since a tree cannot hold a conflict).
+//!    paths to their `ours` side, since a tree cannot hold a conflict). It
+//!    also fills the copy's cache of tree ids for step 4.
 //! 3. `status` on the copy: one threaded scan names the files that differ
 //!    from the index and the untracked ones (`ls-files -o -i` adds the
 //!    ignored ones the policy's allow-list names); untracked files above
@@ -203,9 +204,7 @@ fn text(bytes: Vec<u8>) -> String {
 /// Snapshots the working tree and the index into trees.
 pub fn trees(ctx: &Ctx) -> Result<Trees> {
     wait_for_index_lock(&ctx.git_dir)?;
-    let staged_idx = TempIndex::new(&ctx.git_dir);
     let idx = TempIndex::new(&ctx.git_dir);
-    copy_index(&ctx.git_dir, &staged_idx.0)?;
     copy_index(&ctx.git_dir, &idx.0)?;
     let mut t = Trees {
         head: ctx.repo.ref_id("HEAD"),
@@ -216,9 +215,12 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         ..Trees::default()
     };
 
-    // The staged tree, from its own copy, while the working tree is scanned.
-    let git = ctx.git.clone();
-    let staged = std::thread::spawn(move || staged_tree(&git, &staged_idx));
+    // The staged tree first: `write-tree` also fills the copy's cache of
+    // tree ids, so the working tree's `write-tree` below only rehashes the
+    // directories that differ.
+    let (index_tree, conflicted) = staged_tree(&ctx.git, &idx)?;
+    t.index_tree = index_tree;
+    t.conflicted = conflicted;
 
     // One scan of the working tree, as `git status` makes it (threaded
     // lstat, the stat cache of the copied index): what differs from the
@@ -321,11 +323,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         )?;
     }
     t.tree = text(run_idx(&ctx.git, &idx, &["write-tree"], None)?);
-    let (index_tree, conflicted) = staged
-        .join()
-        .map_err(|_| Error::internal("the staged-tree snapshot panicked"))??;
-    t.index_tree = index_tree;
-    t.conflicted = conflicted;
+
     t.counts.files = index_entries(&idx.0);
     Ok(t)
 }
