@@ -219,7 +219,7 @@ pub fn record(ctx: &Ctx, operation: &str, started: std::time::SystemTime, action
         duration_ms: started.elapsed().map(|d| d.as_millis() as u64).unwrap_or(0),
         trace_id: ctx.trace_id.clone(),
         source: "tool".into(),
-        actor: actor(ctx),
+        actor: ctx.actor.into(),
         contract_id: ctx.contract.clone(),
         operation: operation.into(),
         argv: std::env::args().skip(1).collect(),
@@ -231,12 +231,4 @@ pub fn record(ctx: &Ctx, operation: &str, started: std::time::SystemTime, action
         ..Record::default()
     };
     audit::append(&ctx.audit_dir(), &[rec]);
-}
-
-fn actor(ctx: &Ctx) -> String {
-    let policy = crate::facts::load_policy(Some(ctx.repo), false);
-    match policy.map(|p| crate::facts::actor(&p, false)) {
-        Ok(crate::decide::Actor::Agent) => "agent".into(),
-        _ => "human".into(),
-    }
 }

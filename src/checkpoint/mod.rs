@@ -44,6 +44,8 @@ pub struct Ctx<'r> {
     pub settings: Settings,
     pub contract: Option<String>,
     pub trace_id: String,
+    /// `agent` or `human`, for the audit log.
+    pub actor: &'static str,
 }
 
 impl<'r> Ctx<'r> {
@@ -81,6 +83,7 @@ impl<'r> Ctx<'r> {
             settings,
             contract,
             trace_id,
+            actor: "agent",
         })
     }
 
