@@ -465,7 +465,8 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     parents.extend(index_commit.as_deref());
 
     let prefix = store::id_prefix(ctx.contract.as_deref());
-    let mut n = store::next_number(&store::ids(ctx), &prefix);
+    let mut n = store::read_seq(ctx, &prefix)
+        .unwrap_or_else(|| store::next_number(&store::ids(ctx), &prefix));
     let mut attempts = 0;
     loop {
         cp.id = format!("{prefix}{n}");
@@ -476,6 +477,7 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
             .output(["update-ref", "-m", "ward: checkpoint", &name, &commit, ""])?;
         if out.status.success() {
             cp.commit = commit;
+            store::write_seq(ctx, &prefix, n + 1);
             break;
         }
         attempts += 1;
@@ -485,13 +487,20 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
                 String::from_utf8_lossy(&out.stderr).trim()
             )));
         }
-        // Another worktree took this id: the next one.
-        n += 1;
+        // Another worktree took this id: the next one (the hint may be stale).
+        n = if attempts == 3 {
+            store::next_number(&store::ids(ctx), &prefix).max(n + 1)
+        } else {
+            n + 1
+        };
     }
     keep_reachable(ctx, &cp)?;
     store::exclude_decoration(ctx);
     let keep = ctx.settings.checkpoint.keep;
-    if let Err(err) = store::retain(ctx, keep, &cp.id) {
+    // Listing every checkpoint costs; below `keep` for this prefix there is
+    // rarely anything to drop (other prefixes are caught every 16th time).
+    let due = n > u64::from(keep) || n % 16 == 0;
+    if let Err(err) = due.then(|| store::retain(ctx, keep, &cp.id)).transpose() {
         eprintln!(
             "ward: warning: checkpoint retention failed: {}",
             err.message

@@ -313,6 +313,37 @@ pub fn next_number(ids: &[String], prefix: &str) -> u64 {
         + 1
 }
 
+/// Where the next number for an id prefix is remembered: a hint that
+/// saves listing every checkpoint ref (the `update-ref` that claims an id
+/// stays the arbiter).
+fn seq_file(ctx: &Ctx, prefix: &str) -> std::path::PathBuf {
+    ctx.common_dir
+        .join("ward")
+        .join("seq")
+        .join(prefix.trim_end_matches('-'))
+}
+
+/// The remembered next number for `prefix`, if any.
+pub fn read_seq(ctx: &Ctx, prefix: &str) -> Option<u64> {
+    std::fs::read_to_string(seq_file(ctx, prefix))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Remembers the next number for `prefix` (best effort).
+pub fn write_seq(ctx: &Ctx, prefix: &str, n: u64) {
+    let path = seq_file(ctx, prefix);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, format!("{n}\n")).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+}
+
 /// Every checkpoint, oldest first (by creation time, then number).
 pub fn list(ctx: &Ctx) -> Result<Vec<Checkpoint>> {
     let out = ctx.git.run([
