@@ -142,7 +142,14 @@ pub fn before_destructive(
         trace_id.to_string(),
     )?;
     let moves_refs = can_move_refs(action);
-    if !moves_refs && snapshot::is_clean(&ctx, action.command == "clean")? {
+    // What the command can destroy: `clean` only untracked files; a
+    // checkout of another commit tracked ones and untracked ones in its way.
+    let (tracked, untracked) = match action.command.as_str() {
+        "clean" => (false, true),
+        "checkout" | "switch" if action.checkout.is_some() => (true, true),
+        _ => (true, false),
+    };
+    if !moves_refs && snapshot::is_clean(&ctx, tracked, untracked)? {
         return Ok(None);
     }
     let mut opts = snapshot::Options::new(Kind::PreDestructive);

@@ -12,8 +12,8 @@
 //!    from the index and the untracked ones (`ls-files -o -i` adds the
 //!    ignored ones the policy's allow-list names); untracked files above
 //!    `checkpoint.max_file_size` are left out and named.
-//! 4. `add -A -f` of exactly those paths into the copy; `write-tree`: the
-//!    working tree's tree.
+//! 4. `update-index --add --remove` of exactly those paths into the copy;
+//!    `write-tree`: the working tree's tree.
 //! 5. `commit-tree` (the staged tree, when it is not HEAD's), then the
 //!    checkpoint with parents HEAD and that commit; `update-ref` with an
 //!    empty old value claims the id.
@@ -317,17 +317,12 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     t.counts.skipped = t.skipped.len() as u64;
     if !add.is_empty() {
         // Only the paths that differ: the rest of the copy is already right.
+        // `update-index` takes them one by one (no pathspec matching, whose
+        // cost grows with paths times index entries) and ignores ignore rules.
         run_idx(
             &ctx.git,
             &idx,
-            &[
-                "--literal-pathspecs",
-                "add",
-                "-A",
-                "-f",
-                "--pathspec-from-file=-",
-                "--pathspec-file-nul",
-            ],
+            &["update-index", "-z", "--add", "--remove", "--stdin"],
             Some(&add),
         )?;
     }
@@ -548,15 +543,18 @@ pub fn stashes(ctx: &Ctx) -> Vec<(String, String)> {
 }
 
 /// Is the working tree clean enough that a command that moves no ref can
-/// destroy nothing? Tracked files match HEAD; with `untracked`, no
-/// untracked files either. Unsure answers say "not clean".
-pub fn is_clean(ctx: &Ctx, untracked: bool) -> Result<bool> {
+/// destroy nothing? With `tracked`, tracked files and the index match HEAD;
+/// with `untracked`, there are no untracked files. Unsure answers say "not
+/// clean".
+pub fn is_clean(ctx: &Ctx, tracked: bool, untracked: bool) -> Result<bool> {
     if ctx.repo.ref_id("HEAD").is_none() || !ctx.settings.checkpoint.include_ignored.is_empty() {
         return Ok(false);
     }
-    let out = ctx.git.output(["diff-index", "--quiet", "HEAD", "--"])?;
-    if !out.status.success() {
-        return Ok(false);
+    if tracked {
+        let out = ctx.git.output(["diff-index", "--quiet", "HEAD", "--"])?;
+        if !out.status.success() {
+            return Ok(false);
+        }
     }
     if untracked {
         let out = ctx
