@@ -49,7 +49,12 @@ const HINT_PROTECTED: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
 
 /// The rule for one ref a reference transaction writes.
-pub fn decide_ref_change(policy: &Policy, actor: Actor, change: &RefChange) -> Decision {
+pub fn decide_ref_change(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    change: &RefChange,
+) -> Decision {
     let name = display(&change.refname);
     if !policy.is_protected(&change.refname) {
         return Decision::allow("not a protected ref");
@@ -84,7 +89,7 @@ pub fn decide_ref_change(policy: &Policy, actor: Actor, change: &RefChange) -> D
             };
             Decision::deny(
                 Code::D001,
-                format!("ref update {verb} protected ref '{name}'"),
+                format!("{operation} {verb} protected ref '{name}'"),
                 if is_tag {
                     "protected tags are never moved or deleted; create a new tag instead"
                         .to_string()
@@ -98,9 +103,14 @@ pub fn decide_ref_change(policy: &Policy, actor: Actor, change: &RefChange) -> D
 }
 
 /// The first denial among a transaction's changes, else allow.
-pub fn decide_transaction(policy: &Policy, actor: Actor, changes: &[RefChange]) -> Decision {
+pub fn decide_transaction(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    changes: &[RefChange],
+) -> Decision {
     for change in changes {
-        let d = decide_ref_change(policy, actor, change);
+        let d = decide_ref_change(policy, actor, operation, change);
         if d.denial().is_some() {
             return d;
         }
@@ -363,7 +373,7 @@ mod tests {
         ];
         for (row, actor, want) in rows {
             assert_eq!(
-                code(&decide_ref_change(&p, actor, &row)),
+                code(&decide_ref_change(&p, actor, "git.x", &row)),
                 want,
                 "{row:?} {actor:?}"
             );
@@ -373,7 +383,7 @@ mod tests {
         }
         let no_sync = policy("[branches]\nsync_from_upstream = false\n");
         assert_eq!(
-            code(&decide_ref_change(&no_sync, Actor::Agent, &sync)),
+            code(&decide_ref_change(&no_sync, Actor::Agent, "git.x", &sync)),
             Some(Code::D001)
         );
         let everyone = policy("[enforce]\nactors = \"everyone\"\n");
@@ -381,6 +391,7 @@ mod tests {
             code(&decide_ref_change(
                 &everyone,
                 Actor::Human,
+                "git.x",
                 &change("refs/heads/main", Some(A), Some(B))
             )),
             Some(Code::D001)

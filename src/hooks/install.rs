@@ -46,8 +46,8 @@ pub struct InstallArgs {
     pub force: bool,
     /// Create the shim directory (`git -> git-ward`) instead: in DIR, or in
     /// $XDG_DATA_HOME/git-ward/shim (~/.local/share/git-ward/shim).
-    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
-    pub shim: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub shim: Option<Option<PathBuf>>,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -86,7 +86,7 @@ pub fn chained_name(name: &str) -> String {
 /// Runs `git ward install`.
 pub fn run_install(args: InstallArgs) -> Result<u8> {
     if let Some(dir) = &args.shim {
-        return crate::cli::finish(args.json, install_shim(dir, args.force));
+        return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
     }
     let result =
         install(&std::env::current_dir()?, args.server, args.force).map(|(dir, reports)| {
@@ -342,16 +342,15 @@ pub fn default_shim_dir() -> Option<PathBuf> {
 }
 
 /// `git ward install --shim [DIR]`: `DIR/git -> git-ward`, and the PATH line to use.
-fn install_shim(dir: &Path, force: bool) -> Result<(serde_json::Value, String)> {
-    let dir = if dir.as_os_str().is_empty() {
-        default_shim_dir().ok_or_else(|| {
+fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
+    let dir = match dir {
+        Some(dir) => std::path::absolute(dir)?,
+        None => default_shim_dir().ok_or_else(|| {
             Error::invalid(
                 "no shim directory given and neither XDG_DATA_HOME nor HOME is set",
                 "pass one: `git ward install --shim DIR`",
             )
-        })?
-    } else {
-        std::path::absolute(dir)?
+        })?,
     };
     let binary = std::env::current_exe()
         .and_then(|p| p.canonicalize())

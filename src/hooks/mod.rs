@@ -206,6 +206,23 @@ pub fn parent_argv() -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The git subcommand that ran this hook, as an operation (`git.commit`),
+/// read from the parent's argv past git's global options.
+pub fn parent_operation(argv: &[String]) -> String {
+    let mut it = argv.iter().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
+            | "--exec-path" => {
+                it.next();
+            }
+            a if a.starts_with('-') => {}
+            a => return format!("git.{a}"),
+        }
+    }
+    "git".to_string()
+}
+
 /// An audit record for a hook's decision.
 pub fn record(hook: &str, actor: Actor, contract: Option<String>, started: SystemTime) -> Record {
     Record {

@@ -153,10 +153,12 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
             for change in &mut changes {
                 add_sync_facts(&dirs, &mut store, change);
             }
-            let decision = decide_transaction(&policy, actor, &changes);
+            let argv = super::parent_argv();
+            let operation = super::parent_operation(&argv);
+            let decision = decide_transaction(&policy, actor, &operation, &changes);
             let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);
             let mut rec = record("reference-transaction", actor, contract, started);
-            rec.operation = "git.ref-update".into();
+            rec.operation = operation;
             if let Some(c) = changes.first() {
                 rec.refname = Some(c.refname.clone());
                 rec.old = c.current.clone();

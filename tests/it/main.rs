@@ -3,3 +3,6 @@
 
 mod common;
 mod explain;
+mod hooks;
+mod hooks_footer;
+mod hooks_server;
