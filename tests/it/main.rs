@@ -6,3 +6,4 @@ mod explain;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
+mod shim;
