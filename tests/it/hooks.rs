@@ -573,3 +573,70 @@ fn install_shim_makes_the_link_and_prints_the_path_line() {
         "{v}"
     );
 }
+
+#[test]
+fn policy_changes_reach_the_hooks_at_once() {
+    let repo = installed();
+    repo.git_env(["branch", "trunk"], AGENT).ok();
+    repo.git_env(["branch", "-f", "trunk", "HEAD~1"], AGENT)
+        .ok();
+    // The team layer: committed on main, read from there.
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nprotected = [\"main\", \"trunk\"]\n",
+    );
+    repo.commit("team policy");
+    refused(repo.git_env(["branch", "-f", "trunk", "HEAD"], AGENT));
+    // The local layer.
+    repo.local_policy("[branches]\nprotected = [\"main\"]\n");
+    repo.git_env(["branch", "-f", "trunk", "HEAD"], AGENT).ok();
+}
+
+#[test]
+fn a_real_deletion_is_not_mistaken_for_pack_refs() {
+    let repo = installed();
+    let main = repo.rev("main").unwrap();
+    repo.git(["checkout", "-q", "--detach"]).ok();
+    // Loose and packed hold the same value, as in the middle of pack-refs.
+    repo.git(["pack-refs", "--all", "--no-prune"]).ok();
+    refused(repo.git_env(["update-ref", "-d", "refs/heads/main", &main], AGENT));
+    assert_eq!(repo.rev("refs/heads/main").as_deref(), Some(main.as_str()));
+    repo.git_env(["pack-refs", "--all"], AGENT).ok();
+    assert_eq!(repo.rev("refs/heads/main").as_deref(), Some(main.as_str()));
+}
+
+#[test]
+fn a_missing_binary_fails_closed() {
+    let repo = TestRepo::new();
+    let copy = repo.path("git-ward-copy");
+    std::fs::copy(crate::common::ward_bin(), &copy).unwrap();
+    let out = std::process::Command::new(&copy)
+        .current_dir(&repo.dir)
+        .env("WARD_REAL_GIT", crate::common::real_git())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", &repo.home)
+        .args(["install"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&copy).unwrap();
+    let before = repo.rev("main");
+    // PATH holds git but no git-ward.
+    let path = crate::common::real_git()
+        .parent()
+        .unwrap()
+        .display()
+        .to_string()
+        + ":/usr/bin:/bin";
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("PATH", path.as_str())],
+    )
+    .code(1)
+    .stderr_has("ward: error: git-ward is missing");
+    assert_eq!(repo.rev("main"), before);
+}
