@@ -160,6 +160,9 @@ impl Dirs {
                 Err(_) => git_dir.clone(),
             },
         };
+        // Canonical, so that every worktree names the shared files alike.
+        let git_dir = git_dir.canonicalize().unwrap_or(git_dir);
+        let common_dir = common_dir.canonicalize().unwrap_or(common_dir);
         let work_tree = if git_dir == cwd { None } else { Some(cwd) };
         Some(Dirs {
             git_dir,

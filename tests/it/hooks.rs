@@ -610,13 +610,26 @@ fn a_missing_binary_fails_closed() {
     let repo = TestRepo::new();
     let copy = repo.path("git-ward-copy");
     std::fs::copy(crate::common::ward_bin(), &copy).unwrap();
-    let out = std::process::Command::new(&copy)
-        .current_dir(&repo.dir)
-        .env("WARD_REAL_GIT", crate::common::real_git())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", &repo.home)
-        .args(["install"])
-        .output()
+    // Another test thread may still hold the copy's write descriptor across a
+    // fork for a moment ("text file busy"): retry.
+    let out = (0..50)
+        .find_map(|_| {
+            match std::process::Command::new(&copy)
+                .current_dir(&repo.dir)
+                .env("WARD_REAL_GIT", crate::common::real_git())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("HOME", &repo.home)
+                .args(["install"])
+                .output()
+            {
+                Ok(out) => Some(out),
+                Err(e) if e.raw_os_error() == Some(26) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    None
+                }
+                Err(e) => panic!("{e}"),
+            }
+        })
         .unwrap();
     assert!(
         out.status.success(),
@@ -639,4 +652,37 @@ fn a_missing_binary_fails_closed() {
     .code(1)
     .stderr_has("ward: error: git-ward is missing");
     assert_eq!(repo.rev("main"), before);
+}
+
+#[test]
+fn linked_worktrees_share_the_hooks() {
+    let repo = installed();
+    let wt = sibling(&repo, "wt");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "agent/c1",
+        wt.to_str().unwrap(),
+    ])
+    .ok();
+    let before = protected(&repo);
+    let wt_s = wt.to_str().unwrap();
+    refused(repo.git_env(
+        ["-C", wt_s, "update-ref", "refs/heads/main", "HEAD~1"],
+        AGENT,
+    ));
+    refused(repo.git_env(["-C", wt_s, "push", ".", "+HEAD~1:main"], AGENT));
+    assert_eq!(protected(&repo), before);
+    repo.git_env(
+        ["-C", wt_s, "commit", "-q", "--allow-empty", "-m", "w"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok();
+    let msg = repo
+        .git(["log", "-1", "--format=%B", "agent/c1"])
+        .ok()
+        .stdout;
+    assert!(msg.contains("Contract: c1"), "{msg}");
 }
