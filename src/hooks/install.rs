@@ -31,7 +31,7 @@ pub const CLIENT_HOOKS: &[&str] = &[
 /// The hooks a server (bare) repository gets.
 pub const SERVER_HOOKS: &[&str] = &["pre-receive"];
 
-/// The line that marks a hook file as git-ward's.
+/// The line that marks a hook script as git-ward's (a link to a `git-ward*` file is ours too).
 const MARKER: &str = "# git-ward hook:";
 
 /// Arguments of `git ward install`.
@@ -48,6 +48,11 @@ pub struct InstallArgs {
     /// $XDG_DATA_HOME/git-ward/shim (~/.local/share/git-ward/shim).
     #[arg(long, value_name = "DIR", num_args = 0..=1)]
     pub shim: Option<Option<PathBuf>>,
+    /// Make each hook a link to git-ward instead of a script: faster (no
+    /// shell per hook run), but git silently skips a hook whose link points
+    /// nowhere, so a removed binary fails open.
+    #[arg(long)]
+    pub link: bool,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -88,8 +93,9 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
     if let Some(dir) = &args.shim {
         return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
     }
+    let form = if args.link { Form::Link } else { Form::Script };
     let result =
-        install(&std::env::current_dir()?, args.server, args.force).map(|(dir, reports)| {
+        install(&std::env::current_dir()?, args.server, args.force, form).map(|(dir, reports)| {
             let text = reports
                 .iter()
                 .map(|r| format!("{:<22} {}\n", r.name, r.action))
@@ -148,7 +154,12 @@ fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
 }
 
 /// Installs the hooks in the repository at `cwd` (`server`: pre-receive only).
-pub fn install(cwd: &Path, server: bool, force: bool) -> Result<(PathBuf, Vec<HookReport>)> {
+pub fn install(
+    cwd: &Path,
+    server: bool,
+    force: bool,
+    form: Form,
+) -> Result<(PathBuf, Vec<HookReport>)> {
     let git = Git::locate()?.in_dir(cwd);
     let bare = git.run(["rev-parse", "--is-bare-repository"])? == "true";
     if bare && !server {
@@ -165,7 +176,7 @@ pub fn install(cwd: &Path, server: bool, force: bool) -> Result<(PathBuf, Vec<Ho
     let names = if server { SERVER_HOOKS } else { CLIENT_HOOKS };
     let mut reports = Vec::new();
     for name in names {
-        reports.push(install_one(&dir, name, &binary, force)?);
+        reports.push(install_one(&dir, name, &binary, force, form)?);
     }
     let mut manifest = read_manifest(&common).unwrap_or_default();
     manifest.hooks_dir = dir.clone();
@@ -191,12 +202,44 @@ pub fn script(name: &str, binary: &Path) -> String {
     )
 }
 
+/// The form of the hook files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Form {
+    /// A `/bin/sh` script: absolute path, PATH fallback, fails closed.
+    #[default]
+    Script,
+    /// A link to the binary: no shell, but fails open when the binary goes.
+    Link,
+}
+
 fn is_ours(path: &Path) -> bool {
+    if let Ok(target) = std::fs::read_link(path) {
+        return target
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
+    }
     std::fs::read_to_string(path)
         .is_ok_and(|t| t.lines().nth(1).is_some_and(|l| l.starts_with(MARKER)))
 }
 
-fn install_one(dir: &Path, name: &str, binary: &Path, force: bool) -> Result<HookReport> {
+/// Is the hook at `path` exactly what `install` would write now?
+fn is_current(path: &Path, content: &str, binary: &Path, form: Form) -> bool {
+    match form {
+        Form::Link => std::fs::read_link(path).is_ok_and(|t| t == binary),
+        Form::Script => {
+            std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+                && std::fs::read_to_string(path).is_ok_and(|t| t == content)
+        }
+    }
+}
+
+fn install_one(
+    dir: &Path,
+    name: &str,
+    binary: &Path,
+    force: bool,
+    form: Form,
+) -> Result<HookReport> {
     let path = dir.join(name);
     let orig = dir.join(chained_name(name));
     let content = script(name, binary);
@@ -207,9 +250,10 @@ fn install_one(dir: &Path, name: &str, binary: &Path, force: bool) -> Result<Hoo
     let exists = std::fs::symlink_metadata(&path).is_ok();
     let mut action = "installed";
     if exists && is_ours(&path) {
-        if std::fs::read_to_string(&path).is_ok_and(|t| t == content) {
+        if is_current(&path, &content, binary, form) {
             return Ok(report("unchanged"));
         }
+        std::fs::remove_file(&path)?;
         action = "updated";
     } else if exists {
         if std::fs::symlink_metadata(&orig).is_ok() {
@@ -225,7 +269,10 @@ fn install_one(dir: &Path, name: &str, binary: &Path, force: bool) -> Result<Hoo
         std::fs::rename(&path, &orig)?;
         action = "chained";
     }
-    write_executable(&path, &content)?;
+    match form {
+        Form::Script => write_executable(&path, &content)?,
+        Form::Link => std::os::unix::fs::symlink(binary, &path)?,
+    }
     Ok(report(action))
 }
 

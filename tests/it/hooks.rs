@@ -686,3 +686,27 @@ fn linked_worktrees_share_the_hooks() {
         .stdout;
     assert!(msg.contains("Contract: c1"), "{msg}");
 }
+
+#[test]
+fn the_link_form_enforces_and_chains_the_same() {
+    let repo = TestRepo::new();
+    let dir = hooks_dir(&repo);
+    let log = repo.path("chain.log");
+    write_hook(
+        &dir.join("commit-msg"),
+        &format!("#!/bin/sh\necho ran >> {}\n", log.display()),
+    );
+    let before = snapshot(&dir);
+    repo.ward(["install", "--link"]).ok().stdout_has("chained");
+    assert!(std::fs::read_link(dir.join("reference-transaction")).is_ok());
+    repo.ward(["install", "--link"])
+        .ok()
+        .stdout_has("unchanged");
+    repo.git(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
+    refused(repo.git_env(["update-ref", "refs/heads/main", "HEAD~1"], AGENT));
+    assert!(std::fs::read_to_string(&log).unwrap().contains("ran"));
+    // Back to scripts, then out.
+    repo.ward(["install"]).ok().stdout_has("updated");
+    repo.ward(["uninstall"]).ok();
+    assert_eq!(snapshot(&dir), before);
+}
