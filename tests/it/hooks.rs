@@ -8,6 +8,9 @@ use crate::common::{sibling, TestRepo};
 const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
 const CLAUDE: &[(&str, &str)] = &[("CLAUDECODE", "1")];
 
+/// Extra environment for one git run.
+type Env = &'static [(&'static str, &'static str)];
+
 /// A repository on `main` (two commits), tag `v1`, hooks installed.
 fn installed() -> TestRepo {
     let repo = TestRepo::new();
@@ -240,7 +243,7 @@ fn agents_leave_every_protected_ref_where_it_was() {
     repo.commit("ahead of main");
     repo.git(["checkout", "-q", "main"]).ok();
     let before = protected(&repo);
-    let tries: &[(&[&str], &[(&str, &str)])] = &[
+    let tries: &[(&[&str], Env)] = &[
         (
             &["commit", "--no-verify", "-q", "--allow-empty", "-m", "x"],
             AGENT,
