@@ -176,7 +176,8 @@ pub fn install(
     let names = if server { SERVER_HOOKS } else { CLIENT_HOOKS };
     let mut reports = Vec::new();
     for name in names {
-        reports.push(install_one(&dir, name, &binary, force, form)?);
+        let shortcut = dir == common.join("hooks");
+        reports.push(install_one(&dir, name, &binary, force, form, shortcut)?);
     }
     let mut manifest = read_manifest(&common).unwrap_or_default();
     manifest.hooks_dir = dir.clone();
@@ -191,11 +192,23 @@ pub fn install(
 }
 
 /// The hook script for `name`.
-pub fn script(name: &str, binary: &Path) -> String {
+///
+/// `shortcut` (reference-transaction only, in the default hooks directory
+/// `<git-common-dir>/hooks`, with no chained hook): states `committed` and
+/// `aborted` exit in the shell unless `prepared` left a carry-over file for
+/// this git process in `<git-common-dir>/ward/tx/<pid>-*`, which saves
+/// starting git-ward for most runs.
+pub fn script(name: &str, binary: &Path, shortcut: bool) -> String {
     let quoted = format!("'{}'", binary.display().to_string().replace('\'', "'\\''"));
+    let shortcut = if shortcut {
+        "case $1 in committed|aborted) for f in \"${0%/*}/../ward/tx/$PPID\"-*; do [ -e \"$f\" ] && break; exit 0; done;; esac\n"
+    } else {
+        ""
+    };
     format!(
         "#!/bin/sh\n\
          {MARKER} `git ward uninstall` removes it and restores any hook it replaced.\n\
+         {shortcut}\
          w={quoted}\n\
          [ -x \"$w\" ] || w=$(command -v git-ward) || {{ echo \"ward: error: git-ward is missing ({quoted} and on PATH); {name} refuses until it is back\" >&2; echo \"hint: reinstall git-ward, or remove this hook ($0)\" >&2; exit 1; }}\n\
          WARD_HOOK_DIR=\"${{0%/*}}\" exec \"$w\" hook {name} \"$@\"\n"
@@ -239,15 +252,18 @@ fn install_one(
     binary: &Path,
     force: bool,
     form: Form,
+    default_dir: bool,
 ) -> Result<HookReport> {
     let path = dir.join(name);
     let orig = dir.join(chained_name(name));
-    let content = script(name, binary);
+    let exists = std::fs::symlink_metadata(&path).is_ok();
+    let chains = std::fs::symlink_metadata(&orig).is_ok() || (exists && !is_ours(&path));
+    let shortcut = name == "reference-transaction" && default_dir && !chains;
+    let content = script(name, binary, shortcut);
     let report = |action: &str| HookReport {
         name: name.to_string(),
         action: action.to_string(),
     };
-    let exists = std::fs::symlink_metadata(&path).is_ok();
     let mut action = "installed";
     if exists && is_ours(&path) {
         if is_current(&path, &content, binary, form) {

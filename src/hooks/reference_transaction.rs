@@ -10,7 +10,8 @@
 //! - `committed`: append each ref that really changed to the audit log as a
 //!   journal line (`ref`, `old`, `new`), which `git ward undo` reads. The old
 //!   values were captured in `prepared`, where the refs still hold them, and
-//!   carried over in `<git-dir>/ward/tx/<git pid>-<input hash>`.
+//!   carried over in `<git-common-dir>/ward/tx/<git pid>-<input hash>` (the
+//!   hook script looks for it there before starting git-ward at all).
 //! - `aborted`: drop that file. Any other state: nothing.
 //!
 //! Journal lines are written for agents, and for any command that carries a
@@ -94,7 +95,7 @@ fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
     });
     let ppid = std::os::unix::process::parent_id();
     Some(
-        dirs.git_dir
+        dirs.common_dir
             .join("ward")
             .join("tx")
             .join(format!("{ppid}-{hash:016x}")),
