@@ -193,17 +193,24 @@ pub fn install(
 
 /// The hook script for `name`.
 ///
-/// `shortcut` (reference-transaction only, in the default hooks directory
-/// `<git-common-dir>/hooks`, with no chained hook): states `committed` and
-/// `aborted` exit in the shell unless `prepared` left a carry-over file for
-/// this git process in `<git-common-dir>/ward/tx/<pid>-*`, which saves
-/// starting git-ward for most runs.
+/// `shortcut` (in the default hooks directory `<git-common-dir>/hooks`,
+/// with no chained hook) lets the shell answer where nothing can need
+/// git-ward, which saves starting it for most runs: reference-transaction's
+/// `committed` and `aborted` states when `prepared` left no carry-over file
+/// for this git process in `<git-common-dir>/ward/tx/<pid>-*`, and the
+/// footer hooks when no contract is active (no `WARD_CONTRACT`, and no
+/// contract file in the main worktree's `.git/ward/contract`; elsewhere,
+/// git-ward looks).
 pub fn script(name: &str, binary: &Path, shortcut: bool) -> String {
     let quoted = format!("'{}'", binary.display().to_string().replace('\'', "'\\''"));
-    let shortcut = if shortcut {
-        "case $1 in committed|aborted) for f in \"${0%/*}/../ward/tx/$PPID\"-*; do [ -e \"$f\" ] && break; exit 0; done;; esac\n"
-    } else {
-        ""
+    let shortcut = match (shortcut, name) {
+        (true, "reference-transaction") => {
+            "case $1 in committed|aborted) for f in \"${0%/*}/../ward/tx/$PPID\"-*; do [ -e \"$f\" ] && break; exit 0; done;; esac\n"
+        }
+        (true, "prepare-commit-msg" | "commit-msg") => {
+            "[ -z \"$WARD_CONTRACT\" ] && [ -z \"${GIT_DIR+x}\" ] && [ -d .git ] && [ ! -e .git/ward/contract ] && exit 0\n"
+        }
+        _ => "",
     };
     format!(
         "#!/bin/sh\n\
@@ -258,7 +265,7 @@ fn install_one(
     let orig = dir.join(chained_name(name));
     let exists = std::fs::symlink_metadata(&path).is_ok();
     let chains = std::fs::symlink_metadata(&orig).is_ok() || (exists && !is_ours(&path));
-    let shortcut = name == "reference-transaction" && default_dir && !chains;
+    let shortcut = default_dir && !chains;
     let content = script(name, binary, shortcut);
     let report = |action: &str| HookReport {
         name: name.to_string(),
