@@ -3,4 +3,7 @@
 
 mod common;
 mod explain;
+mod hooks;
+mod hooks_footer;
+mod hooks_server;
 mod shim;
