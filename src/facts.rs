@@ -97,12 +97,20 @@ impl Repo {
 
     /// The names of the configured remotes (`origin`), from `remote.<name>.*` sections.
     pub fn remotes(&self) -> Vec<String> {
-        self.repo.remote_names().into_iter().map(|n| n.to_string()).collect()
+        self.repo
+            .remote_names()
+            .into_iter()
+            .map(|n| n.to_string())
+            .collect()
     }
 
     /// Does a local branch of this short name exist?
     pub fn is_local_branch(&self, name: &str) -> bool {
-        matches!(self.repo.try_find_reference(format!("refs/heads/{name}").as_str()), Ok(Some(_)))
+        matches!(
+            self.repo
+                .try_find_reference(format!("refs/heads/{name}").as_str()),
+            Ok(Some(_))
+        )
     }
 
     /// A config value as a string.
