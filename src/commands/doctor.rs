@@ -1,12 +1,291 @@
-//! `git ward doctor`.
+//! `git ward doctor`: checks the installation, one line per check.
 
-use crate::error::Result;
+use std::path::{Path, PathBuf};
 
-/// Arguments of `git ward doctor`.
+use crate::error::{exit, Result};
+use crate::facts::{self, Repo};
+use crate::git::Git;
+
+/// Check the installation: the binary, the shim first on PATH and the real
+/// git behind it, the hooks, core.hooksPath, the policy, the audit log.
+/// Exits 1 when a check fails.
 #[derive(Debug, clap::Args)]
-pub struct DoctorArgs {}
+pub struct DoctorArgs {
+    /// Reinstall hooks that are missing or were overwritten by another hook manager.
+    #[arg(long)]
+    pub fix: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How a check came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Ok,
+    Warn,
+    Fail,
+}
+
+/// One line of the report.
+#[derive(Debug, serde::Serialize)]
+pub struct Check {
+    pub name: &'static str,
+    pub level: Level,
+    pub detail: String,
+    pub hint: Option<String>,
+}
+
+fn check(
+    name: &'static str,
+    level: Level,
+    detail: impl Into<String>,
+    hint: Option<String>,
+) -> Check {
+    Check {
+        name,
+        level,
+        detail: detail.into(),
+        hint,
+    }
+}
+
+/// The oldest git with the reference-transaction hook.
+const MIN_GIT: (u32, u32) = (2, 29);
+
+/// Parses `git version 2.47.3` into (2, 47).
+pub fn parse_git_version(text: &str) -> Option<(u32, u32)> {
+    let version = text.trim().strip_prefix("git version ")?;
+    let mut parts = version.split('.');
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The shim directory the tool installs by default.
+pub fn default_shim_dir() -> Option<PathBuf> {
+    let data = crate::env::var(crate::env::XDG_DATA_HOME)
+        .map(PathBuf::from)
+        .or_else(|| {
+            crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".local/share"))
+        })?;
+    Some(data.join("git-ward").join("shim"))
+}
+
+fn checks(fix: bool) -> Vec<Check> {
+    let mut out = Vec::new();
+    let me = std::env::current_exe().ok();
+    out.push(check(
+        "binary",
+        Level::Ok,
+        format!(
+            "git-ward {} at {}",
+            env!("CARGO_PKG_VERSION"),
+            me.as_ref().map_or("?".into(), |p| p.display().to_string())
+        ),
+        None,
+    ));
+
+    let shim_hint = default_shim_dir().map(|d| {
+        format!(
+            "put the shim first on the agent's PATH: export PATH=\"{}:$PATH\" (create it with `git ward install --shim`)",
+            d.display()
+        )
+    });
+    match (which::which("git"), &me) {
+        (Ok(first), Some(me)) if same_file(&first, me) => out.push(check(
+            "shim",
+            Level::Ok,
+            format!("{} is git-ward, first on PATH", first.display()),
+            None,
+        )),
+        (Ok(first), _) => out.push(check(
+            "shim",
+            Level::Warn,
+            format!(
+                "first git on PATH is {}, not the shim (fine for humans; agents need the shim)",
+                first.display()
+            ),
+            shim_hint,
+        )),
+        (Err(_), _) => out.push(check("shim", Level::Warn, "no git on PATH", shim_hint)),
+    }
+
+    match Git::locate() {
+        Ok(git) => {
+            let version = git.run(["--version"]).unwrap_or_default();
+            match parse_git_version(&version) {
+                Some(v) if v >= MIN_GIT => out.push(check(
+                    "git",
+                    Level::Ok,
+                    format!("{} ({version})", git.path().display()),
+                    None,
+                )),
+                Some(_) => out.push(check(
+                    "git",
+                    Level::Fail,
+                    format!(
+                        "{} is {version}; the reference-transaction hook needs 2.29 or newer",
+                        git.path().display()
+                    ),
+                    Some("install a newer git".into()),
+                )),
+                None => out.push(check(
+                    "git",
+                    Level::Fail,
+                    format!("{} did not report a version", git.path().display()),
+                    Some("set WARD_REAL_GIT to a working git".into()),
+                )),
+            }
+        }
+        Err(e) => out.push(check("git", Level::Fail, e.message.clone(), e.hint.clone())),
+    }
+
+    let repo = Repo::discover();
+    match &repo {
+        None => out.push(check(
+            "repository",
+            Level::Warn,
+            "not in a git repository: hook checks skipped",
+            None,
+        )),
+        Some(repo) => {
+            let mut problems = crate::hooks::install::health(repo);
+            if fix && !problems.is_empty() {
+                let reinstalled = me.as_ref().and_then(|me| {
+                    std::process::Command::new(me)
+                        .args(["install", "--force"])
+                        .current_dir(repo.workdir().unwrap_or(repo.git_dir()))
+                        .output()
+                        .ok()
+                });
+                if reinstalled.is_some_and(|o| o.status.success()) {
+                    problems = crate::hooks::install::health(repo);
+                }
+            }
+            if problems.is_empty() {
+                out.push(check(
+                    "hooks",
+                    Level::Ok,
+                    "installed and current (or never installed here)",
+                    None,
+                ));
+            } else {
+                out.push(check(
+                    "hooks",
+                    Level::Fail,
+                    problems.join("; "),
+                    Some("run `git ward doctor --fix` (or `git ward install`)".into()),
+                ));
+            }
+            match repo.config_string("core.hooksPath") {
+                Some(path) => out.push(check(
+                    "hooksPath",
+                    Level::Warn,
+                    format!("core.hooksPath = {path}"),
+                    Some("git-ward installs into the directory it names; make sure no other tool owns it".into()),
+                )),
+                None => out.push(check("hooksPath", Level::Ok, "core.hooksPath not set", None)),
+            }
+        }
+    }
+
+    match facts::load_policy(repo.as_ref(), false) {
+        Ok(policy) => {
+            let layers: std::collections::BTreeSet<String> =
+                policy.origins.values().map(|l| l.to_string()).collect();
+            out.push(check(
+                "policy",
+                Level::Ok,
+                format!(
+                    "valid ({})",
+                    layers.into_iter().collect::<Vec<_>>().join(", ")
+                ),
+                None,
+            ))
+        }
+        Err(e) => out.push(check(
+            "policy",
+            Level::Fail,
+            e.message.clone(),
+            e.hint.clone(),
+        )),
+    }
+
+    if let Some(repo) = &repo {
+        let dir = crate::audit::dir(repo.common_dir());
+        let writable = std::fs::create_dir_all(&dir).is_ok()
+            && std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(dir.join(".doctor"))
+                .is_ok();
+        let _ = std::fs::remove_file(dir.join(".doctor"));
+        out.push(if writable {
+            check(
+                "audit",
+                Level::Ok,
+                format!("{} is writable", dir.display()),
+                None,
+            )
+        } else {
+            check(
+                "audit",
+                Level::Warn,
+                format!(
+                    "{} is not writable: git still works, nothing is logged",
+                    dir.display()
+                ),
+                Some("fix the directory's permissions".into()),
+            )
+        });
+    }
+    out
+}
 
 /// Runs `git ward doctor`.
-pub fn run(_args: DoctorArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("doctor"))
+pub fn run(args: DoctorArgs) -> Result<u8> {
+    let report = checks(args.fix);
+    let failed = report.iter().any(|c| c.level == Level::Fail);
+    if args.json {
+        let value =
+            serde_json::json!({ "status": if failed { "E" } else { "S" }, "checks": report });
+        println!("{value}");
+    } else {
+        for c in &report {
+            let level = match c.level {
+                Level::Ok => "ok  ",
+                Level::Warn => "warn",
+                Level::Fail => "FAIL",
+            };
+            println!("{level} {:<11}{}", c.name, c.detail);
+            if let (Some(hint), false) = (&c.hint, c.level == Level::Ok) {
+                println!("     {:<11}hint: {hint}", "");
+            }
+        }
+    }
+    Ok(if failed { exit::DENIED } else { exit::OK })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_versions_parse() {
+        assert_eq!(parse_git_version("git version 2.47.3\n"), Some((2, 47)));
+        assert_eq!(parse_git_version("git version 2.39.5"), Some((2, 39)));
+        assert_eq!(
+            parse_git_version("git version 2.28.0.windows.1"),
+            Some((2, 28))
+        );
+        assert!(parse_git_version("git version 2.28.0").unwrap() < MIN_GIT);
+        assert_eq!(parse_git_version("nonsense"), None);
+    }
 }

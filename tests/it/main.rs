@@ -3,4 +3,5 @@
 
 mod common;
 mod explain;
+mod shim;
 mod workflow;

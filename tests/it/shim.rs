@@ -1,0 +1,586 @@
+//! The shim: transparent when it allows, exact when it refuses.
+
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::process::Stdio;
+
+use crate::common::{real_git, TestRepo};
+
+const AGENT: &[(&str, &str)] = &[];
+const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
+
+/// A repository with a bare remote `origin` that has `main`.
+fn with_remote() -> TestRepo {
+    let repo = TestRepo::new();
+    let remote = repo.path("remote.git");
+    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
+        .ok();
+    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
+        .ok();
+    repo.git(["push", "-q", "origin", "main"]).ok();
+    repo.git(["fetch", "-q", "origin"]).ok();
+    repo
+}
+
+fn remote_rev(repo: &TestRepo, name: &str) -> Option<String> {
+    let remote = repo.path("remote.git");
+    let r = repo.git([
+        "--git-dir",
+        remote.to_str().unwrap(),
+        "rev-parse",
+        "--verify",
+        "-q",
+        name,
+    ]);
+    (r.code == Some(0)).then(|| r.stdout.trim().to_string())
+}
+
+// --- Transparency -------------------------------------------------------
+
+#[test]
+fn exit_codes_pass_through() {
+    let repo = TestRepo::new();
+    repo.shim(["rev-parse", "--verify", "nope"]).code(128);
+    repo.shim(["status", "--no-such-option"]).code(129);
+    repo.shim(["status"]).ok();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    // A mutating command that fails runs as a child: its status still passes through.
+    repo.shim(["commit", "-q", "-m", "nothing to commit"])
+        .code(1);
+}
+
+#[test]
+fn outside_a_repository_git_runs_untouched() {
+    let repo = TestRepo::new();
+    let outside = repo.path("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let mut cmd = repo.shim_command(["status"]);
+    cmd.current_dir(&outside)
+        .env("GIT_CEILING_DIRECTORIES", repo.tmp.path());
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(128));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a git repository"));
+    repo.shim(["--version"]).ok().stdout_has("git version");
+    let new = repo.path("fresh");
+    repo.shim(["init", "-q", new.to_str().unwrap()]).ok();
+    assert!(new.join(".git").exists());
+}
+
+#[test]
+fn binary_data_passes_through_unchanged() {
+    let repo = TestRepo::new();
+    let mut state: u64 = 0x9e3779b97f4a7c15;
+    let data: Vec<u8> = (0..200 * 1024)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    let run = |mut cmd: std::process::Command, input: &[u8]| {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        out
+    };
+    let mut plain = std::process::Command::new(real_git());
+    repo.hermetic(&mut plain);
+    plain.args(["hash-object", "-w", "--stdin"]);
+    let want = run(plain, &data);
+    let got = run(repo.shim_command(["hash-object", "-w", "--stdin"]), &data);
+    assert_eq!(got.stdout, want.stdout);
+    let oid = String::from_utf8(want.stdout).unwrap();
+
+    let request = format!("{}\n", oid.trim());
+    let mut plain = std::process::Command::new(real_git());
+    repo.hermetic(&mut plain);
+    plain.args(["cat-file", "--batch"]);
+    let want = run(plain, request.as_bytes());
+    let got = run(
+        repo.shim_command(["cat-file", "--batch"]),
+        request.as_bytes(),
+    );
+    assert_eq!(got.stdout.len(), want.stdout.len());
+    assert!(got.stdout == want.stdout, "cat-file --batch output differs");
+    assert!(want
+        .stdout
+        .windows(data.len())
+        .any(|w| w == data.as_slice()));
+}
+
+#[test]
+fn messages_arrive_unchanged() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    let message = "subject with 'quotes' and \"double\" $HOME *.rs `tick`\n\nbody: ünïcödé ✓ — line\n\tindented";
+    repo.shim(["commit", "-q", "--allow-empty", "-m", message])
+        .ok();
+    let body = repo.git(["log", "-1", "--format=%B"]).ok().stdout;
+    assert_eq!(body.trim_end(), message);
+}
+
+#[test]
+fn non_utf8_arguments_are_preserved() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    std::fs::write(repo.dir.join(name), "x").unwrap();
+    repo.shim([std::ffi::OsStr::new("add"), name]).ok();
+    let listed = repo
+        .git(["-c", "core.quotepath=false", "ls-files", "-z"])
+        .ok()
+        .output
+        .stdout;
+    assert!(listed.windows(8).any(|w| w == b"caf\xe9.txt"), "{listed:?}");
+}
+
+#[test]
+fn a_signal_to_the_shim_reaches_git_and_its_status_passes_through() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    // A mutating command (runs as a child) that blocks in its editor.
+    let mut child = repo
+        .shim_command(["-c", "core.editor=sleep 30 #", "commit", "--allow-empty"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert!(
+        status.signal() == Some(libc::SIGTERM) || status.code() == Some(128 + libc::SIGTERM),
+        "{status:?}"
+    );
+    assert_eq!(
+        repo.git(["rev-list", "--count", "HEAD"]).stdout.trim(),
+        "1",
+        "no commit was made"
+    );
+}
+
+#[test]
+fn no_real_git_is_exit_127_with_a_hint() {
+    let repo = TestRepo::new();
+    let mut cmd = repo.shim_command(["status"]);
+    cmd.env_remove("WARD_REAL_GIT").env("PATH", &repo.shim_dir);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(127));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ward: error [EN-GIT-E-001] no real git found on PATH"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hint:"), "{stderr}");
+}
+
+#[test]
+fn the_shim_skips_itself_and_copies_of_itself_on_path() {
+    let repo = TestRepo::new();
+    // Two shim directories, one a copy (other inode), both before the real git.
+    let copy_dir = repo.path("shim-copy");
+    std::fs::create_dir_all(&copy_dir).unwrap();
+    std::fs::copy(crate::common::ward_bin(), copy_dir.join("git")).unwrap();
+    let mut cmd = repo.shim_command(["rev-parse", "--is-inside-work-tree"]);
+    let path = format!(
+        "{}:{}:{}",
+        repo.shim_dir.display(),
+        copy_dir.display(),
+        real_git().parent().unwrap().display()
+    );
+    cmd.env_remove("WARD_REAL_GIT").env("PATH", path);
+    let out = cmd.output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "true",
+        "{:?}",
+        out
+    );
+}
+
+// --- The rules through the shim ------------------------------------------
+
+#[test]
+fn commit_on_main_without_contract_is_denied_and_changes_nothing() {
+    let repo = TestRepo::new();
+    let main = repo.rev("main");
+    repo.write("a.txt", "a");
+    repo.shim(["add", "a.txt"])
+        .code(1)
+        .stderr_has("EN-GIT-D-003");
+    repo.git(["add", "a.txt"]).ok();
+    repo.shim(["commit", "-m", "x"])
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-003]")
+        .stderr_has("hint: run `git ward contract start <id>` or set WARD_CONTRACT, then retry");
+    assert_eq!(repo.rev("main"), main);
+    assert_eq!(repo.branch(), "main");
+    assert!(repo.rev("refs/heads/agent/c1").is_none());
+}
+
+#[test]
+fn commit_on_main_with_contract_moves_to_the_agent_branch_carrying_the_work() {
+    let repo = TestRepo::new();
+    let main = repo.rev("main");
+    repo.write("a.txt", "work");
+    repo.git(["add", "a.txt"]).ok();
+    repo.write("README", "changed, unstaged\n");
+    repo.shim_env(["commit", "-q", "-m", "work"], C1)
+        .ok()
+        .stderr_has("ward: on protected 'main'; switched to 'agent/c1'");
+    assert_eq!(repo.rev("main"), main, "main did not move");
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.rev("agent/c1~1"), main);
+    assert_eq!(repo.git(["show", "agent/c1:a.txt"]).ok().stdout, "work");
+    assert_eq!(
+        repo.read("README").unwrap(),
+        "changed, unstaged\n",
+        "unstaged work carried"
+    );
+
+    // Sticky: a new contract on the agent branch stays there.
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "more"],
+        &[("WARD_CONTRACT", "c2")],
+    )
+    .ok();
+    assert_eq!(repo.branch(), "agent/c1");
+    assert!(repo.rev("refs/heads/agent/c2").is_none());
+}
+
+#[test]
+fn an_existing_agent_branch_is_checked_out_not_recreated() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "agent/c1"]).ok();
+    repo.git(["switch", "-q", "agent/c1"]).ok();
+    repo.commit("earlier work");
+    let agent_tip = repo.rev("agent/c1");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("new.txt", "n");
+    repo.git(["add", "new.txt"]).ok();
+    repo.shim_env(["commit", "-q", "-m", "next"], C1).ok();
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.rev("agent/c1~1"), agent_tip);
+}
+
+#[test]
+fn capability_off_is_d001() {
+    let repo = TestRepo::new();
+    repo.local_policy("[capabilities]\nensure_working_branch = false\n");
+    let main = repo.rev("main");
+    repo.shim_env(["commit", "--allow-empty", "-m", "x"], C1)
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    assert_eq!(repo.rev("main"), main);
+}
+
+#[test]
+fn capability_for_other_contracts_is_d002() {
+    let repo = TestRepo::new();
+    repo.local_policy("[capabilities]\nensure_working_branch = [\"team-*\"]\n");
+    repo.shim_env(["commit", "--allow-empty", "-m", "x"], C1)
+        .code(1)
+        .stderr_has("EN-GIT-D-002");
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "team-1")],
+    )
+    .ok();
+    assert_eq!(repo.branch(), "agent/team-1");
+}
+
+#[test]
+fn feature_branches_and_detached_heads_stay() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "x"], C1)
+        .ok();
+    assert_eq!(repo.branch(), "feat");
+    repo.git(["switch", "-q", "--detach", "main"]).ok();
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "y"], C1)
+        .ok();
+    assert_eq!(repo.branch(), "HEAD");
+}
+
+#[test]
+fn read_only_commands_on_main_never_switch() {
+    let repo = TestRepo::new();
+    for args in [
+        &["status"][..],
+        &["log", "--oneline"],
+        &["diff"],
+        &["branch"],
+        &["show", "HEAD"],
+    ] {
+        repo.shim_env(args, C1).ok();
+    }
+    assert_eq!(repo.branch(), "main");
+    assert!(repo.rev("refs/heads/agent/c1").is_none());
+}
+
+#[test]
+fn protected_refs_cannot_be_moved_through_the_shim() {
+    let repo = TestRepo::new();
+    repo.commit("second");
+    let main = repo.rev("main");
+    repo.shim_env(["reset", "--hard", "HEAD~1"], C1)
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    repo.shim(["reset", "--soft", "HEAD~1"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    repo.shim(["branch", "-f", "main", "HEAD~1"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    repo.shim(["branch", "-D", "main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    repo.shim(["branch", "-m", "feat", "main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    repo.shim(["update-ref", "-d", "refs/heads/main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    assert_eq!(repo.rev("main"), main);
+    assert_eq!(repo.branch(), "feat");
+}
+
+#[test]
+fn pushes_to_protected_refs_and_force_pushes_are_refused() {
+    let repo = with_remote();
+    let remote_main = remote_rev(&repo, "main");
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.commit("agent work");
+    repo.shim(["push", "origin", "HEAD:main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    repo.shim(["push", "--force", "origin", "main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    repo.shim(["push", "origin", "+HEAD:main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    repo.shim(["push", "origin", ":main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    repo.shim(["push", "origin", "--delete", "main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    repo.shim(["push", "--mirror", "origin"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    assert_eq!(remote_rev(&repo, "main"), remote_main);
+    // Its own branch, force included, is fine.
+    repo.shim(["push", "-q", "origin", "agent/c1"]).ok();
+    repo.git(["commit", "-q", "--amend", "-m", "rewritten"])
+        .ok();
+    repo.shim(["push", "-q", "--force", "origin", "agent/c1"])
+        .ok();
+    assert_eq!(remote_rev(&repo, "agent/c1"), repo.rev("agent/c1"));
+}
+
+#[test]
+fn switching_hooks_off_is_d004() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    let tip = repo.rev("feat");
+    repo.shim(["commit", "--allow-empty", "--no-verify", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    repo.shim(["commit", "--allow-empty", "-n", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    repo.shim([
+        "-c",
+        "core.hooksPath=/dev/null",
+        "commit",
+        "--allow-empty",
+        "-m",
+        "x",
+    ])
+    .code(1)
+    .stderr_has("EN-GIT-D-004");
+    repo.shim_env(
+        ["commit", "--allow-empty", "-m", "x"],
+        &[
+            ("GIT_CONFIG_COUNT", "1"),
+            ("GIT_CONFIG_KEY_0", "core.hooksPath"),
+            ("GIT_CONFIG_VALUE_0", "/dev/null"),
+        ],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-004");
+    repo.shim(["config", "core.hooksPath", "/tmp/h"])
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    assert_eq!(repo.rev("feat"), tip);
+    assert!(repo.git(["config", "core.hooksPath"]).code.unwrap() != 0);
+    repo.shim(["config", "--get", "core.hooksPath"]).code(1); // read-only, unset: git's own 1
+}
+
+#[test]
+fn agents_check_out_local_branches_only() {
+    let repo = with_remote();
+    repo.git(["branch", "feature/new-feature"]).ok();
+    repo.shim(["checkout", "origin/main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-006");
+    repo.shim(["checkout", "@{-1}"])
+        .code(1)
+        .stderr_has("EN-GIT-D-006");
+    repo.shim(["switch", "--detach", "HEAD~0"])
+        .code(1)
+        .stderr_has("EN-GIT-D-006");
+    assert_eq!(repo.branch(), "main");
+    repo.shim(["checkout", "-q", "feature/new-feature"]).ok();
+    assert_eq!(repo.branch(), "feature/new-feature");
+}
+
+#[test]
+fn global_options_select_the_repository_as_git_does() {
+    let repo = TestRepo::new();
+    let elsewhere = repo.path("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let dir = repo.dir.to_str().unwrap().to_string();
+    // -C from another directory.
+    let mut cmd = repo.shim_command(["-C", &dir, "commit", "--allow-empty", "-m", "x"]);
+    cmd.current_dir(&elsewhere);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("EN-GIT-D-003"));
+    // --git-dir/--work-tree.
+    let git_dir = format!("--git-dir={dir}/.git");
+    let work_tree = format!("--work-tree={dir}");
+    let mut cmd = repo.shim_command([
+        git_dir.as_str(),
+        work_tree.as_str(),
+        "commit",
+        "--allow-empty",
+        "-m",
+        "x",
+    ]);
+    cmd.current_dir(&elsewhere).env("WARD_CONTRACT", "c1");
+    let out = cmd.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(repo.branch(), "agent/c1");
+}
+
+#[test]
+fn a_subdirectory_and_a_linked_worktree() {
+    let repo = TestRepo::new();
+    repo.write("sub/dir/f.txt", "f");
+    repo.commit("sub");
+    let mut cmd = repo.shim_command(["commit", "--allow-empty", "-m", "x"]);
+    cmd.current_dir(repo.dir.join("sub/dir"));
+    assert_eq!(cmd.output().unwrap().status.code(), Some(1));
+
+    // A linked worktree on release/1 (protected): it switches there only.
+    repo.git(["branch", "release/1"]).ok();
+    let wt = repo.path("wt");
+    repo.git(["worktree", "add", "-q", wt.to_str().unwrap(), "release/1"])
+        .ok();
+    let mut cmd = repo.shim_command(["commit", "-q", "--allow-empty", "-m", "in wt"]);
+    cmd.current_dir(&wt).env("WARD_CONTRACT", "c1");
+    let out = cmd.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wt_branch = repo
+        .git([
+            "-C",
+            wt.to_str().unwrap(),
+            "rev-parse",
+            "--abbrev-ref",
+            "HEAD",
+        ])
+        .stdout;
+    assert_eq!(wt_branch.trim(), "agent/c1");
+    assert_eq!(repo.branch(), "main", "the main worktree did not move");
+}
+
+#[test]
+fn aliases_are_resolved_before_classifying() {
+    let repo = TestRepo::new();
+    repo.git(["config", "alias.ci", "commit"]).ok();
+    repo.shim(["ci", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-D-003");
+    repo.shim(["-c", "alias.sv=commit", "sv", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-D-003");
+    repo.git(["config", "alias.st", "status"]).ok();
+    repo.shim(["st"]).ok();
+}
+
+#[test]
+fn a_broken_policy_fails_closed_for_mutations_only() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    repo.local_policy("[branches\nprotected = 1\n");
+    repo.shim(["status"]).ok();
+    repo.shim(["commit", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-E-001")
+        .stderr_has("policy.toml:1:");
+}
+
+#[test]
+fn every_shim_command_is_audited_with_its_trace() {
+    let repo = TestRepo::new();
+    repo.shim(["status"]).ok();
+    repo.shim(["commit", "--allow-empty", "-m", "x"]).code(1);
+    let out = repo.ward(["audit", "--json"]).ok();
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let status = lines
+        .iter()
+        .find(|l| l["operation"] == "git.status")
+        .expect("status logged");
+    assert_eq!(status["tier"], 0);
+    assert_eq!(status["source"], "shim");
+    let denied = lines
+        .iter()
+        .find(|l| l["decision"] == "deny")
+        .expect("denial logged");
+    assert_eq!(denied["denial_code"], "EN-GIT-D-003");
+    assert_eq!(denied["exit_code"], 1);
+    assert_eq!(denied["branch_before"], "main");
+    for key in [
+        "timestamp",
+        "started_at",
+        "duration_ms",
+        "trace_id",
+        "actor",
+        "argv",
+        "worktree",
+    ] {
+        assert!(!denied[key].is_null(), "{key} missing");
+    }
+    let only = repo.ward(["audit", "--json", "--decision", "deny"]).ok();
+    assert_eq!(only.stdout.lines().count(), 1);
+}
