@@ -3,5 +3,6 @@
 
 mod common;
 mod explain;
+mod mcp;
 mod shim;
 mod workflow;
