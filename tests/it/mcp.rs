@@ -54,7 +54,9 @@ fn prepared() -> TestRepo {
 fn the_python_sdk_client_drives_every_tool() {
     let repo = prepared();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py");
-    let probe = Command::new("python3")
+    // Resolved on the test's own PATH: the driver's PATH puts the git under test first.
+    let python = which::which("python3").expect("python3 on PATH");
+    let probe = Command::new(&python)
         .args(["-c", "import mcp"])
         .output()
         .expect("python3 on PATH");
@@ -63,7 +65,7 @@ fn the_python_sdk_client_drives_every_tool() {
         "the MCP Python SDK is missing: `pip install mcp` (CI installs it)\n{}",
         String::from_utf8_lossy(&probe.stderr)
     );
-    let out = command(&repo, "python3".as_ref())
+    let out = command(&repo, &python)
         .args([
             script.as_ref(),
             ward_bin().as_os_str(),
