@@ -312,3 +312,25 @@ fn a_failed_commit_leaves_the_index_as_it_was() {
         "A  a.txt\n?? b.txt\n"
     );
 }
+
+// ---- demo ----
+
+#[test]
+fn the_demo_tells_the_whole_story() {
+    let repo = TestRepo::new();
+    let out = repo.ward(["demo", "--json"]);
+    let v = json(&out.stdout);
+    let failed: Vec<&serde_json::Value> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["ok"] != true)
+        .collect();
+    assert!(failed.is_empty(), "steps that went wrong: {failed:#?}");
+    assert_eq!(v["status"], "S", "{v}");
+    assert_eq!(out.code, Some(0));
+    assert!(
+        !std::path::Path::new(v["dir"].as_str().unwrap()).exists(),
+        "cleaned up"
+    );
+}
