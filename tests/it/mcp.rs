@@ -291,3 +291,33 @@ fn repo_path_selects_another_repository() {
     let r = s.call(2, "git_status", json!({"repo_path": "/nonexistent/x"}));
     assert_eq!(r["structuredContent"]["error"], "invalid_argument", "{r}");
 }
+
+#[test]
+fn the_integration_guide_entries_parse_and_start_this_server() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/integrations.md"))
+            .unwrap();
+    let blocks = |lang: &str| -> Vec<String> {
+        let fence = format!("```{lang}\n");
+        text.split(&fence)
+            .skip(1)
+            .map(|rest| rest.split("```").next().unwrap().to_string())
+            .collect()
+    };
+    let json_blocks = blocks("json");
+    assert_eq!(json_blocks.len(), 1);
+    let v: Value = serde_json::from_str(&json_blocks[0]).unwrap();
+    assert_eq!(v["mcpServers"]["git-ward"]["command"], "git-ward");
+    assert_eq!(v["mcpServers"]["git-ward"]["args"], json!(["mcp"]));
+    let toml_blocks = blocks("toml");
+    assert_eq!(toml_blocks.len(), 1);
+    let t: toml::Table = toml::from_str(&toml_blocks[0]).unwrap();
+    let server = &t["mcp_servers"]["git-ward"];
+    assert_eq!(server["command"].as_str(), Some("git-ward"));
+    assert_eq!(server["args"][0].as_str(), Some("mcp"));
+    // The server those entries start answers `initialize` as git-ward.
+    let repo = TestRepo::new();
+    let mut s = Raw::start(&repo);
+    let init = s.ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"doc","version":"1"}}}"#);
+    assert_eq!(init["result"]["serverInfo"]["name"], "git-ward");
+}
