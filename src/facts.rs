@@ -370,7 +370,9 @@ pub fn parse_config_parameters(text: &str) -> Vec<(String, String)> {
 /// Loads the layered policy (SPEC section 5). `repo` gives the team and local
 /// layers; `WARD_POLICY` applies only when the actor so far is a human.
 pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
+    let clock = std::time::Instant::now();
     let mut policy = Policy::built_in();
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: built-in");
     let system = policy::system_path();
     policy.add_file(&system, Layer::System(system.clone()))?;
     if let Some(user) = policy::user_path() {
@@ -380,6 +382,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
         if let Some((branch, text)) = repo.team_policy(policy.protected_patterns()) {
             policy.add_layer(&text, Layer::Team(branch))?;
         }
+        tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: team");
         let local = policy::local_path(repo.common_dir());
         policy.add_file(&local, Layer::Local(local.clone()))?;
     }
@@ -401,7 +404,16 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
 
 /// Everything `decide` needs, for a command run in `repo` (if any).
 pub fn gather(policy: &Policy, repo: Option<&Repo>, via_shim: bool) -> Result<Facts> {
-    let head = repo.and_then(Repo::head);
+    gather_at(policy, repo, repo.and_then(Repo::head), via_shim)
+}
+
+/// [`gather`], with HEAD already read.
+pub fn gather_at(
+    policy: &Policy,
+    repo: Option<&Repo>,
+    head: Option<Head>,
+    via_shim: bool,
+) -> Result<Facts> {
     let contract = contract(repo)?.map(|(id, _)| id);
     let env_hooks_off = env_config()
         .into_iter()
