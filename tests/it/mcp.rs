@@ -321,3 +321,35 @@ fn the_integration_guide_entries_parse_and_start_this_server() {
     let init = s.ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"doc","version":"1"}}}"#);
     assert_eq!(init["result"]["serverInfo"]["name"], "git-ward");
 }
+
+#[test]
+fn checkout_reports_git_failures_and_timeouts_by_kind() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "other"]).ok();
+    repo.write("README", "other\n").commit("other");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "uncommitted\n");
+    let mut s = Raw::start(&repo);
+    let r = s.call(1, "git_checkout", json!({"branch_name": "other"}));
+    assert_eq!(r["structuredContent"]["error"], "checkout_failed", "{r}");
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("would be overwritten") && text.contains("hint:"),
+        "{text}"
+    );
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.read("README").as_deref(), Some("uncommitted\n"));
+
+    repo.write("README", "hello\n");
+    repo.local_policy("[timeouts]\ngit_seconds = 1\n");
+    let hook = repo.dir.join(".git/hooks/post-checkout");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(&hook, "#!/bin/sh\nsleep 3\n").unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let r = s.call(2, "git_checkout", json!({"branch_name": "other"}));
+    assert_eq!(r["structuredContent"]["error"], "checkout_timeout", "{r}");
+    assert!(r["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("timeouts.git_seconds"));
+}
