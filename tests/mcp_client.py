@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Drives `git-ward mcp` with the official MCP Python SDK (PyPI package `mcp`).
 
-Usage: mcp_client.py <git-ward binary> <repository>
+Usage: mcp_client.py <git-ward binary> <repository> <shim git>
 
 The repository is prepared by tests/it/mcp.rs: `main` with one commit,
 pushed to `origin`; a local branch `feature`; README modified; new.txt
-untracked; no contract. Every check prints `ok <name>`; the first failure
+untracked; no contract. The shim `git` (a link to git-ward) runs an
+agent's destructive command for the undo check. Every check prints `ok <name>`; the first failure
 prints `FAIL <name>: <why>` and exits 1. Exit 2: the SDK is not installed.
 """
 
@@ -76,7 +77,7 @@ def git(repo, *args):
     ).stdout.rstrip("\n")
 
 
-async def main(binary, repo):
+async def main(binary, repo, shim):
     params = StdioServerParameters(command=binary, args=["mcp"], cwd=repo, env=dict(os.environ))
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
@@ -168,8 +169,15 @@ async def main(binary, repo):
             bad = await call(session, "rollback", checkpoint_id="--all")
             check("rollback bad id", is_error(bad) and "EN-GIT-I-001" in text_of(bad), text_of(bad))
 
-            undo = await call(session, "undo")
-            check("undo plan answers", text_of(undo) != "" and "panicked" not in text_of(undo), text_of(undo))
+            # An agent's destructive command through the shim, then undo: plan, apply.
+            readme = os.path.join(repo, "README")
+            open(readme, "w").write("an hour of work\n")
+            subprocess.run([shim, "reset", "-q", "--hard"], cwd=repo, check=True, capture_output=True)
+            check("reset --hard through the shim", open(readme).read() == "changed\n", open(readme).read())
+            plan = structured(await expect_ok(session, "undo"))
+            check("undo plan", "confirm: true" in plan["next"] and open(readme).read() == "changed\n", plan)
+            await expect_ok(session, "undo", confirm=True)
+            check("undo apply", open(readme).read() == "an hour of work\n", open(readme).read())
 
             # Malformed calls: protocol errors and tool errors; the server keeps serving.
             try:
@@ -190,11 +198,11 @@ async def main(binary, repo):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     try:
-        asyncio.run(main(sys.argv[1], sys.argv[2]))
+        asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3]))
     except BaseException as error:  # the SDK's task groups wrap it in an ExceptionGroup
         while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
             error = error.exceptions[0]
