@@ -6,8 +6,8 @@ Usage: mcp_client.py <git-ward binary> <repository> <shim git>
 The repository is prepared by tests/it/mcp.rs: `main` with one commit,
 pushed to `origin`; a local branch `feature`; README modified; new.txt
 untracked; no contract. The shim `git` (a link to git-ward) runs an
-agent's destructive command for the undo check. Every check prints `ok <name>`; the first failure
-prints `FAIL <name>: <why>` and exits 1. Exit 2: the SDK is not installed.
+agent's destructive command for the undo check. Every check prints
+`ok <name>`; the first failure prints `FAIL <name>: <why>` and exits 1. Exit 2: the SDK is not installed.
 """
 
 import asyncio

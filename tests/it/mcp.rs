@@ -70,6 +70,7 @@ fn the_python_sdk_client_drives_every_tool() {
             script.as_ref(),
             ward_bin().as_os_str(),
             repo.dir.as_os_str(),
+            repo.shim_dir.join("git").as_os_str(),
         ])
         .stdin(Stdio::null())
         .output()
