@@ -258,6 +258,27 @@ fn save_on_main_with_a_contract_switches_to_the_agent_branch() {
 }
 
 #[test]
+fn save_with_the_hooks_installed_carries_the_footer_once() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.write("x.txt", "x\n");
+    repo.ward_env(
+        ["save", "-m", "Do it", "--todo", "T-2"],
+        &[("WARD_CONTRACT", "c9")],
+    )
+    .ok()
+    .stdout_has("switched to 'agent/c9'");
+    let t = trailers(&repo);
+    let contract: Vec<_> = t.iter().filter(|(k, _)| k == "Contract").collect();
+    assert_eq!(
+        contract,
+        [&("Contract".to_string(), "c9".to_string())],
+        "{t:?}"
+    );
+    assert_eq!(subject(&repo), "T-2: Do it");
+}
+
+#[test]
 fn save_on_main_without_a_contract_is_denied_and_touches_nothing() {
     let repo = TestRepo::new();
     let main = repo.rev("main");
