@@ -7,6 +7,8 @@ mod explain;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
+mod mcp;
 mod rollback;
 mod shim;
 mod undo;
+mod workflow;
