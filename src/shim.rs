@@ -292,7 +292,7 @@ fn read_head_branch(repo: &Repo) -> Option<String> {
 /// Moves to `branch` before the command runs: creates it at HEAD, or checks
 /// out the existing one carrying the working tree and the index. If carrying
 /// the changes would conflict, git refuses and nothing is lost: we deny.
-fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
+pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
     let exists = a
         .repo
         .as_ref()

@@ -4,6 +4,11 @@
 mod checkpoint;
 mod common;
 mod explain;
+mod hooks;
+mod hooks_footer;
+mod hooks_server;
+mod mcp;
 mod rollback;
 mod shim;
 mod undo;
+mod workflow;

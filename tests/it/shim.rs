@@ -6,7 +6,6 @@ use std::process::Stdio;
 
 use crate::common::{real_git, TestRepo};
 
-const AGENT: &[(&str, &str)] = &[];
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
 
 /// A repository with a bare remote `origin` that has `main`.
