@@ -457,3 +457,5 @@ pub fn switch_refused(branch: &str, git_says: &str) -> Error {
 #[cfg(test)]
 #[path = "decide_tests.rs"]
 mod tests;
+
+pub mod refs;

@@ -231,15 +231,16 @@ pub fn effective_cwd(globals: &Globals) -> PathBuf {
 
 /// Is this environment an agent's (SPEC section 2)? `via_shim` is the first test.
 pub fn actor(policy: &Policy, via_shim: bool) -> Actor {
+    actor_for_env(&policy.settings.enforce.agent_env, via_shim)
+}
+
+/// [`actor`] given the policy's `enforce.agent_env` list alone (the hooks'
+/// cached settings carry just that).
+pub fn actor_for_env(agent_env: &[String], via_shim: bool) -> Actor {
     if via_shim
         || env::truthy(env::WARD_AGENT)
         || env::var(env::WARD_CONTRACT).is_some()
-        || policy
-            .settings
-            .enforce
-            .agent_env
-            .iter()
-            .any(|v| env::truthy(v))
+        || agent_env.iter().any(|v| env::truthy(v))
     {
         Actor::Agent
     } else {

@@ -37,6 +37,15 @@ pub fn role(mut argv: Vec<OsString>) -> Role {
     if crate::hooks::HOOK_NAMES.contains(&name.as_str()) {
         return Role::Hook(name, argv);
     }
+    // `git-ward hook <name> ...`, as the hook scripts run it: straight to the
+    // hook, without building the tool's command line parser (hooks run up
+    // to eight times per commit).
+    if argv.len() >= 2 && argv[0] == "hook" {
+        let hook = argv[1].to_string_lossy().into_owned();
+        if crate::hooks::HOOK_NAMES.contains(&hook.as_str()) {
+            return Role::Hook(hook, argv.split_off(2));
+        }
+    }
     let mut full = vec![argv0];
     full.extend(argv);
     Role::Tool(full)
@@ -104,5 +113,13 @@ mod tests {
             Role::Tool(argv(&["/usr/bin/git-ward", "explain"]))
         );
         assert_eq!(role(vec![]), Role::Tool(argv(&[""])));
+        assert_eq!(
+            role(argv(&["/b/git-ward", "hook", "pre-push", "origin", "u"])),
+            Role::Hook("pre-push".into(), argv(&["origin", "u"]))
+        );
+        assert_eq!(
+            role(argv(&["/b/git-ward", "hook", "nonsense"])),
+            Role::Tool(argv(&["/b/git-ward", "hook", "nonsense"]))
+        );
     }
 }

@@ -1,29 +1,463 @@
 //! `git ward install` and `git ward uninstall`.
+//!
+//! Each hook is a small `/bin/sh` script that runs git-ward by the absolute
+//! path it was installed from, falls back to `git-ward` on PATH, and fails
+//! closed (exit 1, with a message) when neither exists. A script rather than
+//! a link: git silently skips a hook whose link points nowhere, which would
+//! fail open (the measurements are in BENCHMARKS.md). A hook that was
+//! there before is moved aside to `<name>.ward-orig` in the same directory
+//! (so its own relative paths keep working) and git-ward runs it after its
+//! own check, with the same arguments and stdin. `uninstall` removes only
+//! git-ward's scripts and renames every original back, byte for byte.
+//! What was installed is noted in `<git-common-dir>/ward/install.json`,
+//! which [`health`] reads to notice hooks that went missing.
 
-use crate::error::Result;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::git::Git;
+
+/// The hooks a working repository gets.
+pub const CLIENT_HOOKS: &[&str] = &[
+    "pre-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "pre-push",
+    "reference-transaction",
+];
+
+/// The hooks a server (bare) repository gets.
+pub const SERVER_HOOKS: &[&str] = &["pre-receive"];
+
+/// The line that marks a hook script as git-ward's (a link to a `git-ward*` file is ours too).
+const MARKER: &str = "# git-ward hook:";
 
 /// Arguments of `git ward install`.
-#[derive(Debug, clap::Args)]
-pub struct InstallArgs {}
+#[derive(Debug, Default, clap::Args)]
+pub struct InstallArgs {
+    /// Install the server-side pre-receive hook (in a bare repository).
+    #[arg(long)]
+    pub server: bool,
+    /// Install even where core.hooksPath is relative, global or shared, or
+    /// where a hook replaced git-ward's after it was installed.
+    #[arg(long)]
+    pub force: bool,
+    /// Create the shim directory (`git -> git-ward`) instead: in DIR, or in
+    /// $XDG_DATA_HOME/git-ward/shim (~/.local/share/git-ward/shim).
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub shim: Option<Option<PathBuf>>,
+    /// Make each hook a link to git-ward instead of a script: faster (no
+    /// shell per hook run), but git silently skips a hook whose link points
+    /// nowhere, so a removed binary fails open.
+    #[arg(long)]
+    pub link: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Arguments of `git ward uninstall`.
-#[derive(Debug, clap::Args)]
-pub struct UninstallArgs {}
+#[derive(Debug, Default, clap::Args)]
+pub struct UninstallArgs {
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `install.json` records.
+#[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Manifest {
+    pub hooks_dir: PathBuf,
+    pub hooks: Vec<String>,
+    pub binary: PathBuf,
+}
+
+/// What happened to one hook.
+#[derive(Debug, Serialize)]
+pub struct HookReport {
+    pub name: String,
+    /// installed, updated, unchanged, chained (installed, keeping the original),
+    /// removed, restored, left (not git-ward's), absent.
+    pub action: String,
+}
+
+/// The name a foreign hook is kept under.
+pub fn chained_name(name: &str) -> String {
+    format!("{name}.ward-orig")
+}
 
 /// Runs `git ward install`.
-pub fn run_install(_args: InstallArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("install"))
+pub fn run_install(args: InstallArgs) -> Result<u8> {
+    if let Some(dir) = &args.shim {
+        return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
+    }
+    let form = if args.link { Form::Link } else { Form::Script };
+    let result =
+        install(&std::env::current_dir()?, args.server, args.force, form).map(|(dir, reports)| {
+            let text = reports
+                .iter()
+                .map(|r| format!("{:<22} {}\n", r.name, r.action))
+                .collect::<String>()
+                + &format!("hooks directory: {}\n", dir.display());
+            (
+                serde_json::json!({"hooks_dir": dir, "hooks": reports}),
+                text,
+            )
+        });
+    crate::cli::finish(args.json, result)
 }
 
 /// Runs `git ward uninstall`.
-pub fn run_uninstall(_args: UninstallArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("uninstall"))
+pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
+    let result = uninstall(&std::env::current_dir()?).map(|(dir, reports)| {
+        let text = reports
+            .iter()
+            .map(|r| format!("{:<22} {}\n", r.name, r.action))
+            .collect::<String>();
+        (
+            serde_json::json!({"hooks_dir": dir, "hooks": reports}),
+            text,
+        )
+    });
+    crate::cli::finish(args.json, result)
+}
+
+/// Where the repository at `cwd` keeps its hooks, after checking `core.hooksPath`.
+fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
+    let common =
+        PathBuf::from(git.run(["rev-parse", "--path-format=absolute", "--git-common-dir"])?);
+    let dir =
+        PathBuf::from(git.run(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])?);
+    let out = git.output(["config", "--show-scope", "--get", "core.hooksPath"])?;
+    if out.status.success() && !force {
+        let text = String::from_utf8_lossy(&out.stdout);
+        let (scope, value) = text.trim().split_once('\t').unwrap_or(("", text.trim()));
+        let why = if !(value.starts_with('/') || value.starts_with('~')) {
+            Some(format!("core.hooksPath = {value} is relative: git resolves it in each working tree, and a tree an agent edits can change it"))
+        } else if !matches!(scope, "local" | "worktree") {
+            Some(format!("core.hooksPath = {value} is set in the {scope} config: installing there would change the hooks of every repository that uses it"))
+        } else if !dir.starts_with(&common) {
+            Some(format!("core.hooksPath = {value} is outside this repository's git directory and may be shared with other repositories"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Error::invalid(
+                format!("not installing: {why}"),
+                "unset it (`git config --unset core.hooksPath`) and install again, or pass --force to install into it anyway",
+            ));
+        }
+    }
+    Ok((dir, common))
+}
+
+/// Installs the hooks in the repository at `cwd` (`server`: pre-receive only).
+pub fn install(
+    cwd: &Path,
+    server: bool,
+    force: bool,
+    form: Form,
+) -> Result<(PathBuf, Vec<HookReport>)> {
+    let git = Git::locate()?.in_dir(cwd);
+    let bare = git.run(["rev-parse", "--is-bare-repository"])? == "true";
+    if bare && !server {
+        return Err(Error::invalid(
+            "this is a bare repository: its hooks are the server's",
+            "run `git ward install --server` to install pre-receive",
+        ));
+    }
+    let (dir, common) = hooks_dir(&git, force)?;
+    let binary = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| Error::internal(format!("cannot find git-ward's own path: {e}")))?;
+    std::fs::create_dir_all(&dir)?;
+    let names = if server { SERVER_HOOKS } else { CLIENT_HOOKS };
+    let mut reports = Vec::new();
+    for name in names {
+        let shortcut = dir == common.join("hooks");
+        reports.push(install_one(&dir, name, &binary, force, form, shortcut)?);
+    }
+    let mut manifest = read_manifest(&common).unwrap_or_default();
+    manifest.hooks_dir = dir.clone();
+    manifest.binary = binary;
+    for name in names {
+        if !manifest.hooks.iter().any(|h| h == name) {
+            manifest.hooks.push(name.to_string());
+        }
+    }
+    write_manifest(&common, &manifest)?;
+    Ok((dir, reports))
+}
+
+/// The hook script for `name`.
+///
+/// `shortcut` (in the default hooks directory `<git-common-dir>/hooks`,
+/// with no chained hook) lets the shell answer where nothing can need
+/// git-ward, which saves starting it for most runs: reference-transaction's
+/// `committed` and `aborted` states when `prepared` left no carry-over file
+/// for this git process in `<git-common-dir>/ward/tx/<pid>-*`, and the
+/// footer hooks when no contract is active (no `WARD_CONTRACT`, and no
+/// contract file in the main worktree's `.git/ward/contract`; elsewhere,
+/// git-ward looks).
+pub fn script(name: &str, binary: &Path, shortcut: bool) -> String {
+    let quoted = format!("'{}'", binary.display().to_string().replace('\'', "'\\''"));
+    let shortcut = match (shortcut, name) {
+        (true, "reference-transaction") => {
+            "case $1 in committed|aborted) for f in \"${0%/*}/../ward/tx/$PPID\"-*; do [ -e \"$f\" ] && break; exit 0; done;; esac\n"
+        }
+        (true, "prepare-commit-msg" | "commit-msg") => {
+            "[ -z \"$WARD_CONTRACT\" ] && [ -z \"${GIT_DIR+x}\" ] && [ -d .git ] && [ ! -e .git/ward/contract ] && exit 0\n"
+        }
+        _ => "",
+    };
+    format!(
+        "#!/bin/sh\n\
+         {MARKER} `git ward uninstall` removes it and restores any hook it replaced.\n\
+         {shortcut}\
+         w={quoted}\n\
+         [ -x \"$w\" ] || w=$(command -v git-ward) || {{ echo \"ward: error: git-ward is missing ({quoted} and on PATH); {name} refuses until it is back\" >&2; echo \"hint: reinstall git-ward, or remove this hook ($0)\" >&2; exit 1; }}\n\
+         WARD_HOOK_DIR=\"${{0%/*}}\" exec \"$w\" hook {name} \"$@\"\n"
+    )
+}
+
+/// The form of the hook files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Form {
+    /// A `/bin/sh` script: absolute path, PATH fallback, fails closed.
+    #[default]
+    Script,
+    /// A link to the binary: no shell, but fails open when the binary goes.
+    Link,
+}
+
+fn is_ours(path: &Path) -> bool {
+    if let Ok(target) = std::fs::read_link(path) {
+        return target
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
+    }
+    std::fs::read_to_string(path)
+        .is_ok_and(|t| t.lines().nth(1).is_some_and(|l| l.starts_with(MARKER)))
+}
+
+/// Is the hook at `path` exactly what `install` would write now?
+fn is_current(path: &Path, content: &str, binary: &Path, form: Form) -> bool {
+    match form {
+        Form::Link => std::fs::read_link(path).is_ok_and(|t| t == binary),
+        Form::Script => {
+            std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+                && std::fs::read_to_string(path).is_ok_and(|t| t == content)
+        }
+    }
+}
+
+fn install_one(
+    dir: &Path,
+    name: &str,
+    binary: &Path,
+    force: bool,
+    form: Form,
+    default_dir: bool,
+) -> Result<HookReport> {
+    let path = dir.join(name);
+    let orig = dir.join(chained_name(name));
+    let exists = std::fs::symlink_metadata(&path).is_ok();
+    let chains = std::fs::symlink_metadata(&orig).is_ok() || (exists && !is_ours(&path));
+    let shortcut = default_dir && !chains;
+    let content = script(name, binary, shortcut);
+    let report = |action: &str| HookReport {
+        name: name.to_string(),
+        action: action.to_string(),
+    };
+    let mut action = "installed";
+    if exists && is_ours(&path) {
+        if is_current(&path, &content, binary, form) {
+            return Ok(report("unchanged"));
+        }
+        std::fs::remove_file(&path)?;
+        action = "updated";
+    } else if exists {
+        if std::fs::symlink_metadata(&orig).is_ok() {
+            if !force {
+                return Err(Error::invalid(
+                    format!("{} replaced git-ward's hook, and {} (the hook git-ward kept from before) is still there", path.display(), orig.display()),
+                    "pass --force to keep the new hook (it will run after git-ward's check) and set the older one aside",
+                ));
+            }
+            let aside = dir.join(format!("{}.{}", chained_name(name), std::process::id()));
+            std::fs::rename(&orig, &aside)?;
+        }
+        std::fs::rename(&path, &orig)?;
+        action = "chained";
+    }
+    match form {
+        Form::Script => write_executable(&path, &content)?,
+        Form::Link => std::os::unix::fs::symlink(binary, &path)?,
+    }
+    Ok(report(action))
+}
+
+fn write_executable(path: &Path, content: &str) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = path.with_extension(format!("ward-tmp{}", std::process::id()));
+    std::fs::write(&tmp, content)?;
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}
+
+/// Removes git-ward's hooks from the repository at `cwd`, restoring originals.
+pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
+    let git = Git::locate()?.in_dir(cwd);
+    let (dir, common) = hooks_dir(&git, true)?;
+    let manifest = read_manifest(&common);
+    let dir = manifest.as_ref().map_or(dir, |m| m.hooks_dir.clone());
+    let mut reports = Vec::new();
+    for name in CLIENT_HOOKS.iter().chain(SERVER_HOOKS) {
+        let path = dir.join(name);
+        let orig = dir.join(chained_name(name));
+        let ours = is_ours(&path);
+        let has_orig = std::fs::symlink_metadata(&orig).is_ok();
+        let action = if ours {
+            std::fs::remove_file(&path)?;
+            if has_orig {
+                std::fs::rename(&orig, &path)?;
+                "restored"
+            } else {
+                "removed"
+            }
+        } else if std::fs::symlink_metadata(&path).is_ok() {
+            if has_orig {
+                eprintln!(
+                    "ward: warning: {} is not git-ward's; the hook git-ward kept from before stays at {}",
+                    path.display(),
+                    orig.display()
+                );
+            }
+            "left"
+        } else if has_orig {
+            std::fs::rename(&orig, &path)?;
+            "restored"
+        } else {
+            continue;
+        };
+        reports.push(HookReport {
+            name: name.to_string(),
+            action: action.to_string(),
+        });
+    }
+    let ward = common.join("ward");
+    for file in ["install.json", "hook-cache.json"] {
+        let _ = std::fs::remove_file(ward.join(file));
+    }
+    Ok((dir, reports))
+}
+
+fn manifest_path(common: &Path) -> PathBuf {
+    common.join("ward").join("install.json")
+}
+
+fn read_manifest(common: &Path) -> Option<Manifest> {
+    let text = std::fs::read(manifest_path(common)).ok()?;
+    serde_json::from_slice(&text).ok()
+}
+
+fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {
+    let path = manifest_path(common);
+    let text =
+        serde_json::to_string_pretty(manifest).map_err(|e| Error::internal(e.to_string()))? + "\n";
+    if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, text)?;
+    Ok(())
 }
 
 /// Warnings about this repository's git-ward hooks: installed once, but now
 /// missing or overwritten by another hook manager. Empty when all is well
 /// or when git-ward was never installed here. Cheap: a few small file reads.
 pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
-    let _ = repo;
-    Vec::new()
+    let Some(manifest) = read_manifest(repo.common_dir()) else {
+        return Vec::new();
+    };
+    manifest
+        .hooks
+        .iter()
+        .filter_map(|name| {
+            let path = manifest.hooks_dir.join(name);
+            if is_ours(&path) {
+                None
+            } else if std::fs::symlink_metadata(&path).is_ok() {
+                Some(format!("git-ward's {name} hook was replaced by another ({}); run `git ward doctor --fix`", path.display()))
+            } else {
+                Some(format!("git-ward's {name} hook is missing ({}); run `git ward doctor --fix`", path.display()))
+            }
+        })
+        .collect()
+}
+
+/// The default shim directory: `$XDG_DATA_HOME/git-ward/shim`.
+pub fn default_shim_dir() -> Option<PathBuf> {
+    let base = crate::env::var(crate::env::XDG_DATA_HOME)
+        .map(PathBuf::from)
+        .or_else(|| {
+            crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".local/share"))
+        })?;
+    Some(base.join("git-ward").join("shim"))
+}
+
+/// `git ward install --shim [DIR]`: `DIR/git -> git-ward`, and the PATH line to use.
+fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
+    let dir = match dir {
+        Some(dir) => std::path::absolute(dir)?,
+        None => default_shim_dir().ok_or_else(|| {
+            Error::invalid(
+                "no shim directory given and neither XDG_DATA_HOME nor HOME is set",
+                "pass one: `git ward install --shim DIR`",
+            )
+        })?,
+    };
+    let binary = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| Error::internal(format!("cannot find git-ward's own path: {e}")))?;
+    std::fs::create_dir_all(&dir)?;
+    let link = dir.join("git");
+    let action = match std::fs::read_link(&link) {
+        Ok(target) if target == binary => "unchanged",
+        Ok(_) | Err(_) if std::fs::symlink_metadata(&link).is_ok() => {
+            if !force {
+                return Err(Error::invalid(
+                    format!(
+                        "{} exists and is not a link to {}",
+                        link.display(),
+                        binary.display()
+                    ),
+                    "pass --force to replace it",
+                ));
+            }
+            std::fs::remove_file(&link)?;
+            std::os::unix::fs::symlink(&binary, &link)?;
+            "updated"
+        }
+        _ => {
+            std::os::unix::fs::symlink(&binary, &link)?;
+            "installed"
+        }
+    };
+    let quoted = dir.display().to_string().replace('"', "\\\"");
+    let line = format!("export PATH=\"{quoted}:$PATH\"");
+    let text = format!(
+        "shim {action}: {} -> {}\nput it first on the agent's PATH (e.g. in the agent harness's environment):\n  {line}\n",
+        link.display(),
+        binary.display()
+    );
+    Ok((
+        serde_json::json!({"shim_dir": dir, "link": link, "binary": binary, "action": action, "path_line": line}),
+        text,
+    ))
 }

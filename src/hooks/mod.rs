@@ -1,10 +1,33 @@
 //! The hooks face: one file per hook, plus `install.rs`.
+//!
+//! git runs a hook for every commit, ref update and push, up to eight times
+//! per commit, so each hook exits as early as its answer is known: states
+//! that need nothing, lines that touch no policed ref, and human actors
+//! leave before the policy is loaded or the repository opened. What every
+//! run needs from the policy is kept in a small cache (`quick.rs`).
+//!
+//! After git-ward's own check passes, a hook that was there before
+//! `git ward install` (kept as `<name>.ward-orig`) runs with the same
+//! arguments and the same stdin, and its status is the hook's status.
 
 use std::ffi::OsString;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
-use crate::error::Result;
+use crate::audit::{self, Record};
+use crate::decide::{Actor, Decision};
+use crate::env;
+use crate::error::{exit, Error, Result};
 
+mod footer;
 pub mod install;
+mod pre_commit;
+mod pre_push;
+mod pre_receive;
+mod quick;
+mod reference_transaction;
+mod refstore;
 
 /// The hooks git-ward installs (and answers to as `argv[0]`).
 pub const HOOK_NAMES: &[&str] = &[
@@ -16,8 +39,239 @@ pub const HOOK_NAMES: &[&str] = &[
     "pre-receive",
 ];
 
+/// Hooks whose input comes on stdin (replayed to a chained hook).
+const STDIN_HOOKS: &[&str] = &["pre-push", "reference-transaction", "pre-receive"];
+
 /// Runs hook `name` with git's arguments; returns the hook's exit code.
-pub fn run(name: &str, _args: &[OsString]) -> Result<u8> {
-    let _ = name;
-    Ok(0)
+pub fn run(name: &str, args: &[OsString]) -> Result<u8> {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let chained = chained_hook(name);
+    let stdin = if STDIN_HOOKS.contains(&name) {
+        let mut buf = Vec::new();
+        // A closed or unreadable stdin is an empty one.
+        let _ = std::io::stdin().read_to_end(&mut buf);
+        buf
+    } else {
+        Vec::new()
+    };
+    let ours = match name {
+        "reference-transaction" => reference_transaction::run(&args, &stdin),
+        "pre-commit" => pre_commit::run(),
+        "prepare-commit-msg" | "commit-msg" => footer::run(name, &args),
+        "pre-push" => pre_push::run(&args, &stdin),
+        "pre-receive" => pre_receive::run(&stdin),
+        _ => Ok(exit::OK),
+    };
+    match ours {
+        Ok(exit::OK) => {}
+        other => return other,
+    }
+    match chained {
+        Some(path) => run_chained(&path, &args, &stdin),
+        None => Ok(exit::OK),
+    }
+}
+
+/// The hook git-ward moved aside when it installed itself, if it is there.
+fn chained_hook(name: &str) -> Option<PathBuf> {
+    let me = std::env::args_os().next().map(PathBuf::from)?;
+    // Started as `<hooks>/<name>` (a link) or by the hook script with its
+    // directory in WARD_HOOKS_DIR; either way the original sits next to it.
+    let dir = env::var(env::WARD_HOOK_DIR)
+        .map(PathBuf::from)
+        .or_else(|| {
+            (me.file_name()?.to_str()? == name)
+                .then(|| me.parent().map(Path::to_path_buf))
+                .flatten()
+        })?;
+    let path = dir.join(install::chained_name(name));
+    std::fs::symlink_metadata(&path).ok().map(|_| path)
+}
+
+/// Runs the chained hook with the same arguments and stdin; its status is ours.
+fn run_chained(path: &Path, args: &[String], stdin: &[u8]) -> Result<u8> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(path);
+    cmd.args(args).env_remove(env::WARD_HOOK_DIR);
+    cmd.stdin(if stdin.is_empty() {
+        Stdio::inherit()
+    } else {
+        Stdio::piped()
+    });
+    let mut child = cmd.spawn().map_err(|e| {
+        Error::internal(format!(
+            "cannot run the chained hook {}: {e}",
+            path.display()
+        ))
+        .with_hint("make it executable, or remove it and run `git ward install` again")
+    })?;
+    if let Some(mut pipe) = child.stdin.take() {
+        // The hook may exit without reading its input: a broken pipe is fine.
+        let _ = pipe.write_all(stdin);
+    }
+    let status = child
+        .wait()
+        .map_err(|e| Error::internal(format!("the chained hook {} failed: {e}", path.display())))?;
+    Ok(match status.code() {
+        Some(code) => code.clamp(0, 255) as u8,
+        None => exit::DENIED,
+    })
+}
+
+/// Where the hook runs: this worktree's git dir and the common one, found
+/// without opening the repository (git runs hooks at the top of the
+/// working tree, or in the git dir of a bare repository; `GIT_DIR` may be
+/// exported, relative to that directory).
+#[derive(Clone, Debug)]
+pub struct Dirs {
+    pub git_dir: PathBuf,
+    pub common_dir: PathBuf,
+    pub work_tree: Option<PathBuf>,
+}
+
+impl Dirs {
+    /// Finds the directories from the environment and the working directory.
+    pub fn find() -> Option<Dirs> {
+        let cwd = std::env::current_dir().ok()?;
+        let git_dir = match std::env::var_os("GIT_DIR").filter(|v| !v.is_empty()) {
+            Some(dir) => cwd.join(dir),
+            None => {
+                let dot_git = cwd.join(".git");
+                if dot_git.is_dir() {
+                    dot_git
+                } else if dot_git.is_file() {
+                    let text = std::fs::read_to_string(&dot_git).ok()?;
+                    cwd.join(text.trim().strip_prefix("gitdir:")?.trim())
+                } else if cwd.join("HEAD").is_file() && cwd.join("objects").is_dir() {
+                    cwd.clone()
+                } else {
+                    return None;
+                }
+            }
+        };
+        let common_dir = match std::env::var_os("GIT_COMMON_DIR").filter(|v| !v.is_empty()) {
+            Some(dir) => cwd.join(dir),
+            None => match std::fs::read_to_string(git_dir.join("commondir")) {
+                Ok(text) => git_dir.join(text.trim()),
+                Err(_) => git_dir.clone(),
+            },
+        };
+        // Canonical, so that every worktree names the shared files alike.
+        let git_dir = git_dir.canonicalize().unwrap_or(git_dir);
+        let common_dir = common_dir.canonicalize().unwrap_or(common_dir);
+        let work_tree = if git_dir == cwd { None } else { Some(cwd) };
+        Some(Dirs {
+            git_dir,
+            common_dir,
+            work_tree,
+        })
+    }
+
+    /// The audit directory.
+    pub fn audit_dir(&self) -> PathBuf {
+        audit::dir(&self.common_dir)
+    }
+}
+
+/// The trace this hook joins: `WARD_TRACE_ID` from the shim, else one id per
+/// git process (derived from the parent's pid and start time), so that all
+/// hooks of one `/usr/bin/git` command share it.
+pub fn trace_id() -> String {
+    env::var(env::WARD_TRACE_ID)
+        .or_else(parent_trace_id)
+        .unwrap_or_else(audit::new_trace_id)
+}
+
+fn parent_trace_id() -> Option<String> {
+    let ppid = std::os::unix::process::parent_id();
+    let stat = std::fs::read_to_string(format!("/proc/{ppid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) start after ')'.
+    let rest = stat.rsplit_once(')')?.1;
+    let start_ticks: u64 = rest.split_whitespace().nth(19)?.parse().ok()?;
+    Some(format!("g{start_ticks:x}-{ppid:x}"))
+}
+
+/// The git command line that ran this hook (the parent's argv), for audit lines.
+pub fn parent_argv() -> Vec<String> {
+    let ppid = std::os::unix::process::parent_id();
+    std::fs::read(format!("/proc/{ppid}/cmdline"))
+        .map(|bytes| {
+            bytes
+                .split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The git subcommand that ran this hook, as an operation (`git.commit`),
+/// read from the parent's argv past git's global options.
+pub fn parent_operation(argv: &[String]) -> String {
+    let mut it = argv.iter().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
+            | "--exec-path" => {
+                it.next();
+            }
+            a if a.starts_with('-') => {}
+            a => return format!("git.{a}"),
+        }
+    }
+    "git".to_string()
+}
+
+/// An audit record for a hook's decision.
+pub fn record(hook: &str, actor: Actor, contract: Option<String>, started: SystemTime) -> Record {
+    Record {
+        timestamp: audit::rfc3339(SystemTime::now()),
+        started_at: audit::rfc3339(started),
+        duration_ms: started.elapsed().map(|d| d.as_millis() as u64).unwrap_or(0),
+        trace_id: trace_id(),
+        source: hook.to_string(),
+        actor: match actor {
+            Actor::Agent => "agent",
+            Actor::Human => "human",
+        }
+        .into(),
+        contract_id: contract,
+        operation: format!("git.{hook}"),
+        argv: parent_argv(),
+        tier: 1,
+        worktree: std::env::current_dir()
+            .ok()
+            .map(|d| d.display().to_string()),
+        ..Record::default()
+    }
+}
+
+/// Carries out a hook's decision: a denial is printed in the SPEC's two
+/// lines and logged, and the hook exits 1; an allow is logged when `log`.
+pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: bool) -> u8 {
+    rec.decision = decision.word().to_string();
+    let code = match decision.denial() {
+        Some(err) => {
+            crate::invocation::report(err);
+            rec.denial_code = Some(err.code.as_str().to_string());
+            exit::DENIED
+        }
+        None => exit::OK,
+    };
+    rec.exit_code = Some(code as i32);
+    if log || code != exit::OK {
+        if let Some(dirs) = dirs {
+            audit::append(&dirs.audit_dir(), &[rec]);
+        }
+    }
+    code
+}
+
+/// Is `value` git's all-zero object id (any hash length)?
+pub fn is_zero(value: &str) -> bool {
+    !value.is_empty() && value.bytes().all(|b| b == b'0')
 }

@@ -1,0 +1,554 @@
+//! The ref-level rules: what the hooks ask when git itself moves refs.
+//!
+//! The shim decides from a command line; the hooks see the refs git is
+//! about to write, whatever command wrote them. These rules are pure like
+//! the rest of `decide`: every fact about the repository (a ref's current
+//! value, whether a move is a fast-forward, whether the value is the
+//! upstream's) is read by the hook and handed in.
+
+use crate::decide::{binds, Actor, Decision};
+use crate::error::Code;
+use crate::policy::{short_name, Policy, ServerAgentCommits};
+
+/// One ref a reference transaction writes, with the facts the hook read about it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefChange {
+    /// The full ref name (`refs/heads/main`).
+    pub refname: String,
+    /// The ref's value now, read while git holds its lock; `None` when absent.
+    pub current: Option<String>,
+    /// The value the transaction writes; `None` for a deletion.
+    pub new: Option<String>,
+    /// A `pack-refs` prune: the loose ref goes while `packed-refs` keeps the same value.
+    pub pruning: bool,
+    /// `new` is exactly the value of the branch's upstream or of a
+    /// remote-tracking ref of the same name.
+    pub matches_upstream: bool,
+    /// `current` is an ancestor of `new` (true when either is absent).
+    pub fast_forward: bool,
+}
+
+impl RefChange {
+    /// Does the transaction change this ref at all?
+    pub fn changes(&self) -> bool {
+        self.current != self.new
+    }
+}
+
+/// Can no policy deny this change, whoever makes it? Lets the hook skip
+/// loading the policy: the ref is not protected, nothing changes, or a tag
+/// is created (fetching tags is additive). Never true where
+/// [`decide_ref_change`] could deny.
+pub fn never_denied(change: &RefChange, is_protected: bool) -> bool {
+    !is_protected
+        || !change.changes()
+        || (change.refname.starts_with("refs/tags/") && change.current.is_none())
+}
+
+const HINT_PROTECTED: &str =
+    "protected refs move only through review: push a branch of your own and open a merge request";
+
+/// The rule for one ref a reference transaction writes.
+pub fn decide_ref_change(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    change: &RefChange,
+) -> Decision {
+    let name = display(&change.refname);
+    if !policy.is_protected(&change.refname) {
+        return Decision::allow("not a protected ref");
+    }
+    if !change.changes() {
+        return Decision::allow("the ref keeps its value");
+    }
+    if !binds(policy, actor) {
+        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+    }
+    if change.pruning {
+        return Decision::allow("pack-refs moves the ref into packed-refs: not a deletion");
+    }
+    let is_tag = change.refname.starts_with("refs/tags/");
+    match (&change.current, &change.new) {
+        (None, Some(_)) if is_tag => Decision::allow("protected tags may be created"),
+        (_, Some(_))
+            if !is_tag
+                && policy.settings.branches.sync_from_upstream
+                && change.matches_upstream
+                && change.fast_forward =>
+        {
+            Decision::allow(format!(
+                "syncing '{name}' to its upstream's value (branches.sync_from_upstream)"
+            ))
+        }
+        (current, new) => {
+            let verb = match (current, new) {
+                (None, _) => "creates",
+                (_, None) => "deletes",
+                _ => "moves",
+            };
+            Decision::deny(
+                Code::D001,
+                format!("{operation} {verb} protected ref '{name}'"),
+                if is_tag {
+                    "protected tags are never moved or deleted; create a new tag instead"
+                        .to_string()
+                } else {
+                    format!("{HINT_PROTECTED}; a protected branch may only be synced to its upstream (`git pull --ff-only`)")
+                },
+                "branches.protected",
+            )
+        }
+    }
+}
+
+/// The first denial among a transaction's changes, else allow.
+pub fn decide_transaction(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    changes: &[RefChange],
+) -> Decision {
+    for change in changes {
+        let d = decide_ref_change(policy, actor, operation, change);
+        if d.denial().is_some() {
+            return d;
+        }
+    }
+    Decision::allow("no protected ref is written")
+}
+
+/// One line of a push, as pre-push (client) or pre-receive (server) sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PushUpdate {
+    /// The remote ref (`refs/heads/main`).
+    pub refname: String,
+    /// The remote's value before the push; `None` when the ref is new there.
+    pub old: Option<String>,
+    /// The pushed value; `None` for a deletion.
+    pub new: Option<String>,
+    /// `old` is an ancestor of `new` (true when either is absent).
+    pub fast_forward: bool,
+}
+
+/// pre-push, for one line: anyone's deletion of a protected remote ref is
+/// EN-GIT-D-005; for agents, a protected destination is EN-GIT-D-001 and a
+/// non-fast-forward outside `push.force_allowed` is EN-GIT-D-005.
+pub fn decide_push_update(policy: &Policy, actor: Actor, update: &PushUpdate) -> Decision {
+    let name = display(&update.refname);
+    let protected = policy.is_protected(&update.refname);
+    if update.new.is_none() {
+        if protected {
+            return Decision::deny(
+                Code::D005,
+                format!("push deletes protected ref '{name}'"),
+                "protected refs are never deleted by a push; ask the repository's owner",
+                "branches.protected",
+            );
+        }
+        return Decision::allow("deletes an unprotected remote ref");
+    }
+    if !binds(policy, actor) {
+        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+    }
+    if update.old.is_some() && !update.fast_forward && !policy.force_allowed(&update.refname) {
+        return Decision::deny(
+            Code::D005,
+            format!("force push to '{name}' is outside push.force_allowed (not a fast-forward)"),
+            "push without rewriting history, or force-push only to your own agent branch (push.force_allowed)",
+            "push.force_allowed",
+        );
+    }
+    if protected {
+        return Decision::deny(
+            Code::D001,
+            format!("push to protected ref '{name}'"),
+            "push to a branch of your own (`git push origin HEAD:agent/<contract>`) and open a merge request",
+            "branches.protected",
+        );
+    }
+    Decision::allow("pushes to an unprotected ref")
+}
+
+/// What pre-receive knows about one pushed ref, beyond the update itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReceiveFacts {
+    /// Commits on the new first-parent line (`old..new`) that carry the contract footer.
+    pub footer_on_first_parent: Vec<String>,
+    /// Every new commit (`old..new`) that carries the contract footer.
+    pub footer_anywhere: Vec<String>,
+}
+
+/// pre-receive, for one pushed ref, for everyone: no deletion and no
+/// non-fast-forward of a protected ref; agent commits (carrying the footer)
+/// reach it per `server.agent_commits_to_protected`.
+pub fn decide_receive(policy: &Policy, update: &PushUpdate, facts: &ReceiveFacts) -> Decision {
+    let name = display(&update.refname);
+    if !policy.is_protected(&update.refname) {
+        return Decision::allow("not a protected ref");
+    }
+    let is_tag = update.refname.starts_with("refs/tags/");
+    match (&update.old, &update.new) {
+        (_, None) => {
+            return Decision::deny(
+                Code::D005,
+                format!("push deletes protected ref '{name}'"),
+                "protected refs are never deleted by a push; ask the repository's owner",
+                "branches.protected",
+            )
+        }
+        (Some(_), Some(_)) if is_tag || !update.fast_forward => return Decision::deny(
+            Code::D005,
+            format!("push rewrites protected ref '{name}' (not a fast-forward)"),
+            "protected refs only move forward: merge or rebase onto the server's value, then push",
+            "branches.protected",
+        ),
+        _ => {}
+    }
+    let offenders = match policy.settings.server.agent_commits_to_protected {
+        ServerAgentCommits::Allow => &[][..],
+        ServerAgentCommits::ViaMerge => &facts.footer_on_first_parent[..],
+        ServerAgentCommits::Deny => &facts.footer_anywhere[..],
+    };
+    if let Some(commit) = offenders.first() {
+        let short = &commit[..commit.len().min(12)];
+        let (message, hint) = match policy.settings.server.agent_commits_to_protected {
+            ServerAgentCommits::Deny => (
+                format!("agent commit {short} reaches protected ref '{name}' (server.agent_commits_to_protected = \"deny\")"),
+                "agent work stays on agent branches on this server",
+            ),
+            _ => (
+                format!("agent commit {short} reaches protected ref '{name}' without a merge"),
+                "merge the agent's branch with a merge commit of your own (`git merge --no-ff agent/<contract>`), then push",
+            ),
+        };
+        return Decision::deny(
+            Code::D001,
+            message,
+            hint,
+            "server.agent_commits_to_protected",
+        );
+    }
+    Decision::allow("a fast-forward of a protected ref")
+}
+
+/// pre-commit on a protected branch where the shim would have moved the
+/// agent to its own branch: a hook cannot switch branches, so it refuses.
+pub fn commit_needs_switch(operation: &str, branch: &str, target: &str) -> Decision {
+    Decision::deny(
+        Code::D001,
+        format!("{operation} on protected branch '{branch}'"),
+        format!("move to your own branch first (`git switch -c {target}`, or `git switch {target}` if it exists), then retry; the git-ward shim does this for you"),
+        "capabilities.ensure_working_branch",
+    )
+}
+
+/// Is a footer line present in `message`? `template` is `commit.footer`
+/// (`Contract: {contract}`); any contract id counts.
+pub fn footer_in(message: &str, template: &str) -> bool {
+    let Some((prefix, suffix)) = template.split_once("{contract}") else {
+        return false;
+    };
+    message.lines().any(|line| {
+        let line = line.trim_end();
+        line.len() > prefix.len() + suffix.len()
+            && line.starts_with(prefix)
+            && line.ends_with(suffix)
+            && crate::facts::valid_contract(&line[prefix.len()..line.len() - suffix.len()])
+    })
+}
+
+fn display(refname: &str) -> String {
+    short_name(refname).map_or_else(|| refname.to_string(), |s| s.into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Layer;
+
+    fn policy(extra: &str) -> Policy {
+        Policy::built_in()
+            .with_layer(extra, Layer::BuiltIn)
+            .unwrap()
+    }
+
+    const A: &str = "1111111111111111111111111111111111111111";
+    const B: &str = "2222222222222222222222222222222222222222";
+
+    fn change(refname: &str, current: Option<&str>, new: Option<&str>) -> RefChange {
+        RefChange {
+            refname: refname.into(),
+            current: current.map(Into::into),
+            new: new.map(Into::into),
+            fast_forward: true,
+            ..RefChange::default()
+        }
+    }
+
+    fn code(d: &Decision) -> Option<Code> {
+        d.denial().map(|e| e.code)
+    }
+
+    #[test]
+    fn transaction_rules_as_a_table() {
+        let p = policy("");
+        let sync = RefChange {
+            matches_upstream: true,
+            ..change("refs/heads/main", Some(A), Some(B))
+        };
+        let sync_not_ff = RefChange {
+            fast_forward: false,
+            ..sync.clone()
+        };
+        let prune = RefChange {
+            pruning: true,
+            ..change("refs/heads/main", Some(A), None)
+        };
+        let rows: Vec<(RefChange, Actor, Option<Code>)> = vec![
+            (
+                change("refs/heads/main", Some(A), Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/heads/main", Some(A), Some(B)),
+                Actor::Human,
+                None,
+            ),
+            (
+                change("refs/heads/main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/heads/main", Some(A), None),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/heads/main", Some(A), Some(A)),
+                Actor::Agent,
+                None,
+            ),
+            (change("refs/heads/main", None, None), Actor::Agent, None),
+            (
+                change("refs/heads/release/2", Some(A), Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/heads/agent/c1", Some(A), Some(B)),
+                Actor::Agent,
+                None,
+            ),
+            (change("refs/heads/feat", Some(A), None), Actor::Agent, None),
+            (
+                change("refs/remotes/origin/main", Some(A), Some(B)),
+                Actor::Agent,
+                None,
+            ),
+            (change("refs/tags/v1", None, Some(A)), Actor::Agent, None),
+            (
+                change("refs/tags/v1", Some(A), Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/tags/v1", Some(A), None),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (sync.clone(), Actor::Agent, None),
+            (
+                RefChange {
+                    current: None,
+                    ..sync.clone()
+                },
+                Actor::Agent,
+                None,
+            ),
+            (sync_not_ff, Actor::Agent, Some(Code::D001)),
+            (prune, Actor::Agent, None),
+        ];
+        for (row, actor, want) in rows {
+            assert_eq!(
+                code(&decide_ref_change(&p, actor, "git.x", &row)),
+                want,
+                "{row:?} {actor:?}"
+            );
+            if never_denied(&row, p.is_protected(&row.refname)) {
+                assert_eq!(want, None, "the quick path must agree: {row:?}");
+            }
+        }
+        let no_sync = policy("[branches]\nsync_from_upstream = false\n");
+        assert_eq!(
+            code(&decide_ref_change(&no_sync, Actor::Agent, "git.x", &sync)),
+            Some(Code::D001)
+        );
+        let everyone = policy("[enforce]\nactors = \"everyone\"\n");
+        assert_eq!(
+            code(&decide_ref_change(
+                &everyone,
+                Actor::Human,
+                "git.x",
+                &change("refs/heads/main", Some(A), Some(B))
+            )),
+            Some(Code::D001)
+        );
+    }
+
+    #[test]
+    fn push_rules_as_a_table() {
+        let p = policy("");
+        let up = |r: &str, old: Option<&str>, new: Option<&str>, ff: bool| PushUpdate {
+            refname: r.into(),
+            old: old.map(Into::into),
+            new: new.map(Into::into),
+            fast_forward: ff,
+        };
+        let rows = [
+            (
+                up("refs/heads/main", Some(A), Some(B), true),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                up("refs/heads/main", Some(A), Some(B), true),
+                Actor::Human,
+                None,
+            ),
+            (
+                up("refs/heads/main", Some(A), None, true),
+                Actor::Human,
+                Some(Code::D005),
+            ),
+            (
+                up("refs/heads/main", Some(A), Some(B), false),
+                Actor::Agent,
+                Some(Code::D005),
+            ),
+            (
+                up("refs/heads/feat", Some(A), Some(B), false),
+                Actor::Agent,
+                Some(Code::D005),
+            ),
+            (
+                up("refs/heads/feat", Some(A), Some(B), false),
+                Actor::Human,
+                None,
+            ),
+            (
+                up("refs/heads/agent/c1", Some(A), Some(B), false),
+                Actor::Agent,
+                None,
+            ),
+            (
+                up("refs/heads/feat", None, Some(B), false),
+                Actor::Agent,
+                None,
+            ),
+            (
+                up("refs/heads/feat", Some(A), None, true),
+                Actor::Agent,
+                None,
+            ),
+            (
+                up("refs/tags/v1", None, Some(B), true),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+        ];
+        for (row, actor, want) in rows {
+            assert_eq!(
+                code(&decide_push_update(&p, actor, &row)),
+                want,
+                "{row:?} {actor:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn receive_rules_as_a_table() {
+        let up = |r: &str, old: Option<&str>, new: Option<&str>, ff: bool| PushUpdate {
+            refname: r.into(),
+            old: old.map(Into::into),
+            new: new.map(Into::into),
+            fast_forward: ff,
+        };
+        let none = ReceiveFacts::default();
+        let merged = ReceiveFacts {
+            footer_on_first_parent: vec![],
+            footer_anywhere: vec![A.into()],
+        };
+        let direct = ReceiveFacts {
+            footer_on_first_parent: vec![A.into()],
+            footer_anywhere: vec![A.into()],
+        };
+        let via_merge = policy("");
+        let deny = policy("[server]\nagent_commits_to_protected = \"deny\"\n");
+        let allow = policy("[server]\nagent_commits_to_protected = \"allow\"\n");
+        let main = up("refs/heads/main", Some(A), Some(B), true);
+        let rows = [
+            (
+                &via_merge,
+                up("refs/heads/main", Some(A), None, true),
+                &none,
+                Some(Code::D005),
+            ),
+            (
+                &via_merge,
+                up("refs/heads/main", Some(A), Some(B), false),
+                &none,
+                Some(Code::D005),
+            ),
+            (
+                &via_merge,
+                up("refs/tags/v1", Some(A), Some(B), true),
+                &none,
+                Some(Code::D005),
+            ),
+            (
+                &via_merge,
+                up("refs/tags/v1", None, Some(B), true),
+                &none,
+                None,
+            ),
+            (
+                &via_merge,
+                up("refs/heads/feat", Some(A), None, false),
+                &none,
+                None,
+            ),
+            (&via_merge, main.clone(), &none, None),
+            (&via_merge, main.clone(), &merged, None),
+            (&via_merge, main.clone(), &direct, Some(Code::D001)),
+            (&deny, main.clone(), &merged, Some(Code::D001)),
+            (&allow, main.clone(), &direct, None),
+            (
+                &via_merge,
+                up("refs/heads/agent/c1", Some(A), Some(B), true),
+                &direct,
+                None,
+            ),
+        ];
+        for (p, row, facts, want) in rows {
+            assert_eq!(
+                code(&decide_receive(p, &row, facts)),
+                want,
+                "{row:?} {facts:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn footers_are_found_in_both_forms() {
+        let t = "Contract: {contract}";
+        assert!(footer_in("subject\n\nContract: c1\n", t));
+        assert!(!footer_in("subject\n\nContract: \n", t));
+        assert!(!footer_in("subject mentions Contract: c1 inline\n", t));
+        let b = "[Contract: {contract}]";
+        assert!(footer_in("subject\n\n[Contract: task-7]\n", b));
+        assert!(!footer_in("subject\n\nContract: task-7\n", b));
+    }
+}

@@ -1,0 +1,161 @@
+//! prepare-commit-msg and commit-msg: the contract footer.
+//!
+//! An agent's commit gets `commit.footer` (default `Contract: {contract}`,
+//! a git trailer) appended to its message, once: both hooks run for most
+//! commits, and `--amend`, `commit -c`, cherry-picks and rewording rebases
+//! bring messages that already carry it. prepare-commit-msg is the one that
+//! `--no-verify` does not skip; commit-msg catches the message after an
+//! editor. A message with no text yet (an editor is about to open) is left
+//! alone until commit-msg. Comment lines (`#`) and everything from the
+//! scissors line on stay after the footer.
+
+use super::quick::Quick;
+use super::Dirs;
+use crate::decide::Actor;
+use crate::env;
+use crate::error::{exit, Result};
+use crate::facts;
+
+pub fn run(_name: &str, args: &[String]) -> Result<u8> {
+    let Some(file) = args.first() else {
+        return Ok(exit::OK);
+    };
+    let Some(dirs) = Dirs::find() else {
+        return Ok(exit::OK);
+    };
+    let contract = match env::var(env::WARD_CONTRACT) {
+        Some(id) => id,
+        None => match std::fs::read_to_string(dirs.git_dir.join("ward").join("contract")) {
+            Ok(text) if !text.trim().is_empty() => text.trim().to_string(),
+            _ => return Ok(exit::OK),
+        },
+    };
+    if !facts::valid_contract(&contract) {
+        return Err(facts::invalid_contract(&contract));
+    }
+    let quick = Quick::load(&dirs)?.quick;
+    if quick.actor() != Actor::Agent {
+        return Ok(exit::OK);
+    }
+    let footer = quick.footer.replace("{contract}", &contract);
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return Ok(exit::OK);
+    };
+    if let Some(new) = with_footer(&text, &footer, '#') {
+        std::fs::write(file, new)?;
+    }
+    Ok(exit::OK)
+}
+
+/// Is this line a trailer (`Key: value`) or one git writes in trailer blocks?
+fn trailer_like(line: &str) -> bool {
+    if line.starts_with("(cherry picked from commit ") {
+        return true;
+    }
+    match line.split_once(':') {
+        Some((key, _)) => {
+            !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        }
+        None => false,
+    }
+}
+
+/// The message with `footer` appended, or `None` when it is there already
+/// or the message has no text yet. A trailer-shaped footer joins the last
+/// paragraph when that is a trailer block; anything else gets a paragraph.
+pub fn with_footer(text: &str, footer: &str, comment: char) -> Option<String> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let scissors = format!("{comment} ------------------------ >8 ------------------------");
+    let mut end = lines
+        .iter()
+        .position(|l| l.trim_end() == scissors)
+        .unwrap_or(lines.len());
+    let is_comment = |l: &str| l.starts_with(comment);
+    while end > 0 && (lines[end - 1].trim().is_empty() || is_comment(lines[end - 1])) {
+        end -= 1;
+    }
+    let content: Vec<&str> = lines[..end]
+        .iter()
+        .copied()
+        .filter(|l| !is_comment(l))
+        .collect();
+    if content.iter().all(|l| l.trim().is_empty()) {
+        return None;
+    }
+    if content.iter().any(|l| l.trim() == footer) {
+        return None;
+    }
+    let body = content.concat();
+    let paragraphs: Vec<&str> = body
+        .split("\n\n")
+        .map(|p| p.trim_matches('\n'))
+        .filter(|p| !p.trim().is_empty())
+        .collect();
+    let joins = trailer_like(footer)
+        && paragraphs.len() > 1
+        && paragraphs
+            .last()
+            .is_some_and(|p| p.lines().all(|l| trailer_like(l) || l.starts_with(' ')));
+    let mut out: String = lines[..end].concat();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !joins {
+        out.push('\n');
+    }
+    out.push_str(footer);
+    out.push('\n');
+    let rest = lines[end..].concat();
+    if !rest.is_empty() && !rest.starts_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&rest);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const F: &str = "Contract: c1";
+
+    #[test]
+    fn footers_append_once_as_trailers() {
+        let cases = [
+            ("subject\n", Some("subject\n\nContract: c1\n")),
+            ("subject", Some("subject\n\nContract: c1\n")),
+            ("subject\n\nbody\n", Some("subject\n\nbody\n\nContract: c1\n")),
+            (
+                "subject\n\nSigned-off-by: A <a@b>\n",
+                Some("subject\n\nSigned-off-by: A <a@b>\nContract: c1\n"),
+            ),
+            ("Fix: thing\n", Some("Fix: thing\n\nContract: c1\n")),
+            ("subject\n\nContract: c1\n", None),
+            ("", None),
+            ("\n# Please enter the commit message\n", None),
+            (
+                "Merge branch 'x'\n\n# Please enter a commit message\n# Lines starting with '#'\n",
+                Some("Merge branch 'x'\n\nContract: c1\n\n# Please enter a commit message\n# Lines starting with '#'\n"),
+            ),
+            (
+                "subject\n# ------------------------ >8 ------------------------\ndiff --git a b\n",
+                Some("subject\n\nContract: c1\n\n# ------------------------ >8 ------------------------\ndiff --git a b\n"),
+            ),
+            (
+                "subject\n\n(cherry picked from commit abc)\n",
+                Some("subject\n\n(cherry picked from commit abc)\nContract: c1\n"),
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(with_footer(input, F, '#').as_deref(), want, "{input:?}");
+        }
+        assert_eq!(
+            with_footer("subject\n\nSigned-off-by: A\n", "[Contract: c1]", '#').as_deref(),
+            Some("subject\n\nSigned-off-by: A\n\n[Contract: c1]\n")
+        );
+        assert_eq!(
+            with_footer("s\n\n[Contract: c1]\n", "[Contract: c1]", '#'),
+            None
+        );
+    }
+}

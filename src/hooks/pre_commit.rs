@@ -1,0 +1,56 @@
+//! pre-commit: the early, friendly check for a commit on a protected branch.
+//!
+//! The same decision the shim makes for `git commit`, reached without the
+//! shim (`/usr/bin/git`, a script, a library). Where the shim would have
+//! moved the agent to its own branch, a hook cannot, so it refuses and
+//! says where to go. It never reads or writes the index (git passes a
+//! relative `GIT_INDEX_FILE`; nothing here looks at it).
+
+use std::time::SystemTime;
+
+use super::quick::Quick;
+use super::{conclude, record, Dirs};
+use crate::action::Action;
+use crate::decide::{self, refs, Verdict};
+use crate::error::{exit, Result};
+use crate::facts::{self, Repo};
+
+pub fn run() -> Result<u8> {
+    let started = SystemTime::now();
+    let Some(dirs) = Dirs::find() else {
+        return Ok(exit::OK);
+    };
+    let Ok(head) = std::fs::read_to_string(dirs.git_dir.join("HEAD")) else {
+        return Ok(exit::OK);
+    };
+    let Some(branch) = head.trim().strip_prefix("ref: refs/heads/") else {
+        // Detached: the commit moves no branch.
+        return Ok(exit::OK);
+    };
+    let loaded = Quick::load(&dirs)?;
+    let mut quick = loaded.quick;
+    let actor = quick.actor();
+    if !quick.binds(actor) || !quick.is_protected(&format!("refs/heads/{branch}")) {
+        return Ok(exit::OK);
+    }
+    let repo = Repo::at(&dirs.git_dir);
+    let policy = match loaded.policy {
+        Some(p) => p,
+        None => facts::load_policy(repo.as_ref(), false)?,
+    };
+    let mut facts = facts::gather(&policy, repo.as_ref(), false)?;
+    // The hooks are running, so nothing switched them off.
+    facts.env_hooks_off = None;
+    let action = Action {
+        creates_commits: true,
+        ..Action::mutating("commit")
+    };
+    let mut decision = decide::decide(&policy, &action, &facts);
+    if let Verdict::Switch(target) = &decision.verdict {
+        decision = refs::commit_needs_switch(&action.operation(), branch, target);
+    }
+    let mut rec = record("pre-commit", facts.actor, facts.contract.clone(), started);
+    rec.operation = action.operation();
+    rec.branch_before = Some(branch.to_string());
+    Ok(conclude(Some(&dirs), rec, &decision, true))
+}

@@ -1,0 +1,221 @@
+//! What every hook run needs from the policy, cached under
+//! `<git-common-dir>/ward/hook-cache.json`.
+//!
+//! Loading the full policy means parsing TOML, compiling globs and opening
+//! the repository to read the team layer from a commit: fine once, too much
+//! eight times per commit. The cache holds the few settings the early exits
+//! need (whom the rules bind, the agent variables, the protected patterns,
+//! the footer) with a fingerprint of every layer's source: the system, user
+//! and local files' (mtime, size, inode), and the value of each branch the
+//! team layer could be read from. Any change there, a different binary, or
+//! `WARD_POLICY` in the environment, and the hook loads the policy in full.
+//! The cache only ever lets a hook skip work; denials are decided on the
+//! full policy.
+
+use std::path::PathBuf;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::{Deserialize, Serialize};
+
+use super::refstore::{stamp, RefStore, Value};
+use super::Dirs;
+use crate::decide::Actor;
+use crate::env;
+use crate::error::Result;
+use crate::facts::{self, Repo};
+use crate::policy::{self, short_name, Actors, Layer, Policy};
+
+/// The cached settings.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Quick {
+    fingerprint: String,
+    /// Branches the team layer may come from, in order (from the layers below it).
+    team_candidates: Vec<String>,
+    pub actors: Actors,
+    pub agent_env: Vec<String>,
+    pub protected: Vec<String>,
+    pub footer: String,
+    #[serde(skip)]
+    globs: Option<GlobSet>,
+}
+
+/// The quick settings, and the full policy when it had to be loaded anyway.
+pub struct Loaded {
+    pub quick: Quick,
+    pub policy: Option<Policy>,
+}
+
+fn cache_path(dirs: &Dirs) -> PathBuf {
+    dirs.common_dir.join("ward").join("hook-cache.json")
+}
+
+impl Quick {
+    /// Reads the cache if it is current, else loads the policy and rewrites it.
+    pub fn load(dirs: &Dirs) -> Result<Loaded> {
+        let cacheable =
+            env::var(env::WARD_POLICY).is_none() && !dirs.common_dir.join("reftable").is_dir();
+        if cacheable {
+            if let Ok(text) = std::fs::read(cache_path(dirs)) {
+                if let Ok(quick) = serde_json::from_slice::<Quick>(&text) {
+                    if quick.fingerprint == fingerprint(dirs, &quick.team_candidates) {
+                        return Ok(Loaded {
+                            quick,
+                            policy: None,
+                        });
+                    }
+                }
+            }
+        }
+        let repo = Repo::at(dirs.git_dir.as_path());
+        let policy = facts::load_policy(repo.as_ref(), false)?;
+        let team_candidates = team_candidates()?;
+        let quick = Quick {
+            fingerprint: fingerprint(dirs, &team_candidates),
+            team_candidates,
+            actors: policy.settings.enforce.actors,
+            agent_env: policy.settings.enforce.agent_env.clone(),
+            protected: policy.settings.branches.protected.clone(),
+            footer: policy.settings.commit.footer.clone(),
+            globs: None,
+        };
+        if cacheable {
+            write_cache(dirs, &quick);
+        }
+        Ok(Loaded {
+            quick,
+            policy: Some(policy),
+        })
+    }
+
+    /// The actor, as `facts::actor` would find it (without the shim).
+    pub fn actor(&self) -> Actor {
+        facts::actor_for_env(&self.agent_env, false)
+    }
+
+    /// Do the rules bind this actor (`decide::binds` on the cached settings)?
+    pub fn binds(&self, actor: Actor) -> bool {
+        actor == Actor::Agent || self.actors == Actors::Everyone
+    }
+
+    /// Is this full ref protected? Same globs, same matching as `Policy::is_protected`.
+    pub fn is_protected(&mut self, refname: &str) -> bool {
+        let Some(short) = short_name(refname) else {
+            return false;
+        };
+        if self.globs.is_none() {
+            let mut b = GlobSetBuilder::new();
+            for p in &self.protected {
+                if let Ok(g) = Glob::new(p) {
+                    b.add(g);
+                }
+            }
+            self.globs = Some(b.build().unwrap_or_else(|_| GlobSet::empty()));
+        }
+        self.globs
+            .as_ref()
+            .is_some_and(|g| g.is_match(short.as_ref()))
+    }
+}
+
+/// The protected branches the team layer is read from, per the layers below it.
+fn team_candidates() -> Result<Vec<String>> {
+    let mut p = Policy::built_in();
+    p = p.with_file(&policy::system_path(), Layer::System(policy::system_path()))?;
+    if let Some(user) = policy::user_path() {
+        p = p.with_file(&user, Layer::User(user.clone()))?;
+    }
+    Ok(p.protected_patterns()
+        .iter()
+        .filter(|pat| !pat.starts_with("tags/") && !pat.contains(['*', '?', '[']))
+        .cloned()
+        .collect())
+}
+
+/// Everything the effective policy depends on, as one string.
+fn fingerprint(dirs: &Dirs, team_candidates: &[String]) -> String {
+    let mut f = format!(
+        "{}:{:x}",
+        env!("CARGO_PKG_VERSION"),
+        fnv(policy::BUILT_IN.as_bytes())
+    );
+    let mut files = vec![policy::system_path(), policy::local_path(&dirs.common_dir)];
+    files.extend(policy::user_path());
+    for path in files {
+        f.push_str(&format!("|{}={:?}", path.display(), stamp(&path)));
+    }
+    let store = RefStore::new(dirs);
+    let packed = stamp(&dirs.common_dir.join("packed-refs"));
+    for branch in team_candidates {
+        let name = format!("refs/heads/{branch}");
+        match store.loose(&name) {
+            Some(Value::Id(id)) => {
+                f.push_str(&format!("|{name}={id}"));
+                break;
+            }
+            Some(Value::Symbolic(t)) => f.push_str(&format!("|{name}->{t}")),
+            None => f.push_str(&format!("|{name}:packed={packed:?}")),
+        }
+    }
+    f
+}
+
+fn write_cache(dirs: &Dirs, quick: &Quick) {
+    let path = cache_path(dirs);
+    let Some(dir) = path.parent() else { return };
+    let Ok(text) = serde_json::to_vec(quick) else {
+        return;
+    };
+    // Write aside and rename: a reader sees the old cache or the new one, whole.
+    let tmp = dir.join(format!("hook-cache.json.{}", std::process::id()));
+    if std::fs::create_dir_all(dir).is_ok()
+        && std::fs::write(&tmp, text).is_ok()
+        && std::fs::rename(&tmp, &path).is_err()
+    {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_matching_agrees_with_the_policy() {
+        let p = Policy::built_in()
+            .with_layer(
+                "[branches]\nprotected = [\"main\", \"release/*\", \"tags/v*\", \"x?z\", \"[ab]c\"]\n",
+                Layer::BuiltIn,
+            )
+            .unwrap();
+        let mut q = Quick {
+            fingerprint: String::new(),
+            team_candidates: vec![],
+            actors: Actors::Agents,
+            agent_env: vec![],
+            protected: p.settings.branches.protected.clone(),
+            footer: String::new(),
+            globs: None,
+        };
+        for name in [
+            "refs/heads/main",
+            "refs/heads/mainx",
+            "refs/heads/release/1/2",
+            "refs/tags/v1",
+            "refs/tags/w1",
+            "refs/heads/xyz",
+            "refs/heads/ac",
+            "refs/heads/cc",
+            "refs/remotes/origin/main",
+            "HEAD",
+            "refs/ward/x",
+        ] {
+            assert_eq!(q.is_protected(name), p.is_protected(name), "{name}");
+        }
+    }
+}

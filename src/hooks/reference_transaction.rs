@@ -1,0 +1,341 @@
+//! reference-transaction: the backstop, and the ref journal.
+//!
+//! git runs it for every ref transaction, with the state as its argument
+//! and one `<old> <new> <ref>` line per ref on stdin.
+//!
+//! - `preparing`, `prepared`: deny any write of a protected ref that the
+//!   rules forbid, whatever command made it. The old value on stdin is not
+//!   trusted (it is zero whenever the caller gave none, which is also how
+//!   `branch -D` and `update-ref -d` delete): the ref is read here.
+//! - `committed`: append each ref that really changed to the audit log as a
+//!   journal line (`ref`, `old`, `new`), which `git ward undo` reads. The old
+//!   values were captured in `prepared`, where the refs still hold them, and
+//!   carried over in `<git-common-dir>/ward/tx/<git pid>-<input hash>` (the
+//!   hook script looks for it there before starting git-ward at all).
+//! - `aborted`: drop that file. Any other state: nothing.
+//!
+//! Journal lines are written for agents, and for any command that carries a
+//! trace id (`WARD_TRACE_ID`: the shim's commands and git-ward's own, such
+//! as `git ward undo`, so that undo is undoable). A human's plain git
+//! commands are not journaled. A journal failure is reported, never fatal.
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use super::quick::Quick;
+use super::refstore::{RefStore, Value};
+use super::{conclude, is_zero, record, Dirs};
+use crate::audit::{self, Record};
+use crate::decide::refs::{decide_transaction, never_denied, RefChange};
+use crate::decide::Actor;
+use crate::env;
+use crate::error::{exit, Result};
+
+/// The carry-over file's first line names the actor (no ref starts with `#`).
+const ACTOR: &str = "#actor";
+
+/// One input line.
+#[derive(Debug)]
+struct Line {
+    old: String,
+    new: String,
+    refname: String,
+}
+
+fn parse(stdin: &[u8]) -> Vec<Line> {
+    String::from_utf8_lossy(stdin)
+        .lines()
+        .filter_map(|l| {
+            let mut it = l.splitn(3, ' ');
+            let (old, new, refname) = (it.next()?, it.next()?, it.next()?);
+            Some(Line {
+                old: old.to_string(),
+                new: new.to_string(),
+                refname: refname.to_string(),
+            })
+        })
+        .filter(|l| journaled(&l.refname))
+        .collect()
+}
+
+/// Refs worth a look: `HEAD` and everything under `refs/` but git-ward's own
+/// `refs/ward/*`; not the pseudo-refs (`ORIG_HEAD`, `AUTO_MERGE`, `FETCH_HEAD` ...).
+fn journaled(refname: &str) -> bool {
+    refname == "HEAD" || (refname.starts_with("refs/") && !refname.starts_with("refs/ward/"))
+}
+
+/// Refs the rules can protect.
+fn policed(refname: &str) -> bool {
+    refname.starts_with("refs/heads/") || refname.starts_with("refs/tags/")
+}
+
+pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
+    let state = args.first().map(String::as_str).unwrap_or("");
+    match state {
+        "preparing" | "prepared" => gate(state, stdin),
+        "committed" => {
+            journal(stdin);
+            Ok(exit::OK)
+        }
+        "aborted" => {
+            if let Some(path) = Dirs::find().and_then(|d| tx_file(&d, stdin)) {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(exit::OK)
+        }
+        _ => Ok(exit::OK),
+    }
+}
+
+/// The carry-over file of this transaction: git's pid and a hash of the input,
+/// which is the same in every state of one transaction.
+fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
+    let hash = stdin.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let ppid = std::os::unix::process::parent_id();
+    Some(
+        dirs.common_dir
+            .join("ward")
+            .join("tx")
+            .join(format!("{ppid}-{hash:016x}")),
+    )
+}
+
+fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
+    let started = SystemTime::now();
+    let lines = parse(stdin);
+    if lines.is_empty() {
+        return Ok(exit::OK);
+    }
+    let tracing = env::var(env::WARD_TRACE_ID).is_some();
+    if !tracing && !lines.iter().any(|l| policed(&l.refname)) {
+        return Ok(exit::OK);
+    }
+    let Some(dirs) = Dirs::find() else {
+        return Ok(exit::OK);
+    };
+    let loaded = Quick::load(&dirs)?;
+    let mut quick = loaded.quick;
+    let actor = quick.actor();
+    let bound = quick.binds(actor);
+    let journaling = state == "prepared" && (actor == Actor::Agent || tracing);
+    if !bound && !journaling {
+        return Ok(exit::OK);
+    }
+    let mut store = RefStore::new(&dirs);
+    if bound {
+        let mut changes = Vec::new();
+        for line in lines.iter().filter(|l| policed(&l.refname)) {
+            let change = RefChange {
+                refname: line.refname.clone(),
+                current: store.resolve(&line.refname),
+                new: (!is_zero(&line.new)).then(|| line.new.clone()),
+                pruning: !is_zero(&line.old)
+                    && is_zero(&line.new)
+                    && store.loose(&line.refname) == Some(Value::Id(line.old.clone()))
+                    && store.packed(&line.refname).as_deref() == Some(line.old.as_str())
+                    && !store.packed_locked(),
+                matches_upstream: false,
+                fast_forward: true,
+            };
+            if !never_denied(&change, quick.is_protected(&change.refname)) {
+                changes.push(change);
+            }
+        }
+        if !changes.is_empty() {
+            let policy = match loaded.policy {
+                Some(p) => p,
+                None => {
+                    let repo = crate::facts::Repo::at(&dirs.git_dir);
+                    crate::facts::load_policy(repo.as_ref(), false)?
+                }
+            };
+            for change in &mut changes {
+                add_sync_facts(&dirs, &mut store, change);
+            }
+            let argv = super::parent_argv();
+            let operation = super::parent_operation(&argv);
+            let decision = decide_transaction(&policy, actor, &operation, &changes);
+            let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);
+            let mut rec = record("reference-transaction", actor, contract, started);
+            rec.operation = operation;
+            if let Some(c) = changes.first() {
+                rec.refname = Some(c.refname.clone());
+                rec.old = c.current.clone();
+                rec.new = c.new.clone();
+            }
+            let code = conclude(Some(&dirs), rec, &decision, true);
+            if code != exit::OK {
+                return Ok(code);
+            }
+        }
+    }
+    if journaling {
+        capture(&dirs, &mut store, &lines, stdin, actor);
+    }
+    Ok(exit::OK)
+}
+
+/// Is the new value the upstream's, and is the move a fast-forward?
+fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange) {
+    let (Some(branch), Some(new)) = (change.refname.strip_prefix("refs/heads/"), &change.new)
+    else {
+        return;
+    };
+    let mut candidates = Vec::new();
+    if let Some(repo) = crate::facts::Repo::at(&dirs.git_dir) {
+        let remote = repo.config_string(&format!("branch.{branch}.remote"));
+        let merge = repo.config_string(&format!("branch.{branch}.merge"));
+        if let (Some(remote), Some(merge)) = (remote, merge) {
+            if remote == "." {
+                candidates.push(merge);
+            } else if let Some(m) = merge.strip_prefix("refs/heads/") {
+                candidates.push(format!("refs/remotes/{remote}/{m}"));
+            }
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(dirs.common_dir.join("refs/remotes")) {
+        for e in entries.flatten() {
+            candidates.push(format!(
+                "refs/remotes/{}/{branch}",
+                e.file_name().to_string_lossy()
+            ));
+        }
+    }
+    if let Ok(text) = std::fs::read_to_string(dirs.common_dir.join("packed-refs")) {
+        for l in text.lines() {
+            if let Some((_, r)) = l.split_once(' ') {
+                if r.starts_with("refs/remotes/") && r.ends_with(&format!("/{branch}")) {
+                    candidates.push(r.to_string());
+                }
+            }
+        }
+    }
+    change.matches_upstream = candidates
+        .iter()
+        .any(|c| store.resolve(c).as_deref() == Some(new.as_str()));
+    change.fast_forward = match &change.current {
+        None => true,
+        Some(current) => is_ancestor(current, new),
+    };
+}
+
+/// `git merge-base --is-ancestor a b`; an error (unknown object) counts as no.
+pub fn is_ancestor(a: &str, b: &str) -> bool {
+    crate::git::Git::locate()
+        .and_then(|g| g.output(["merge-base", "--is-ancestor", a, b]))
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The value a journal line's `old` should hold: what the ref holds now.
+fn value_now(store: &mut RefStore, refname: &str, symbolic_wanted: bool) -> Option<String> {
+    if symbolic_wanted {
+        if let Some(Value::Symbolic(t)) = store.raw(refname) {
+            return Some(format!("ref:{t}"));
+        }
+    }
+    store.resolve(refname)
+}
+
+/// In `prepared`: the real old value of every ref, for `committed`.
+fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], actor: Actor) {
+    let Some(path) = tx_file(dirs, stdin) else {
+        return;
+    };
+    let actor = match actor {
+        Actor::Agent => "agent",
+        Actor::Human => "human",
+    };
+    let mut text = format!("{ACTOR}\t{actor}\n");
+    for l in lines {
+        let old = value_now(store, &l.refname, l.new.starts_with("ref:"))
+            .unwrap_or_else(|| zero_like(&l.new, &l.old));
+        text.push_str(&format!("{}\t{}\n", l.refname, old));
+    }
+    let result = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&path, text));
+    if let Err(e) = result {
+        eprintln!(
+            "ward: warning: cannot record the ref journal in {}: {e}",
+            path.display()
+        );
+    }
+}
+
+fn zero_like(a: &str, b: &str) -> String {
+    let len = [a, b]
+        .iter()
+        .find(|v| !v.starts_with("ref:"))
+        .map_or(40, |v| v.len());
+    "0".repeat(len)
+}
+
+/// In `committed`: one journal line per ref that really changed.
+fn journal(stdin: &[u8]) {
+    let Some(dirs) = Dirs::find() else { return };
+    let Some(path) = tx_file(&dirs, stdin) else {
+        return;
+    };
+    let Ok(captured) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let _ = std::fs::remove_file(&path);
+    let mut store = RefStore::new(&dirs);
+    let now = SystemTime::now();
+    let trace_id = super::trace_id();
+    let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);
+    let argv = super::parent_argv();
+    let actor = captured
+        .lines()
+        .find_map(|c| c.strip_prefix(ACTOR)?.strip_prefix('\t'))
+        .unwrap_or("agent")
+        .to_string();
+    let mut records = Vec::new();
+    for l in parse(stdin) {
+        let Some(old) = captured.lines().find_map(|c| {
+            let (r, v) = c.split_once('\t')?;
+            (r == l.refname).then(|| v.to_string())
+        }) else {
+            continue;
+        };
+        let new = if is_zero(&l.new) {
+            zero_like(&l.new, &old)
+        } else {
+            l.new.clone()
+        };
+        // Skip what did not really change: pack-refs moving a ref into
+        // packed-refs, or a deletion that a later transaction completes.
+        let after = value_now(&mut store, &l.refname, new.starts_with("ref:"));
+        let effective = match &after {
+            Some(v) => *v == new,
+            None => is_zero(&new),
+        };
+        if old == new || !effective {
+            continue;
+        }
+        records.push(Record {
+            timestamp: audit::rfc3339(now),
+            started_at: audit::rfc3339(now),
+            trace_id: trace_id.clone(),
+            source: "reference-transaction".into(),
+            actor: actor.clone(),
+            contract_id: contract.clone(),
+            operation: "git.ref-update".into(),
+            argv: argv.clone(),
+            tier: 1,
+            decision: "journal".into(),
+            exit_code: Some(0),
+            worktree: dirs.work_tree.as_ref().map(|w| w.display().to_string()),
+            refname: Some(l.refname.clone()),
+            old: Some(old),
+            new: Some(new),
+            ..Record::default()
+        });
+    }
+    if !records.is_empty() {
+        audit::append(&dirs.audit_dir(), &records);
+    }
+}

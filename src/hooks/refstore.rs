@@ -1,0 +1,125 @@
+//! Reads ref values straight from the files backend: loose ref files, then
+//! `packed-refs`. A few small reads, no repository to open, which is what a
+//! hook that runs for every ref update can afford. Repositories using the
+//! reftable backend are read through the real git instead.
+
+use std::path::{Path, PathBuf};
+
+use super::Dirs;
+
+/// A ref's value as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An object id.
+    Id(String),
+    /// A symbolic ref: `ref: refs/heads/main`.
+    Symbolic(String),
+}
+
+/// Reads refs of one repository.
+pub struct RefStore<'a> {
+    dirs: &'a Dirs,
+    packed: Option<Option<String>>,
+    reftable: bool,
+}
+
+impl<'a> RefStore<'a> {
+    pub fn new(dirs: &'a Dirs) -> Self {
+        RefStore {
+            dirs,
+            packed: None,
+            reftable: dirs.common_dir.join("reftable").is_dir(),
+        }
+    }
+
+    /// Per-worktree refs live in the worktree's git dir, the rest in the common one.
+    fn loose_path(&self, name: &str) -> PathBuf {
+        let per_worktree = !name.starts_with("refs/")
+            || name.starts_with("refs/bisect/")
+            || name.starts_with("refs/worktree/")
+            || name.starts_with("refs/rewritten/");
+        let base = if per_worktree {
+            &self.dirs.git_dir
+        } else {
+            &self.dirs.common_dir
+        };
+        base.join(name)
+    }
+
+    /// The loose ref file's value, if there is one.
+    pub fn loose(&self, name: &str) -> Option<Value> {
+        let text = std::fs::read_to_string(self.loose_path(name)).ok()?;
+        let text = text.trim();
+        Some(match text.strip_prefix("ref:") {
+            Some(target) => Value::Symbolic(target.trim().to_string()),
+            None => Value::Id(text.to_string()),
+        })
+    }
+
+    /// The value `packed-refs` holds for `name`.
+    pub fn packed(&mut self, name: &str) -> Option<String> {
+        let text = self
+            .packed
+            .get_or_insert_with(|| {
+                std::fs::read_to_string(self.dirs.common_dir.join("packed-refs")).ok()
+            })
+            .as_deref()?;
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with('^'))
+            .find_map(|l| {
+                let (id, refname) = l.split_once(' ')?;
+                (refname == name).then(|| id.to_string())
+            })
+    }
+
+    /// The ref's stored value: loose, else packed. `None` when absent.
+    pub fn raw(&mut self, name: &str) -> Option<Value> {
+        if self.reftable {
+            return reftable_value(self.dirs, name);
+        }
+        self.loose(name)
+            .or_else(|| self.packed(name).map(Value::Id))
+    }
+
+    /// The object id the ref resolves to, following symbolic refs.
+    pub fn resolve(&mut self, name: &str) -> Option<String> {
+        let mut name = name.to_string();
+        for _ in 0..5 {
+            match self.raw(&name)? {
+                Value::Id(id) => return Some(id),
+                Value::Symbolic(target) => name = target,
+            }
+        }
+        None
+    }
+
+    /// Is `packed-refs` locked (a transaction deleting refs holds it)?
+    pub fn packed_locked(&self) -> bool {
+        self.dirs.common_dir.join("packed-refs.lock").exists()
+    }
+}
+
+/// Through the real git, for reftable repositories.
+fn reftable_value(dirs: &Dirs, name: &str) -> Option<Value> {
+    let git = crate::git::Git::locate()
+        .ok()?
+        .env("GIT_DIR", &dirs.git_dir);
+    let sym = git.output(["symbolic-ref", "-q", name]).ok()?;
+    if sym.status.success() {
+        let target = String::from_utf8_lossy(&sym.stdout).trim().to_string();
+        return Some(Value::Symbolic(target));
+    }
+    let out = git
+        .output(["rev-parse", "--verify", "-q", &format!("{name}^{{}}")])
+        .ok()?;
+    out.status
+        .success()
+        .then(|| Value::Id(String::from_utf8_lossy(&out.stdout).trim().to_string()))
+}
+
+/// `(mtime, size, inode)` of a file, for fingerprints; `None` when absent.
+pub fn stamp(path: &Path) -> Option<(i64, i64, u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.mtime(), m.mtime_nsec(), m.size(), m.ino()))
+}

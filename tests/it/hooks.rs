@@ -1,0 +1,715 @@
+//! The hooks, installed by `git ward install`, with the shim *not* on PATH:
+//! every protected ref stays where it was, whatever an agent runs.
+
+use std::path::Path;
+
+use crate::common::{sibling, TestRepo};
+
+const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
+const CLAUDE: &[(&str, &str)] = &[("CLAUDECODE", "1")];
+
+/// Extra environment for one git run.
+type Env = &'static [(&'static str, &'static str)];
+
+/// A repository on `main` (two commits), tag `v1`, hooks installed.
+fn installed() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit("second");
+    repo.git(["tag", "v1"]).ok();
+    repo.ward(["install"]).ok();
+    repo
+}
+
+/// Every protected ref with its value (branches and tags).
+fn protected(repo: &TestRepo) -> String {
+    repo.git([
+        "for-each-ref",
+        "--format=%(refname) %(objectname)",
+        "refs/heads/main",
+        "refs/heads/release",
+        "refs/tags",
+    ])
+    .ok()
+    .stdout
+}
+
+/// Asserts git failed and git-ward said why, in the SPEC's two lines.
+#[track_caller]
+fn refused(run: crate::common::Run) {
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("ward: denied [EN-GIT-D-00"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("\nhint: "), "{}", run.stderr);
+}
+
+fn hooks_dir(repo: &TestRepo) -> std::path::PathBuf {
+    repo.dir.join(".git/hooks")
+}
+
+fn write_hook(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A snapshot of a directory: name, bytes (or link target), mode.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let meta = std::fs::symlink_metadata(e.path()).unwrap();
+            let bytes = if meta.file_type().is_symlink() {
+                std::fs::read_link(e.path())
+                    .unwrap()
+                    .into_os_string()
+                    .into_encoded_bytes()
+            } else {
+                std::fs::read(e.path()).unwrap()
+            };
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                bytes,
+                meta.permissions().mode(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn install_writes_five_hooks_and_twice_changes_nothing() {
+    let repo = TestRepo::new();
+    let out = repo.ward(["install", "--json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(v["status"], "S");
+    let dir = hooks_dir(&repo);
+    for name in [
+        "pre-commit",
+        "prepare-commit-msg",
+        "commit-msg",
+        "pre-push",
+        "reference-transaction",
+    ] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(
+            text.starts_with("#!/bin/sh\n# git-ward hook:"),
+            "{name}: {text}"
+        );
+        assert!(text.contains(&format!("hook {name} \"$@\"")), "{text}");
+    }
+    let before = snapshot(&dir);
+    let manifest = std::fs::read(repo.dir.join(".git/ward/install.json")).unwrap();
+    repo.ward(["install"]).ok().stdout_has("unchanged");
+    assert_eq!(snapshot(&dir), before);
+    assert_eq!(
+        std::fs::read(repo.dir.join(".git/ward/install.json")).unwrap(),
+        manifest
+    );
+}
+
+#[test]
+fn uninstall_restores_every_foreign_hook_byte_for_byte() {
+    let repo = TestRepo::new();
+    let dir = hooks_dir(&repo);
+    write_hook(
+        &dir.join("pre-commit"),
+        "#!/bin/sh\n# mine\r\nexit 0\n\u{0}binary\n",
+    );
+    write_hook(
+        &dir.join("commit-msg"),
+        "#!/usr/bin/env python3\nprint('hi')\n",
+    );
+    std::fs::write(repo.dir.join("script.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+    std::os::unix::fs::symlink("../../script.sh", dir.join("pre-push")).unwrap();
+    let before = snapshot(&dir);
+    repo.ward(["install"]).ok().stdout_has("chained");
+    assert_ne!(snapshot(&dir), before);
+    repo.ward(["install"]).ok();
+    repo.ward(["uninstall"]).ok().stdout_has("restored");
+    assert_eq!(snapshot(&dir), before);
+    assert!(!repo.dir.join(".git/ward/install.json").exists());
+}
+
+#[test]
+fn chained_hooks_still_run_with_their_arguments_and_stdin() {
+    let repo = TestRepo::new();
+    let dir = hooks_dir(&repo);
+    let log = repo.path("chain.log");
+    write_hook(
+        &dir.join("pre-push"),
+        &format!(
+            "#!/bin/sh\necho \"pre-push $*\" >> {0}\ncat >> {0}\nexit 0\n",
+            log.display()
+        ),
+    );
+    write_hook(
+        &dir.join("commit-msg"),
+        &format!(
+            "#!/bin/sh\necho \"commit-msg $(basename $1)\" >> {0}\nexit 0\n",
+            log.display()
+        ),
+    );
+    repo.ward(["install"]).ok();
+    let remote = sibling(&repo, "remote.git");
+    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
+        .ok();
+    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
+        .ok();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
+    repo.git(["push", "-q", "origin", "main"]).ok();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("commit-msg COMMIT_EDITMSG"), "{text}");
+    assert!(
+        text.contains(&format!("pre-push origin {}", remote.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains("refs/heads/main"),
+        "the chained hook got stdin: {text}"
+    );
+
+    // A chained hook's refusal is the hook's refusal.
+    write_hook(
+        &dir.join("commit-msg.ward-orig"),
+        "#!/bin/sh\necho no >&2\nexit 3\n",
+    );
+    repo.git(["commit", "-q", "--allow-empty", "-m", "y"])
+        .code(1)
+        .stderr_has("no");
+}
+
+#[test]
+fn a_real_pre_commit_framework_hook_keeps_running() {
+    let Ok(pre_commit) = which::which("pre-commit") else {
+        eprintln!("pre-commit is not installed; skipping");
+        return;
+    };
+    let repo = TestRepo::new();
+    repo.write(
+        ".pre-commit-config.yaml",
+        "repos:\n- repo: local\n  hooks:\n  - id: marker\n    name: marker\n    entry: sh -c 'touch ../framework-ran'\n    language: system\n    pass_filenames: false\n    always_run: true\n",
+    );
+    repo.git(["add", ".pre-commit-config.yaml"]).ok();
+    let mut cmd = std::process::Command::new(pre_commit);
+    repo.hermetic(&mut cmd);
+    assert!(cmd.args(["install"]).output().unwrap().status.success());
+    let dir = hooks_dir(&repo);
+    let before = snapshot(&dir);
+    repo.ward(["install"]).ok().stdout_has("chained");
+    repo.git(["commit", "-q", "-m", "with framework"]).ok();
+    assert!(
+        repo.path("framework-ran").exists(),
+        "the framework's hook ran"
+    );
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT)
+        .code(1)
+        .stderr_has("EN-GIT-D-00");
+    repo.ward(["uninstall"]).ok();
+    assert_eq!(snapshot(&dir), before);
+}
+
+#[test]
+fn relative_or_global_hooks_path_is_refused_without_force() {
+    let repo = TestRepo::new();
+    repo.git(["config", "core.hooksPath", ".githooks"]).ok();
+    repo.ward(["install"]).code(2).stderr_has("relative");
+    repo.ward(["install", "--force"]).ok();
+    assert!(repo.dir.join(".githooks/reference-transaction").exists());
+    repo.git(["config", "--unset", "core.hooksPath"]).ok();
+    let global = repo.path("global-hooks");
+    repo.git([
+        "config",
+        "--global",
+        "core.hooksPath",
+        global.to_str().unwrap(),
+    ])
+    .ok();
+    repo.ward(["install"]).code(2).stderr_has("global");
+}
+
+#[test]
+fn agents_leave_every_protected_ref_where_it_was() {
+    let repo = installed();
+    repo.git(["branch", "feat", "HEAD~1"]).ok();
+    repo.git(["branch", "ahead"]).ok();
+    repo.git(["checkout", "-q", "ahead"]).ok();
+    repo.write("ahead.txt", "ahead\n");
+    repo.commit("ahead of main");
+    repo.git(["checkout", "-q", "main"]).ok();
+    let before = protected(&repo);
+    let tries: &[(&[&str], Env)] = &[
+        (
+            &["commit", "--no-verify", "-q", "--allow-empty", "-m", "x"],
+            AGENT,
+        ),
+        (&["commit", "-q", "--allow-empty", "-m", "x"], CLAUDE),
+        (&["update-ref", "refs/heads/main", "HEAD~1"], AGENT),
+        (&["update-ref", "-d", "refs/heads/main"], AGENT),
+        (&["merge", "--ff-only", "ahead"], AGENT),
+        (&["reset", "--hard", "HEAD~1"], AGENT),
+        (&["cherry-pick", "ahead"], AGENT),
+        (&["tag", "-f", "v1", "HEAD~1"], AGENT),
+        (&["tag", "-d", "v1"], AGENT),
+        (&["update-ref", "refs/heads/release/1", "HEAD"], AGENT),
+    ];
+    for (args, env) in tries {
+        let run = repo.git_env(*args, env);
+        assert_ne!(run.code, Some(0), "{args:?} should fail:\n{}", run.stderr);
+        assert!(
+            run.stderr.contains("ward: denied [EN-GIT-D-00"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("\nhint: "), "{args:?}: {}", run.stderr);
+        assert_eq!(protected(&repo), before, "{args:?} moved a protected ref");
+        repo.git(["reset", "-q", "--hard", "main"]).ok();
+        let _ = repo.git(["cherry-pick", "--abort"]);
+    }
+    // From another branch: force-moving main, and a rename onto it.
+    repo.git(["checkout", "-q", "feat"]).ok();
+    refused(repo.git_env(["branch", "-f", "main", "feat"], CLAUDE));
+    assert_eq!(protected(&repo), before);
+    let run = repo.git_env(["branch", "-M", "ahead", "main"], AGENT);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(protected(&repo), before);
+    // A branch -D after pack-refs (the ref lives in packed-refs only).
+    repo.git(["pack-refs", "--all"]).ok();
+    refused(repo.git_env(["branch", "-D", "main"], AGENT));
+    assert_eq!(protected(&repo), before);
+    // Denials are in the audit log, with the hook as source.
+    let log = repo.ward(["audit", "--json"]).ok().stdout;
+    assert!(
+        log.contains("\"source\":\"reference-transaction\""),
+        "{log}"
+    );
+}
+
+#[test]
+fn humans_are_not_bound_unless_everyone() {
+    let repo = installed();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "human"])
+        .ok();
+    repo.git(["update-ref", "refs/heads/main", "HEAD~1"]).ok();
+    repo.git(["tag", "-f", "v1", "HEAD"]).ok();
+    repo.local_policy("[enforce]\nactors = \"everyone\"\n");
+    let before = protected(&repo);
+    repo.git(["commit", "-q", "--allow-empty", "-m", "human"])
+        .code(1)
+        .stderr_has("EN-GIT-D-00");
+    repo.git(["update-ref", "refs/heads/main", "HEAD~1"])
+        .code(128)
+        .stderr_has("EN-GIT-D-001");
+    assert_eq!(protected(&repo), before);
+}
+
+#[test]
+fn gc_pack_refs_and_agent_branches_work() {
+    let repo = installed();
+    repo.git_env(["checkout", "-q", "-b", "agent/c1"], AGENT)
+        .ok();
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "work"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok();
+    repo.git_env(["tag", "v2"], AGENT).ok();
+    let before = protected(&repo);
+    repo.git_env(["pack-refs", "--all"], AGENT).ok();
+    repo.git_env(["gc", "-q"], AGENT).ok();
+    assert_eq!(protected(&repo), before);
+    repo.git_env(["reset", "-q", "--hard", "HEAD~1"], AGENT)
+        .ok();
+    repo.git_env(["branch", "-D", "agent/c1"], AGENT).code(1);
+    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
+    repo.git_env(["branch", "-D", "agent/c1"], AGENT).ok();
+}
+
+/// A bare remote with `main` pushed (upstream set) by a human.
+fn with_remote(repo: &TestRepo) -> std::path::PathBuf {
+    let remote = sibling(repo, "remote.git");
+    repo.git([
+        "init",
+        "-q",
+        "--bare",
+        "-b",
+        "main",
+        remote.to_str().unwrap(),
+    ])
+    .ok();
+    repo.git([
+        "remote",
+        "add",
+        "origin",
+        &format!("file://{}", remote.display()),
+    ])
+    .ok();
+    repo.git(["push", "-q", "-u", "origin", "main", "v1"]).ok();
+    remote
+}
+
+fn remote_refs(remote: &Path, repo: &TestRepo) -> String {
+    repo.git([
+        "--git-dir",
+        remote.to_str().unwrap(),
+        "for-each-ref",
+        "--format=%(refname) %(objectname)",
+    ])
+    .ok()
+    .stdout
+}
+
+#[test]
+fn agent_pushes_never_move_protected_remote_refs() {
+    let repo = installed();
+    let remote = with_remote(&repo);
+    repo.git_env(["checkout", "-q", "-b", "agent/c1"], AGENT)
+        .ok();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "work"], AGENT)
+        .ok();
+    let before = remote_refs(&remote, &repo);
+    for args in [
+        &["push", "origin", "HEAD:main"][..],
+        &["push", "--force", "origin", "HEAD~2:main"],
+        &["push", "origin", "+HEAD:refs/heads/main"],
+        &["push", "origin", ":main"],
+        &["push", "origin", "HEAD:refs/tags/v9"],
+        &["push", "origin", "HEAD:main", "HEAD:agent/c1"],
+    ] {
+        let run = repo.git_env(args, AGENT);
+        assert_ne!(run.code, Some(0), "{args:?}:\n{}", run.stderr);
+        assert!(
+            run.stderr.contains("ward: denied [EN-GIT-D-00"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(remote_refs(&remote, &repo), before, "{args:?}");
+    }
+    // Anyone's deletion of a protected remote ref is refused.
+    repo.git(["push", "origin", ":main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    // The agent's own branch is fine, and may be force-pushed.
+    repo.git_env(["push", "-q", "origin", "HEAD"], AGENT).ok();
+    repo.git_env(
+        ["commit", "-q", "--amend", "--allow-empty", "-m", "work 2"],
+        AGENT,
+    )
+    .ok();
+    repo.git_env(["push", "-q", "--force", "origin", "HEAD"], AGENT)
+        .ok();
+    // A non-fast-forward elsewhere is a force push, whatever flag made it.
+    repo.git(["push", "-q", "origin", "main:feat"]).ok();
+    repo.git_env(["push", "origin", "+HEAD~2:feat"], AGENT)
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+}
+
+#[test]
+fn pull_ff_only_syncs_a_clean_protected_branch() {
+    let repo = installed();
+    let remote = with_remote(&repo);
+    let other = sibling(&repo, "other");
+    repo.git([
+        "clone",
+        "-q",
+        remote.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ])
+    .ok();
+    repo.git([
+        "-C",
+        other.to_str().unwrap(),
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "upstream",
+    ])
+    .ok();
+    repo.git([
+        "-C",
+        other.to_str().unwrap(),
+        "push",
+        "-q",
+        "origin",
+        "main",
+    ])
+    .ok();
+    repo.git_env(["pull", "-q", "--ff-only"], AGENT).ok();
+    assert_eq!(repo.rev("main"), repo.rev("origin/main"));
+    // Creating a protected branch from its remote-tracking ref is syncing too.
+    repo.git(["checkout", "-q", "--detach"]).ok();
+    repo.git(["branch", "-D", "main"]).ok();
+    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
+    assert_eq!(repo.rev("main"), repo.rev("origin/main"));
+    // Resetting it anywhere else is not.
+    repo.git_env(["reset", "-q", "--hard", "HEAD~1"], AGENT)
+        .code(128)
+        .stderr_has("EN-GIT-D-001");
+}
+
+#[test]
+fn pre_commit_refuses_where_the_shim_would_switch() {
+    let repo = installed();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT)
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-003] git.commit on protected branch 'main' needs an active contract");
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .code(1)
+    .stderr_has("git switch -c agent/c1");
+    let log = repo.ward(["audit", "--json"]).ok().stdout;
+    assert!(log.contains("\"source\":\"pre-commit\""), "{log}");
+}
+
+#[test]
+fn the_journal_records_real_old_values_under_the_trace() {
+    let repo = installed();
+    let env = &[("WARD_AGENT", "1"), ("WARD_TRACE_ID", "t-1")];
+    repo.git_env(["checkout", "-q", "-b", "agent/c1"], env).ok();
+    let base = repo.rev("HEAD").unwrap();
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "w"],
+        &[("WARD_AGENT", "1"), ("WARD_TRACE_ID", "t-2")],
+    )
+    .ok();
+    let tip = repo.rev("HEAD").unwrap();
+    repo.git(["checkout", "-q", "main"]).ok();
+    repo.git_env(
+        ["branch", "-D", "agent/c1"],
+        &[("WARD_AGENT", "1"), ("WARD_TRACE_ID", "t-3")],
+    )
+    .ok();
+    repo.git([
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "human, not journaled",
+    ])
+    .ok();
+    let lines: Vec<serde_json::Value> = std::fs::read_dir(repo.dir.join(".git/ward/audit"))
+        .unwrap()
+        .flat_map(|f| {
+            std::fs::read_to_string(f.unwrap().path())
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .map(|l| serde_json::from_str(&l).unwrap())
+        .filter(|v: &serde_json::Value| v["decision"] == "journal")
+        .collect();
+    let find = |trace: &str, r: &str| {
+        lines
+            .iter()
+            .find(|v| v["trace_id"] == trace && v["ref"] == r)
+            .unwrap_or_else(|| panic!("no journal line {trace} {r}: {lines:#?}"))
+    };
+    let zero = "0".repeat(40);
+    assert_eq!(find("t-1", "refs/heads/agent/c1")["old"], zero.as_str());
+    assert_eq!(find("t-1", "refs/heads/agent/c1")["new"], base.as_str());
+    let c = find("t-2", "refs/heads/agent/c1");
+    assert_eq!(
+        (c["old"].as_str(), c["new"].as_str()),
+        (Some(base.as_str()), Some(tip.as_str()))
+    );
+    assert_eq!(c["source"], "reference-transaction");
+    assert_eq!(c["operation"], "git.ref-update");
+    assert_eq!(c["actor"], "agent");
+    assert_eq!(c["tier"], 1);
+    assert_eq!(c["exit_code"], 0);
+    assert_eq!(find("t-2", "HEAD")["old"], base.as_str());
+    let d = find("t-3", "refs/heads/agent/c1");
+    assert_eq!(
+        (d["old"].as_str(), d["new"].as_str()),
+        (Some(tip.as_str()), Some(zero.as_str()))
+    );
+    assert_eq!(
+        lines.iter().filter(|v| v["trace_id"] == "t-3").count(),
+        1,
+        "{lines:#?}"
+    );
+    assert!(lines.iter().all(|v| v["actor"] == "agent"));
+    assert!(
+        !repo
+            .dir
+            .join(".git/ward/tx")
+            .read_dir()
+            .unwrap()
+            .any(|_| true),
+        "carry-over files are cleaned up"
+    );
+}
+
+#[test]
+fn install_shim_makes_the_link_and_prints_the_path_line() {
+    let repo = TestRepo::new();
+    let dir = repo.path("myshim");
+    let out = repo.ward(["install", "--shim", dir.to_str().unwrap()]).ok();
+    assert!(
+        out.stdout
+            .contains(&format!("export PATH=\"{}:$PATH\"", dir.display())),
+        "{}",
+        out.stdout
+    );
+    let target = std::fs::read_link(dir.join("git")).unwrap();
+    assert_eq!(target, crate::common::ward_bin().canonicalize().unwrap());
+    repo.ward(["install", "--shim", dir.to_str().unwrap()])
+        .ok()
+        .stdout_has("unchanged");
+    let out = repo.ward(["install", "--shim", "--json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert!(
+        v["shim_dir"]
+            .as_str()
+            .unwrap()
+            .ends_with(".local/share/git-ward/shim"),
+        "{v}"
+    );
+}
+
+#[test]
+fn policy_changes_reach_the_hooks_at_once() {
+    let repo = installed();
+    repo.git_env(["branch", "trunk"], AGENT).ok();
+    repo.git_env(["branch", "-f", "trunk", "HEAD~1"], AGENT)
+        .ok();
+    // The team layer: committed on main, read from there.
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nprotected = [\"main\", \"trunk\"]\n",
+    );
+    repo.commit("team policy");
+    refused(repo.git_env(["branch", "-f", "trunk", "HEAD"], AGENT));
+    // The local layer.
+    repo.local_policy("[branches]\nprotected = [\"main\"]\n");
+    repo.git_env(["branch", "-f", "trunk", "HEAD"], AGENT).ok();
+}
+
+#[test]
+fn a_real_deletion_is_not_mistaken_for_pack_refs() {
+    let repo = installed();
+    let main = repo.rev("main").unwrap();
+    repo.git(["checkout", "-q", "--detach"]).ok();
+    // Loose and packed hold the same value, as in the middle of pack-refs.
+    repo.git(["pack-refs", "--all", "--no-prune"]).ok();
+    refused(repo.git_env(["update-ref", "-d", "refs/heads/main", &main], AGENT));
+    assert_eq!(repo.rev("refs/heads/main").as_deref(), Some(main.as_str()));
+    repo.git_env(["pack-refs", "--all"], AGENT).ok();
+    assert_eq!(repo.rev("refs/heads/main").as_deref(), Some(main.as_str()));
+}
+
+#[test]
+fn a_missing_binary_fails_closed() {
+    let repo = TestRepo::new();
+    let copy = repo.path("git-ward-copy");
+    std::fs::copy(crate::common::ward_bin(), &copy).unwrap();
+    // Another test thread may still hold the copy's write descriptor across a
+    // fork for a moment ("text file busy"): retry.
+    let out = (0..50)
+        .find_map(|_| {
+            match std::process::Command::new(&copy)
+                .current_dir(&repo.dir)
+                .env("WARD_REAL_GIT", crate::common::real_git())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("HOME", &repo.home)
+                .args(["install"])
+                .output()
+            {
+                Ok(out) => Some(out),
+                Err(e) if e.raw_os_error() == Some(26) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    None
+                }
+                Err(e) => panic!("{e}"),
+            }
+        })
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&copy).unwrap();
+    let before = repo.rev("main");
+    // PATH holds git but no git-ward.
+    let path = crate::common::real_git()
+        .parent()
+        .unwrap()
+        .display()
+        .to_string()
+        + ":/usr/bin:/bin";
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("PATH", path.as_str())],
+    )
+    .code(1)
+    .stderr_has("ward: error: git-ward is missing");
+    assert_eq!(repo.rev("main"), before);
+}
+
+#[test]
+fn linked_worktrees_share_the_hooks() {
+    let repo = installed();
+    let wt = sibling(&repo, "wt");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "agent/c1",
+        wt.to_str().unwrap(),
+    ])
+    .ok();
+    let before = protected(&repo);
+    let wt_s = wt.to_str().unwrap();
+    refused(repo.git_env(
+        ["-C", wt_s, "update-ref", "refs/heads/main", "HEAD~1"],
+        AGENT,
+    ));
+    refused(repo.git_env(["-C", wt_s, "push", ".", "+HEAD~1:main"], AGENT));
+    assert_eq!(protected(&repo), before);
+    repo.git_env(
+        ["-C", wt_s, "commit", "-q", "--allow-empty", "-m", "w"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok();
+    let msg = repo
+        .git(["log", "-1", "--format=%B", "agent/c1"])
+        .ok()
+        .stdout;
+    assert!(msg.contains("Contract: c1"), "{msg}");
+}
+
+#[test]
+fn the_link_form_enforces_and_chains_the_same() {
+    let repo = TestRepo::new();
+    let dir = hooks_dir(&repo);
+    let log = repo.path("chain.log");
+    write_hook(
+        &dir.join("commit-msg"),
+        &format!("#!/bin/sh\necho ran >> {}\n", log.display()),
+    );
+    let before = snapshot(&dir);
+    repo.ward(["install", "--link"]).ok().stdout_has("chained");
+    assert!(std::fs::read_link(dir.join("reference-transaction")).is_ok());
+    repo.ward(["install", "--link"])
+        .ok()
+        .stdout_has("unchanged");
+    repo.git(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
+    refused(repo.git_env(["update-ref", "refs/heads/main", "HEAD~1"], AGENT));
+    assert!(std::fs::read_to_string(&log).unwrap().contains("ran"));
+    // Back to scripts, then out.
+    repo.ward(["install"]).ok().stdout_has("updated");
+    repo.ward(["uninstall"]).ok();
+    assert_eq!(snapshot(&dir), before);
+}
