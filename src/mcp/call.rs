@@ -229,7 +229,7 @@ impl<'a> Ctx<'a> {
                 self.tool.to_string(),
                 Value::Object(self.args.clone()).to_string(),
             ],
-            tier: a.action.tier(),
+            tier: a.tier(),
             decision: a.decision.word().into(),
             branch_before: a
                 .facts
@@ -239,7 +239,7 @@ impl<'a> Ctx<'a> {
             worktree: repo.workdir().map(|w| w.display().to_string()),
             ..Record::default()
         };
-        let log = log_reads || a.action.tier() > 0;
+        let log = log_reads || a.tier() > 0;
         self.record = Some(Pending {
             record,
             audit_dir: audit::dir(repo.common_dir()),
