@@ -24,6 +24,11 @@ pub enum RefTarget {
     Current,
     /// A full ref name: `refs/heads/main`, `refs/tags/v1.0`.
     Named(String),
+    /// Refs the command line cannot name: every branch (`filter-branch --all`,
+    /// `rebase --update-refs`, a wildcard fetch into `refs/heads/*`) or whatever
+    /// stdin says (`update-ref --stdin`, `fast-import`). `decide` treats it as
+    /// touching a protected ref.
+    All,
 }
 
 /// How a ref is written.

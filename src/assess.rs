@@ -27,19 +27,46 @@ pub struct Assessment {
 
 /// Classifies, gathers facts and decides for git's argv (without `git` itself).
 pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
+    let clock = std::time::Instant::now();
     let git = classify::parse_globals(args);
     let repo = Repo::for_globals(&git.globals);
-    let mut aliases: HashMap<String, String> = repo.as_ref().map(Repo::aliases).unwrap_or_default();
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "repository opened");
+    // git never lets an alias shadow one of its commands: only other names
+    // need the config files that aliases live in. `-c alias.x=` and the
+    // environment's aliases are read by classify itself.
+    let first = git.rest.first().map(|c| c.to_string_lossy());
+    let needs_aliases = first.as_deref().is_some_and(|c| !classify::is_command(c));
+    let aliases: HashMap<String, String> = match (&repo, needs_aliases) {
+        (Some(repo), true) => repo.aliases(),
+        _ => HashMap::new(),
+    };
     let env_config = facts::env_config();
-    for (key, value) in git.globals.config.iter().chain(env_config.iter()) {
-        if let Some(name) = key.strip_prefix("alias.") {
-            aliases.insert(name.to_ascii_lowercase(), value.clone());
-        }
-    }
-    let action = classify::classify(&git, &aliases, &env_config);
+    let remotes = match &repo {
+        Some(repo) => repo.remotes(),
+        None => vec!["origin".to_string()],
+    };
+    let head = repo.as_ref().and_then(Repo::head);
+    let is_local_branch = |name: &str| repo.as_ref().is_some_and(|r| r.is_local_branch(name));
+    // Refs by git's search order (gix resolves partial names); an object
+    // name of seven or more hex digits is taken at its word.
+    let is_revision = |name: &str| {
+        let hex = name.len() >= 7 && name.chars().all(|c| c.is_ascii_hexdigit());
+        hex || repo.as_ref().is_some_and(|r| r.ref_id(name).is_some())
+    };
+    let ctx = classify::Context {
+        aliases: &aliases,
+        env_config: &env_config,
+        remotes: &remotes,
+        current_branch: head.as_ref().and_then(|h| h.branch()),
+        is_local_branch: &is_local_branch,
+        is_revision: &is_revision,
+    };
+    let action = classify::classify(&git, &ctx);
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "classified");
     let policy = facts::load_policy(repo.as_ref(), via_shim);
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy loaded");
     let (facts, decision) = match &policy {
-        Ok(policy) => match facts::gather(policy, repo.as_ref(), via_shim) {
+        Ok(policy) => match facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim) {
             Ok(facts) => {
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)

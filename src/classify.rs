@@ -1,17 +1,38 @@
 //! A git command line, as git itself would parse it, turned into an [`Action`].
 //!
-//! Pure: argv slices and config values in, plain data out. Two steps, because
-//! the aliases a command line may use live in the config of the repository
-//! that its global options (`-C`, `--git-dir`) select:
+//! Pure: argv slices and a [`Context`] of facts about the repository in,
+//! plain data out. Two steps, because the aliases a command line may use
+//! live in the config of the repository that its global options (`-C`,
+//! `--git-dir`) select:
 //!
-//! 1. [`parse_globals`] splits git's global options from the subcommand;
-//! 2. [`classify`] resolves aliases and reads the subcommand's own flags.
+//! 1. [`parse_globals`] splits git's global options from the subcommand,
+//!    as git's `handle_options` does;
+//! 2. [`classify`] resolves aliases as git's `handle_alias` does, then reads
+//!    the subcommand's own flags as git's parse-options does (`options.rs`)
+//!    and says what the command does (one file per family of commands).
+//!
+//! Where git itself decides between readings by looking at the repository
+//! (`git checkout x`: a branch, a commit, or a path?), the [`Context`] answers;
+//! where nothing can answer, the reading that guards more wins, and the doc
+//! comment of the command's function says so.
+
+mod commands;
+mod config;
+mod history;
+mod names;
+mod options;
+mod refs;
+mod remote;
+mod tables;
+mod worktree;
+
+pub use names::is_command;
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::action::Action;
+use crate::action::{Action, Effect};
 
 /// git's global options, as given before the subcommand.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -40,79 +61,104 @@ pub struct GitArgs {
     pub rest: Vec<OsString>,
 }
 
+/// Global options that take the next word, or `=value`.
+const GLOBAL_VALUE: &[&str] = &[
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--config-env",
+    "--attr-source",
+    "--super-prefix",
+];
+
 /// Splits git's global options from the subcommand, as git's `handle_options` does.
+///
+/// `--help`, `-h`, `--version` and `-v` end the options and stay in `rest`:
+/// git runs them as the commands `help` and `version`. An option git does
+/// not know makes git refuse the line; it is skipped here so that the rest
+/// is still read.
 pub fn parse_globals(args: &[OsString]) -> GitArgs {
     let mut globals = Globals::default();
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].to_string_lossy();
-        let next = |i: usize| args.get(i + 1).map(|a| a.to_string_lossy().into_owned());
-        macro_rules! value {
-            ($long:literal) => {{
-                if let Some(v) = arg.strip_prefix(concat!($long, "=")) {
-                    Some(v.to_string())
-                } else if arg == $long {
-                    i += 1;
-                    next(i - 1)
-                } else {
-                    None
-                }
-            }};
-        }
         if !arg.starts_with('-') {
             break;
         }
-        if arg == "-C" {
-            if let Some(dir) = args.get(i + 1) {
-                globals.chdir.push(PathBuf::from(dir));
-            }
-            i += 2;
-            continue;
-        }
-        if arg == "-c" {
-            if let Some(kv) = next(i) {
-                globals.config.push(split_config(&kv));
-            }
-            i += 2;
-            continue;
-        }
-        if let Some(v) = value!("--git-dir") {
-            globals.git_dir = Some(PathBuf::from(v));
-        } else if let Some(v) = value!("--work-tree") {
-            globals.work_tree = Some(PathBuf::from(v));
-        } else if let Some(v) = value!("--config-env") {
-            if let Some((k, var)) = v.rsplit_once('=') {
-                globals.config_env.push((normalize_key(k), var.to_string()));
-            }
-        } else if value!("--namespace").is_some()
-            || value!("--super-prefix").is_some()
-            || value!("--list-cmds").is_some()
-        {
-        } else if arg == "--bare" {
-            globals.bare = true;
-        } else if arg == "--exec-path" || arg.starts_with("--exec-path=") {
-            // `--exec-path` alone prints the path; with a value it sets it.
-            if arg == "--exec-path" {
-                globals.informational = true;
-            }
-        } else if matches!(
-            arg.as_ref(),
-            "--version" | "-v" | "--help" | "-h" | "--html-path" | "--man-path" | "--info-path"
-        ) {
+        if matches!(arg.as_ref(), "--help" | "-h" | "--version" | "-v") {
             globals.informational = true;
-        } else if arg.starts_with("--") || matches!(arg.as_ref(), "-p" | "-P") {
-            // --paginate, --no-pager, --no-replace-objects, --literal-pathspecs,
-            // --glob-pathspecs, --noglob-pathspecs, --icase-pathspecs,
-            // --no-optional-locks, --no-advice ...: flags without a value.
-        } else {
             break;
         }
+        let next = args.get(i + 1);
+        if matches!(arg.as_ref(), "-C" | "-c" | "--shallow-file") {
+            if let Some(value) = next {
+                match arg.as_ref() {
+                    "-C" if !value.is_empty() => globals.chdir.push(PathBuf::from(value)),
+                    "-c" => globals.config.push(split_config(&value.to_string_lossy())),
+                    _ => {}
+                }
+            }
+            i += 2;
+            continue;
+        }
+        if let Some(rest) = arg.strip_prefix("--exec-path") {
+            if !rest.starts_with('=') {
+                // Prints git's exec path and exits.
+                globals.informational = true;
+                i = args.len();
+                break;
+            }
+            i += 1;
+            continue;
+        }
+        if matches!(arg.as_ref(), "--html-path" | "--man-path" | "--info-path")
+            || arg.starts_with("--list-cmds=")
+        {
+            globals.informational = true;
+            i = args.len();
+            break;
+        }
+        if let Some((name, value)) = global_value(&arg, next) {
+            i += if arg.contains('=') { 1 } else { 2 };
+            let Some(value) = value else { continue };
+            match name {
+                "--git-dir" => globals.git_dir = Some(PathBuf::from(value)),
+                "--work-tree" => globals.work_tree = Some(PathBuf::from(value)),
+                "--config-env" => {
+                    if let Some((k, var)) = value.rsplit_once('=') {
+                        globals.config_env.push((normalize_key(k), var.to_string()));
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if arg == "--bare" {
+            globals.bare = true;
+        }
+        // -p, --paginate, -P, --no-pager, --no-lazy-fetch, --no-replace-objects,
+        // --bare, --[no-]literal-pathspecs, --glob-pathspecs, --noglob-pathspecs,
+        // --icase-pathspecs, --no-optional-locks, --no-advice take no value;
+        // neither does an unknown option here (git refuses it).
         i += 1;
     }
     GitArgs {
         globals,
         rest: args[i.min(args.len())..].to_vec(),
     }
+}
+
+/// `--git-dir=x` or `--git-dir x`: the option's name and its value.
+fn global_value(arg: &str, next: Option<&OsString>) -> Option<(&'static str, Option<String>)> {
+    GLOBAL_VALUE.iter().find_map(|name| {
+        if let Some(v) = arg.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+            Some((*name, Some(v.to_string())))
+        } else if arg == *name {
+            Some((*name, next.map(|n| n.to_string_lossy().into_owned())))
+        } else {
+            None
+        }
+    })
 }
 
 /// `core.hooksPath=x` into (`core.hookspath`, `x`); a bare key means `true`.
@@ -136,23 +182,168 @@ pub fn normalize_key(key: &str) -> String {
     }
 }
 
-/// Classifies a split command line. `aliases` maps alias names to their
-/// values from the repository's config; `-c alias.x=...` in `git` wins.
-/// `env_config` holds config pairs the environment carries
-/// (`GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, `GIT_CONFIG_PARAMETERS`).
-pub fn classify(
-    git: &GitArgs,
-    aliases: &HashMap<String, String>,
-    env_config: &[(String, String)],
-) -> Action {
-    let _ = (aliases, env_config);
-    let command = git
+/// What the classifier needs to know about the repository, gathered by the
+/// caller so that classifying stays pure.
+pub struct Context<'a> {
+    /// `alias.*` from the repository's config files, names lower-cased.
+    /// `-c alias.x=...` and the environment's pairs are read from the
+    /// command line and `env_config` and win over these.
+    pub aliases: &'a HashMap<String, String>,
+    /// Config pairs the environment carries to git (`GIT_CONFIG_COUNT` with
+    /// `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, `GIT_CONFIG_PARAMETERS`).
+    pub env_config: &'a [(String, String)],
+    /// Configured remote names (`origin`); `["origin"]` outside a repository.
+    pub remotes: &'a [String],
+    /// The current branch's short name; `None` when detached or unknown.
+    pub current_branch: Option<&'a str>,
+    /// Does a local branch of this short name exist?
+    pub is_local_branch: &'a dyn Fn(&str) -> bool,
+    /// Does git resolve this revision to an object (`v1.0`, `abc1234`,
+    /// `refs/remotes/origin/x`)? Asked only where git itself decides between
+    /// a revision and a path by resolving the name.
+    pub is_revision: &'a dyn Fn(&str) -> bool,
+}
+
+/// How deep aliases may nest before git-ward stops following them.
+const MAX_ALIAS_DEPTH: usize = 64;
+
+/// Classifies a split command line.
+///
+/// Aliases resolve as in git: only names that are not git commands, the
+/// value split like a shell word list (`split_cmdline`), global options at
+/// its front honoured (`alias.nv = -c core.hooksPath=/dev/null commit`), the
+/// user's words appended, again until a command is reached. A `!shell`
+/// alias, a loop, a value git cannot split, and an empty alias are
+/// [`Effect::Unknown`]. (git runs a `git-<name>` program on PATH before an
+/// alias of the same name; PATH is not known here, so the alias wins.)
+pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
+    let mut words: Vec<String> = git
         .rest
-        .first()
-        .map(|c| c.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    match command.as_str() {
-        "status" | "log" | "diff" | "show" | "rev-parse" => Action::read(&command),
-        _ => Action::mutating(&command),
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let mut aliases: HashMap<String, String> = ctx.aliases.clone();
+    // Command-line config (`-c`, also at the front of an alias), after the
+    // environment's, which it overrides.
+    let mut config: Vec<(String, String)> = git.globals.config.clone();
+    let mut config_env = git.globals.config_env.clone();
+    let mut alias: Option<String> = None;
+    let mut seen: Vec<String> = Vec::new();
+
+    loop {
+        for (key, value) in ctx.env_config.iter().chain(&config) {
+            if let Some(name) = key.strip_prefix("alias.") {
+                aliases.insert(name.to_ascii_lowercase(), value.clone());
+            }
+        }
+        let Some(first) = words.first() else { break };
+        if names::is_command(first) {
+            break;
+        }
+        let Some(value) = aliases.get(&first.to_ascii_lowercase()).cloned() else {
+            break;
+        };
+        let name = first.clone();
+        alias.get_or_insert_with(|| name.clone());
+        let looped = seen.contains(&name) || seen.len() >= MAX_ALIAS_DEPTH;
+        seen.push(name.clone());
+        let split = split_cmdline(&value).filter(|_| !value.starts_with('!') && !looped);
+        let Some(split) = split else {
+            return unknown(
+                &name,
+                alias,
+                hooks_off_by_config(ctx.env_config, &config, &config_env),
+            );
+        };
+        let inner = parse_globals(&split.into_iter().map(OsString::from).collect::<Vec<_>>());
+        config.extend(inner.globals.config);
+        config_env.extend(inner.globals.config_env);
+        if inner.rest.is_empty() {
+            return unknown(
+                &name,
+                alias,
+                hooks_off_by_config(ctx.env_config, &config, &config_env),
+            );
+        }
+        let expansion = inner.rest.iter().map(|w| w.to_string_lossy().into_owned());
+        words = expansion.chain(words.into_iter().skip(1)).collect();
+    }
+
+    let mut action = commands::classify_words(&words, ctx, git.globals.informational);
+    action.alias = alias;
+    if action.hooks_off.is_none() {
+        action.hooks_off = hooks_off_by_config(ctx.env_config, &config, &config_env);
+    }
+    action
+}
+
+/// A `!shell` alias, an alias loop, or one git cannot expand.
+fn unknown(name: &str, alias: Option<String>, hooks_off: Option<String>) -> Action {
+    Action {
+        effect: Effect::Unknown,
+        alias,
+        hooks_off,
+        ..Action::mutating(name)
     }
 }
+
+/// Config given for this one command that switches hooks off:
+/// `core.hooksPath`, or an `include.path` that can carry it, from `-c`,
+/// `--config-env` or the environment.
+fn hooks_off_by_config(
+    env: &[(String, String)],
+    config: &[(String, String)],
+    config_env: &[(String, String)],
+) -> Option<String> {
+    let hit = |pairs: &[(String, String)]| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| config::switches_hooks_off(k))
+            .cloned()
+    };
+    if let Some((k, v)) = hit(config) {
+        return Some(format!("sets {k}={v} for the command"));
+    }
+    if let Some((k, var)) = hit(config_env) {
+        return Some(format!("sets {k} from ${var} for the command"));
+    }
+    hit(env).map(|(k, v)| format!("the environment sets {k}={v} (GIT_CONFIG_*)"))
+}
+
+/// git's `split_cmdline`: words split at whitespace outside quotes, `'...'`
+/// literal, `"..."` and bare words with backslash escapes. `None` for an
+/// unclosed quote or a trailing backslash (git refuses the alias).
+pub(crate) fn split_cmdline(line: &str) -> Option<Vec<String>> {
+    let mut words = vec![String::new()];
+    let mut quoted: Option<char> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if quoted.is_none() && c.is_ascii_whitespace() {
+            while chars.peek().is_some_and(|n| n.is_ascii_whitespace()) {
+                chars.next();
+            }
+            words.push(String::new());
+        } else if quoted.is_none() && (c == '\'' || c == '"') {
+            quoted = Some(c);
+        } else if Some(c) == quoted {
+            quoted = None;
+        } else {
+            let c = if c == '\\' && quoted != Some('\'') {
+                chars.next()?
+            } else {
+                c
+            };
+            if let Some(last) = words.last_mut() {
+                last.push(c);
+            }
+        }
+    }
+    if quoted.is_some() {
+        return None;
+    }
+    Some(words)
+}
+
+#[cfg(test)]
+mod tests;

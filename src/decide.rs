@@ -195,6 +195,7 @@ fn target_ref(target: &RefTarget, facts: &Facts) -> Option<String> {
             .as_ref()
             .and_then(Head::branch)
             .map(|b| format!("refs/heads/{b}")),
+        RefTarget::All => Some("refs/*".to_string()),
     }
 }
 
@@ -271,7 +272,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
 
     if let Some(target) = &action.checkout {
         if settings.checkout.local_only {
-            if let CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) = target {
+            if let CheckoutTarget::Remote(name)
+            | CheckoutTarget::Special(name)
+            | CheckoutTarget::Detach(name) = target
+            {
                 return Decision::deny(
                     Code::D006,
                     format!("agents check out local branches only, not '{name}'"),
@@ -286,7 +290,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
-        if !policy.is_protected(&full) {
+        if write.target != RefTarget::All && !policy.is_protected(&full) {
             continue;
         }
         let is_tag = full.starts_with("refs/tags/");

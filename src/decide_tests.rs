@@ -210,6 +210,13 @@ fn the_matrix() {
             Want::Deny(Code::D001),
         ),
         (
+            "a write the command line cannot name (filter-branch --all), on a feature branch",
+            &default,
+            ref_write("filter-branch", RefTarget::All, RefOp::Update, None),
+            agent("feature", Some("c1")),
+            Want::Deny(Code::D001),
+        ),
+        (
             "rebase on main",
             &default,
             ref_write("rebase", RefTarget::Current, RefOp::Update, None),
@@ -566,6 +573,13 @@ fn the_matrix() {
             "checkout @{-1}",
             &default,
             checkout(CheckoutTarget::Special("@{-1}".into())),
+            agent("feat", None),
+            Want::Deny(Code::D006),
+        ),
+        (
+            "switch --detach HEAD~0",
+            &default,
+            checkout(CheckoutTarget::Detach("HEAD~0".into())),
             agent("feat", None),
             Want::Deny(Code::D006),
         ),

@@ -20,15 +20,33 @@ pub struct Repo {
 
 impl Repo {
     /// The repository a git command line with these globals would use, if any.
+    ///
+    /// Opened with the repository's own config only: the system and user
+    /// config files are read on demand ([`Repo::aliases`]), since most
+    /// commands never need them and this runs on every shim call.
     pub fn for_globals(globals: &Globals) -> Option<Repo> {
         let cwd = effective_cwd(globals);
+        // One object-store slot is plenty: git-ward reads a handful of objects.
+        let options = || {
+            gix::open::Options::isolated()
+                .open_path_as_is(true)
+                .object_store_slots(gix::odb::store::init::Slots::Given(4))
+        };
         let repo = if let Some(git_dir) = &globals.git_dir {
             let git_dir = cwd.join(git_dir);
-            gix::open(git_dir).ok()?
+            gix::open_opts(git_dir, options()).ok()?
         } else {
-            gix::ThreadSafeRepository::discover_with_environment_overrides(&cwd)
-                .ok()?
-                .to_thread_local()
+            let trust = gix::sec::trust::Mapping {
+                full: options(),
+                reduced: options(),
+            };
+            gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+                &cwd,
+                Default::default(),
+                trust,
+            )
+            .ok()?
+            .to_thread_local()
         };
         Some(Repo { repo })
     }
@@ -79,19 +97,27 @@ impl Repo {
         r.peel_to_id().ok().map(|id| id.to_string())
     }
 
-    /// All `alias.*` values from the repository's config (system, global, local).
+    /// All `alias.*` values from the system, user and repository config, the
+    /// later overriding the earlier, as git reads them.
     pub fn aliases(&self) -> HashMap<String, String> {
         let mut out = HashMap::new();
-        let snapshot = self.repo.config_snapshot();
-        if let Some(sections) = snapshot.plumbing().sections_by_name("alias") {
-            for section in sections {
-                for name in section.value_names() {
-                    if let Some(value) = section.value(name.as_str()) {
-                        out.insert(name.to_string().to_ascii_lowercase(), value.to_string());
+        let mut collect = |file: &gix::config::File| {
+            if let Some(sections) = file.sections_by_name("alias") {
+                for section in sections {
+                    for name in section.value_names() {
+                        if let Some(value) = section.value(name.as_str()) {
+                            out.insert(name.to_string().to_ascii_lowercase(), value.to_string());
+                        }
                     }
                 }
             }
+        };
+        for (path, source) in user_config_files() {
+            if let Ok(file) = gix::config::File::from_path_no_includes(path, source) {
+                collect(&file);
+            }
         }
+        collect(self.repo.config_snapshot().plumbing());
         out
     }
 
@@ -164,6 +190,32 @@ impl Repo {
     pub fn contract_file(&self) -> PathBuf {
         self.git_dir().join("ward").join("contract")
     }
+}
+
+/// The system and user config files git reads, in order, as git finds them
+/// (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_GLOBAL`, XDG, HOME),
+/// without asking a git process where its installation keeps them.
+fn user_config_files() -> Vec<(PathBuf, gix::config::Source)> {
+    use gix::config::Source;
+    let mut out = Vec::new();
+    if !env::truthy("GIT_CONFIG_NOSYSTEM") {
+        let system = env::var("GIT_CONFIG_SYSTEM").unwrap_or_else(|| "/etc/gitconfig".into());
+        out.push((PathBuf::from(system), Source::System));
+    }
+    if let Some(global) = env::var("GIT_CONFIG_GLOBAL") {
+        out.push((PathBuf::from(global), Source::User));
+    } else {
+        let xdg = env::var(env::XDG_CONFIG_HOME)
+            .map(PathBuf::from)
+            .or_else(|| env::var(env::HOME).map(|h| PathBuf::from(h).join(".config")));
+        if let Some(xdg) = xdg {
+            out.push((xdg.join("git/config"), Source::Git));
+        }
+        if let Some(home) = env::var(env::HOME) {
+            out.push((PathBuf::from(home).join(".gitconfig"), Source::User));
+        }
+    }
+    out
 }
 
 /// The directory git would start in after `-C` options.
@@ -319,17 +371,21 @@ pub fn parse_config_parameters(text: &str) -> Vec<(String, String)> {
 /// Loads the layered policy (SPEC section 5). `repo` gives the team and local
 /// layers; `WARD_POLICY` applies only when the actor so far is a human.
 pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
+    let clock = std::time::Instant::now();
     let mut policy = Policy::built_in();
-    policy = policy.with_file(&policy::system_path(), Layer::System(policy::system_path()))?;
+    tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: built-in");
+    let system = policy::system_path();
+    policy.add_file(&system, Layer::System(system.clone()))?;
     if let Some(user) = policy::user_path() {
-        policy = policy.with_file(&user, Layer::User(user.clone()))?;
+        policy.add_file(&user, Layer::User(user.clone()))?;
     }
     if let Some(repo) = repo {
         if let Some((branch, text)) = repo.team_policy(policy.protected_patterns()) {
-            policy = policy.with_layer(&text, Layer::Team(branch))?;
+            policy.add_layer(&text, Layer::Team(branch))?;
         }
+        tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: team");
         let local = policy::local_path(repo.common_dir());
-        policy = policy.with_file(&local, Layer::Local(local.clone()))?;
+        policy.add_file(&local, Layer::Local(local.clone()))?;
     }
     if let Some(path) = env::var(env::WARD_POLICY) {
         if actor(&policy, via_shim) == Actor::Human {
@@ -341,7 +397,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
                 ))
                 .with_hint("unset WARD_POLICY or point it at a policy file"));
             }
-            policy = policy.with_file(&path, Layer::Env(path.clone()))?;
+            policy.add_file(&path, Layer::Env(path.clone()))?;
         }
     }
     Ok(policy)
@@ -349,7 +405,16 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
 
 /// Everything `decide` needs, for a command run in `repo` (if any).
 pub fn gather(policy: &Policy, repo: Option<&Repo>, via_shim: bool) -> Result<Facts> {
-    let head = repo.and_then(Repo::head);
+    gather_at(policy, repo, repo.and_then(Repo::head), via_shim)
+}
+
+/// [`gather`], with HEAD already read.
+pub fn gather_at(
+    policy: &Policy,
+    repo: Option<&Repo>,
+    head: Option<Head>,
+    via_shim: bool,
+) -> Result<Facts> {
     let contract = contract(repo)?.map(|(id, _)| id);
     let env_hooks_off = env_config()
         .into_iter()

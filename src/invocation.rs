@@ -53,6 +53,7 @@ pub fn role(mut argv: Vec<OsString>) -> Role {
 
 /// The program: pick the face, run it, map its result to an exit code here only.
 pub fn main() -> ExitCode {
+    init_diagnostics();
     let result = match role(std::env::args_os().collect()) {
         Role::Shim(args) => return crate::shim::main(args),
         Role::Hook(name, args) => crate::hooks::run(&name, &args),
@@ -65,6 +66,19 @@ pub fn main() -> ExitCode {
             ExitCode::from(err.exit_code())
         }
     }
+}
+
+/// Diagnostics on stderr, filtered by `WARD_LOG` (`WARD_LOG=debug`); quiet
+/// and free when unset: no subscriber is built on the shim and hook path.
+fn init_diagnostics() {
+    let Some(filter) = crate::env::var(crate::env::WARD_LOG) else {
+        return;
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .without_time()
+        .try_init();
 }
 
 /// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.

@@ -18,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
@@ -211,15 +212,16 @@ impl fmt::Display for Layer {
     }
 }
 
-/// The effective policy: settings, where each came from, and compiled globs.
+/// The effective policy: settings, where each came from, and globs compiled
+/// on first use (a read-only command never pays for them).
 #[derive(Clone, Debug)]
 pub struct Policy {
     pub settings: Settings,
     /// Dotted key (`branches.protected`) to the layer that set it last.
     pub origins: BTreeMap<String, Layer>,
-    protected: GlobSet,
-    force_allowed: GlobSet,
-    capability_globs: Option<GlobSet>,
+    protected: OnceLock<GlobSet>,
+    force_allowed: OnceLock<GlobSet>,
+    capability_globs: OnceLock<GlobSet>,
     /// Accumulated table, for further layers.
     table: toml::Table,
 }
@@ -227,7 +229,16 @@ pub struct Policy {
 /// Parses and checks one layer's text; `source` names it in errors.
 pub fn parse_layer(text: &str, source: &str) -> Result<toml::Table> {
     let table: toml::Table = toml::from_str(text).map_err(|e| layer_error(text, source, &e))?;
-    let settings: Settings = toml::from_str(text).map_err(|e| layer_error(text, source, &e))?;
+    let settings: Settings = match table.clone().try_into() {
+        Ok(settings) => settings,
+        // Parse again for the error's position: only on the failing path.
+        Err(first) => {
+            return Err(match toml::from_str::<Settings>(text) {
+                Err(e) => layer_error(text, source, &e),
+                Ok(_) => layer_error(text, source, &first),
+            })
+        }
+    };
     check_values(&settings, &table, source)?;
     Ok(table)
 }
@@ -270,12 +281,16 @@ fn check_values(settings: &Settings, table: &toml::Table, source: &str) -> Resul
     if has("commit", "footer") && !settings.commit.footer.contains("{contract}") {
         return bad("commit.footer", "must contain {contract}".to_string());
     }
-    for (key, globs) in [
-        ("branches.protected", &settings.branches.protected),
-        ("push.force_allowed", &settings.push.force_allowed),
+    for (section, key, globs) in [
+        ("branches", "protected", &settings.branches.protected),
+        ("push", "force_allowed", &settings.push.force_allowed),
     ] {
+        if !has(section, key) {
+            continue;
+        }
+        let key = format!("{section}.{key}");
         if let Err(e) = compile(globs) {
-            return bad(key, e);
+            return bad(&key, e);
         }
     }
     if let Capability::Contracts(globs) = &settings.capabilities.ensure_working_branch {
@@ -373,50 +388,56 @@ fn leaf_origins(
 }
 
 impl Policy {
-    /// The built-in policy alone.
+    /// The built-in policy alone. The embedded file is checked by a unit
+    /// test, so here it is parsed once, without the per-layer checks.
     pub fn built_in() -> Self {
-        // The embedded file is tested to parse; a broken build is the only way here.
-        let table = parse_layer(BUILT_IN, "built-in policy.toml")
-            .unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"));
+        let table: toml::Table = toml::from_str(BUILT_IN).unwrap_or_default();
         let mut origins = BTreeMap::new();
         leaf_origins(&table, "", &Layer::BuiltIn, &mut origins);
-        Self::from_table(table, origins).unwrap_or_else(|e| panic!("{e}"))
+        Self::from_table(table, origins)
+            .unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"))
     }
 
     fn from_table(table: toml::Table, origins: BTreeMap<String, Layer>) -> Result<Self> {
         let settings: Settings = table.clone().try_into().map_err(|e: toml::de::Error| {
             Error::internal(format!("invalid policy: {}", e.message()))
         })?;
-        let protected = compile(&settings.branches.protected).map_err(Error::internal)?;
-        let force_allowed = compile(&settings.push.force_allowed).map_err(Error::internal)?;
-        let capability_globs = match &settings.capabilities.ensure_working_branch {
-            Capability::Contracts(globs) => Some(compile(globs).map_err(Error::internal)?),
-            Capability::All(_) => None,
-        };
         Ok(Policy {
             settings,
             origins,
-            protected,
-            force_allowed,
-            capability_globs,
+            protected: OnceLock::new(),
+            force_allowed: OnceLock::new(),
+            capability_globs: OnceLock::new(),
             table,
         })
     }
 
     /// This policy with one more layer on top.
-    pub fn with_layer(&self, text: &str, origin: Layer) -> Result<Self> {
+    pub fn with_layer(mut self, text: &str, origin: Layer) -> Result<Self> {
+        self.add_layer(text, origin)?;
+        Ok(self)
+    }
+
+    /// Puts one more layer on top, in place.
+    pub fn add_layer(&mut self, text: &str, origin: Layer) -> Result<()> {
         let layer = parse_layer(text, &origin_source(&origin))?;
-        let mut table = self.table.clone();
-        let mut origins = self.origins.clone();
-        merge(&mut table, layer, "", &origin, &mut origins);
-        Self::from_table(table, origins)
+        let mut table = std::mem::take(&mut self.table);
+        merge(&mut table, layer, "", &origin, &mut self.origins);
+        *self = Self::from_table(table, std::mem::take(&mut self.origins))?;
+        Ok(())
     }
 
     /// This policy with the file at `path` on top, if the file exists.
-    pub fn with_file(&self, path: &Path, origin: Layer) -> Result<Self> {
+    pub fn with_file(mut self, path: &Path, origin: Layer) -> Result<Self> {
+        self.add_file(path, origin)?;
+        Ok(self)
+    }
+
+    /// Puts the file at `path` on top, in place, if it exists.
+    pub fn add_file(&mut self, path: &Path, origin: Layer) -> Result<()> {
         match std::fs::read_to_string(path) {
-            Ok(text) => self.with_layer(&text, origin),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(self.clone()),
+            Ok(text) => self.add_layer(&text, origin),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(
                 Error::internal(format!("cannot read policy {}: {e}", path.display()))
                     .with_hint("make the file readable or remove it"),
@@ -424,17 +445,26 @@ impl Policy {
         }
     }
 
+    fn globs<'a>(cell: &'a OnceLock<GlobSet>, patterns: &[String]) -> &'a GlobSet {
+        // Patterns were checked when their layer was read.
+        cell.get_or_init(|| compile(patterns).unwrap_or_else(|_| GlobSet::empty()))
+    }
+
     /// Is this full ref (`refs/heads/main`, `refs/tags/v1`) or short branch name protected?
     pub fn is_protected(&self, refname: &str) -> bool {
         match short_name(refname) {
-            Some(short) => self.protected.is_match(short.as_ref()),
+            Some(short) => Self::globs(&self.protected, &self.settings.branches.protected)
+                .is_match(short.as_ref()),
             None => false,
         }
     }
 
     /// May an agent force-push to this ref?
     pub fn force_allowed(&self, refname: &str) -> bool {
-        short_name(refname).is_some_and(|short| self.force_allowed.is_match(short.as_ref()))
+        short_name(refname).is_some_and(|short| {
+            Self::globs(&self.force_allowed, &self.settings.push.force_allowed)
+                .is_match(short.as_ref())
+        })
     }
 
     /// Does `contract` hold `ensure_working_branch`? `None` contract: is it on at all?
@@ -444,12 +474,8 @@ impl Policy {
             (Capability::All(true), _) => CapabilityFor::On,
             (Capability::Contracts(globs), _) if globs.is_empty() => CapabilityFor::Off,
             (Capability::Contracts(_), None) => CapabilityFor::On,
-            (Capability::Contracts(_), Some(id)) => {
-                if self
-                    .capability_globs
-                    .as_ref()
-                    .is_some_and(|g| g.is_match(id))
-                {
+            (Capability::Contracts(globs), Some(id)) => {
+                if Self::globs(&self.capability_globs, globs).is_match(id) {
                     CapabilityFor::On
                 } else {
                     CapabilityFor::OtherContracts
@@ -564,6 +590,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_embedded_policy_passes_every_layer_check() {
+        parse_layer(BUILT_IN, "policy.toml").unwrap();
+    }
+
+    #[test]
     fn built_in_policy_has_the_spec_defaults() {
         let p = Policy::built_in();
         let s = &p.settings;
@@ -633,6 +664,7 @@ mod tests {
     fn layers_override_keys_and_remember_origin() {
         let base = Policy::built_in();
         let p = base
+            .clone()
             .with_layer(
                 "[branches]\nprotected = [\"trunk\"]\n",
                 Layer::Local(PathBuf::from("/r/.git/ward/policy.toml")),
@@ -652,6 +684,7 @@ mod tests {
     fn bad_files_name_file_line_column_and_key() {
         let base = Policy::built_in();
         let err = base
+            .clone()
             .with_layer(
                 "[branches]\nprotected = [\"main\"]\nbogus = 1\n",
                 Layer::User(PathBuf::from("/u/policy.toml")),
@@ -665,6 +698,7 @@ mod tests {
         assert!(err.message.contains("bogus"), "{}", err.message);
 
         let err = base
+            .clone()
             .with_layer(
                 "[checkout]\nlocal_only = \"yes\"\n",
                 Layer::User(PathBuf::from("/u/p.toml")),
@@ -674,11 +708,13 @@ mod tests {
         assert!(err.message.contains("local_only"), "{}", err.message);
 
         let err = base
+            .clone()
             .with_layer("[enforce\n", Layer::User(PathBuf::from("/u/p.toml")))
             .unwrap_err();
         assert!(err.message.contains("/u/p.toml:1:"), "{}", err.message);
 
         let err = base
+            .clone()
             .with_layer(
                 "[enforce]\nactors = \"robots\"\n",
                 Layer::User(PathBuf::from("/u/p.toml")),
@@ -687,6 +723,7 @@ mod tests {
         assert!(err.message.contains("actors"), "{}", err.message);
 
         let err = base
+            .clone()
             .with_layer(
                 "[checkpoint]\nmax_file_size = \"huge\"\n",
                 Layer::User(PathBuf::from("/u/p.toml")),

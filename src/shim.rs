@@ -36,7 +36,16 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     if pre.globals.informational || pre.rest.is_empty() {
         return exec(&real, &args, None, None);
     }
+    // `git ward ...` is git-ward's own tool, whose commands apply the rules themselves.
+    if pre.rest.first().is_some_and(|c| c == "ward") {
+        return exec(&real, &args, None, None);
+    }
     let a = assess(&args, true);
+    tracing::debug!(
+        us = clock.elapsed().as_micros() as u64,
+        decision = a.decision.word(),
+        "assessed"
+    );
     let Some(repo) = a.repo.as_ref().filter(|_| a.action.needs_repo) else {
         // Outside a repository, or a command that needs none: git's business.
         return exec(&real, &args, None, None);
@@ -101,6 +110,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             record.exit_code = None;
             audit::append(&audit_dir, &[record]);
         }
+        tracing::debug!(us = clock.elapsed().as_micros() as u64, "logged; exec");
         return exec(&real, &args, Some(&trace_id), contract.as_deref());
     }
     for warning in crate::hooks::install::health(repo) {
@@ -282,7 +292,7 @@ fn read_head_branch(repo: &Repo) -> Option<String> {
 /// Moves to `branch` before the command runs: creates it at HEAD, or checks
 /// out the existing one carrying the working tree and the index. If carrying
 /// the changes would conflict, git refuses and nothing is lost: we deny.
-fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
+pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
     let exists = a
         .repo
         .as_ref()

@@ -1,21 +1,234 @@
-//! `git ward checkpoint` and `git ward checkpoints`.
+//! `git ward checkpoint`, `git ward checkpoint show` and `git ward checkpoints`.
 
-use crate::error::Result;
+use serde_json::json;
 
-/// Arguments of `git ward checkpoint`.
+use super::snapshot::{self, Options};
+use super::store::{self, Checkpoint, Kind};
+use super::{tool_repo, Ctx};
+use crate::audit::{self, Record};
+use crate::error::{Error, Result};
+
+/// Snapshot the working tree: tracked files as they are on disk, untracked
+/// files that are not ignored, allow-listed ignored files and the index.
+/// Touches neither HEAD, the index, the stash nor the working tree.
 #[derive(Debug, clap::Args)]
-pub struct CheckpointArgs {}
+#[command(args_conflicts_with_subcommands = true)]
+pub struct CheckpointArgs {
+    #[command(subcommand)]
+    pub command: Option<CheckpointCommand>,
+    /// A description of the checkpoint.
+    #[arg(short = 'm', long = "message", value_name = "MSG")]
+    pub message: Option<String>,
+    /// Keep it whatever `checkpoint.keep` says.
+    #[arg(long)]
+    pub pin: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
 
-/// Arguments of `git ward checkpoints`.
+/// Subcommands of `git ward checkpoint`.
+#[derive(Debug, clap::Subcommand)]
+pub enum CheckpointCommand {
+    /// Show one checkpoint's metadata.
+    Show(ShowArgs),
+}
+
+/// Show a checkpoint.
 #[derive(Debug, clap::Args)]
-pub struct CheckpointsArgs {}
+pub struct ShowArgs {
+    /// The checkpoint id (`chk-local-3`).
+    pub id: String,
+    /// Also show what it holds beyond its HEAD, as a diff.
+    #[arg(long)]
+    pub diff: bool,
+    /// Open it as a local branch `snapshot/<id>` for inspection.
+    #[arg(long)]
+    pub branch: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// List the checkpoints: id, created, type, description, branch, HEAD,
+/// contract, test status, file counts.
+#[derive(Debug, clap::Args)]
+pub struct CheckpointsArgs {
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `git ward checkpoint`.
-pub fn run_checkpoint(_args: CheckpointArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("checkpoint"))
+pub fn run_checkpoint(args: CheckpointArgs) -> Result<u8> {
+    if let Some(CheckpointCommand::Show(show_args)) = args.command {
+        let json = show_args.json;
+        return crate::cli::finish(json, show(show_args));
+    }
+    crate::cli::finish(args.json, create(args.message, args.pin))
+}
+
+fn create(message: Option<String>, pin: bool) -> Result<(serde_json::Value, String)> {
+    let repo = tool_repo()?;
+    let ctx = Ctx::for_tool(&repo)?;
+    let mut opts = Options::new(Kind::Manual);
+    if let Some(m) = message {
+        opts.description = m;
+    }
+    opts.pinned = pin;
+    let started = std::time::SystemTime::now();
+    let cp = snapshot::checkpoint(&ctx, opts)?;
+    record(
+        &ctx,
+        "ward.checkpoint",
+        started,
+        vec![format!("checkpoint {}", cp.id)],
+    );
+    let mut text = format!(
+        "Created checkpoint {} ({} files, {} untracked, {} ignored kept)\n",
+        cp.id, cp.counts.files, cp.counts.untracked, cp.counts.ignored
+    );
+    for s in &cp.skipped {
+        text.push_str(&format!(
+            "left out (larger than checkpoint.max_file_size): {s}\n"
+        ));
+    }
+    Ok((json!({ "checkpoint": cp.to_json() }), text))
+}
+
+fn show(args: ShowArgs) -> Result<(serde_json::Value, String)> {
+    let repo = tool_repo()?;
+    let ctx = Ctx::for_tool(&repo)?;
+    let cp = store::find(&ctx, &args.id)?;
+    let mut text = describe(&cp);
+    let mut value = json!({ "checkpoint": cp.to_json() });
+    if args.diff {
+        let base = cp.head.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
+        let diff = ctx.git.run([
+            "diff",
+            "--no-ext-diff",
+            "--no-color",
+            "--stat",
+            "--patch",
+            &base,
+            &cp.commit,
+            "--",
+        ])?;
+        text.push('\n');
+        text.push_str(&diff);
+        text.push('\n');
+        value["diff"] = diff.into();
+    }
+    if args.branch {
+        let name = format!("snapshot/{}", cp.id);
+        if repo.ref_id(&format!("refs/heads/{name}")).is_some() {
+            return Err(Error::invalid(
+                format!("branch '{name}' already exists"),
+                format!(
+                    "inspect it with `git log {name}`, or delete it with `git branch -D {name}`"
+                ),
+            ));
+        }
+        ctx.git.run(["branch", &name, &cp.commit])?;
+        text.push_str(&format!("Created branch {name} at {}\n", short(&cp.commit)));
+        value["branch"] = name.into();
+    }
+    Ok((value, text))
+}
+
+/// The empty tree's id (SHA-1).
+pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+fn describe(cp: &Checkpoint) -> String {
+    let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    let mut t = format!("checkpoint {}\n", cp.id);
+    t.push_str(&format!("Commit:      {}\n", cp.commit));
+    t.push_str(&format!("Created:     {}\n", cp.created));
+    t.push_str(&format!("Type:        {}\n", cp.kind.as_str()));
+    t.push_str(&format!("Description: {}\n", cp.description));
+    t.push_str(&format!("Branch:      {}\n", opt(&cp.branch)));
+    t.push_str(&format!("HEAD:        {}\n", opt(&cp.head)));
+    t.push_str(&format!("Contract:    {}\n", opt(&cp.contract)));
+    if let Some(n) = cp.turn {
+        t.push_str(&format!("Turn:        {n}\n"));
+    }
+    t.push_str(&format!("Tests:       {}\n", opt(&cp.tests)));
+    t.push_str(&format!(
+        "Files:       {} ({} untracked, {} ignored, {} left out)\n",
+        cp.counts.files, cp.counts.untracked, cp.counts.ignored, cp.counts.skipped
+    ));
+    if cp.pinned {
+        t.push_str("Pinned:      yes\n");
+    }
+    for s in &cp.skipped {
+        t.push_str(&format!("Left out:    {s}\n"));
+    }
+    for c in &cp.conflicted {
+        t.push_str(&format!("Conflicted:  {c} (staged side: ours)\n"));
+    }
+    t
 }
 
 /// Runs `git ward checkpoints`.
-pub fn run_list(_args: CheckpointsArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("checkpoints"))
+pub fn run_list(args: CheckpointsArgs) -> Result<u8> {
+    crate::cli::finish(args.json, list())
+}
+
+fn list() -> Result<(serde_json::Value, String)> {
+    let repo = tool_repo()?;
+    let ctx = Ctx::for_tool(&repo)?;
+    let all = store::list(&ctx)?;
+    let mut text = String::new();
+    if all.is_empty() {
+        text.push_str("no checkpoints yet (take one with `git ward checkpoint`)\n");
+    } else {
+        text.push_str(&format!(
+            "{:<22} {:<24} {:<15} {:<16} {:<8} {:<10} {:<5} {:>6}  {}\n",
+            "ID", "CREATED", "TYPE", "BRANCH", "HEAD", "CONTRACT", "TESTS", "FILES", "DESCRIPTION"
+        ));
+        for c in all.iter().rev() {
+            text.push_str(&format!(
+                "{:<22} {:<24} {:<15} {:<16} {:<8} {:<10} {:<5} {:>6}  {}{}\n",
+                c.id,
+                c.created,
+                c.kind.as_str(),
+                c.branch.as_deref().unwrap_or("-"),
+                c.head.as_deref().map(short).unwrap_or("-"),
+                c.contract.as_deref().unwrap_or("-"),
+                c.tests.as_deref().unwrap_or("-"),
+                c.counts.files,
+                c.description,
+                if c.pinned { " [pinned]" } else { "" }
+            ));
+        }
+    }
+    let items: Vec<serde_json::Value> = all.iter().rev().map(Checkpoint::to_json).collect();
+    Ok((json!({ "checkpoints": items }), text))
+}
+
+/// A short commit id.
+pub fn short(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
+/// Appends the tool's audit line for a checkpoint command.
+pub fn record(ctx: &Ctx, operation: &str, started: std::time::SystemTime, actions: Vec<String>) {
+    let rec = Record {
+        timestamp: audit::rfc3339(std::time::SystemTime::now()),
+        started_at: audit::rfc3339(started),
+        duration_ms: started.elapsed().map(|d| d.as_millis() as u64).unwrap_or(0),
+        trace_id: ctx.trace_id.clone(),
+        source: "tool".into(),
+        actor: ctx.actor.into(),
+        contract_id: ctx.contract.clone(),
+        operation: operation.into(),
+        argv: std::env::args().skip(1).collect(),
+        tier: 1,
+        decision: "allow".into(),
+        actions_taken: actions,
+        exit_code: Some(0),
+        worktree: Some(ctx.workdir.display().to_string()),
+        ..Record::default()
+    };
+    audit::append(&ctx.audit_dir(), &[rec]);
 }

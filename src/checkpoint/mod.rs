@@ -1,14 +1,122 @@
 //! Checkpoints, rollback, undo and turns (SPEC section 6).
+//!
+//! A checkpoint is an ordinary commit under `refs/ward/checkpoints/<id>`:
+//! its tree is the working tree (tracked files as they are on disk,
+//! untracked files that are not ignored, allow-listed ignored ones), its
+//! parents are HEAD and a commit of the staged tree, and its metadata sits
+//! in trailers. Taking one never touches HEAD, the index, the stash, the
+//! working tree or file mtimes: all writes go to a temporary index in the
+//! worktree's own git dir and to the object database.
+//!
+//! - [`snapshot`]: the recipe that turns the working tree into trees;
+//! - [`store`]: ids, trailers, listing, retention;
+//! - [`plan`]: what a rollback would change, and the restore itself;
+//! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
 pub mod cmd;
+pub mod plan;
 pub mod rollback;
+pub mod snapshot;
+pub mod store;
 pub mod turn;
 pub mod undo;
 
-use crate::action::Action;
-use crate::error::Result;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::action::{Action, RefTarget};
+use crate::error::{Error, Result};
 use crate::facts::Repo;
 use crate::git::Git;
+use crate::policy::Settings;
+
+pub use store::Kind;
+
+/// What every checkpoint operation needs: a doorway to git in the
+/// worktree, the repository's directories, the policy, who is asking.
+pub struct Ctx<'r> {
+    /// git, run in the top of the working tree with `GIT_DIR`/`GIT_WORK_TREE` pinned.
+    pub git: Git,
+    pub repo: &'r Repo,
+    pub workdir: PathBuf,
+    pub git_dir: PathBuf,
+    pub common_dir: PathBuf,
+    pub settings: Settings,
+    pub contract: Option<String>,
+    pub trace_id: String,
+    /// `agent` or `human`, for the audit log.
+    pub actor: &'static str,
+}
+
+impl<'r> Ctx<'r> {
+    /// A context for `repo`, given a doorway whose directory and env may
+    /// still need pinning. Fails on a bare repository.
+    pub fn new(
+        git: Git,
+        repo: &'r Repo,
+        settings: Settings,
+        contract: Option<String>,
+        trace_id: String,
+    ) -> Result<Self> {
+        let Some(workdir) = repo.workdir() else {
+            return Err(Error::invalid(
+                "checkpoints need a working tree; this repository is bare",
+                "run it in a worktree of the repository",
+            ));
+        };
+        let workdir = workdir.to_path_buf();
+        let git_dir = absolute(repo.git_dir());
+        let common_dir = absolute(repo.common_dir());
+        let seconds = settings.timeouts.git_seconds.max(1);
+        let git = git
+            .detached_from_env()
+            .env("GIT_DIR", &git_dir)
+            .env("GIT_WORK_TREE", &workdir)
+            .in_dir(&workdir)
+            .with_timeout(Duration::from_secs(seconds));
+        Ok(Ctx {
+            git,
+            repo,
+            workdir: absolute(&workdir),
+            git_dir,
+            common_dir,
+            settings,
+            contract,
+            trace_id,
+            actor: "agent",
+        })
+    }
+
+    /// The context of the tool face: the repository of the current
+    /// directory, its policy and contract, a fresh trace id (or the one
+    /// the environment carries).
+    pub fn for_tool(repo: &'r Repo) -> Result<Self> {
+        let policy = crate::facts::load_policy(Some(repo), false)?;
+        let contract = crate::facts::contract(Some(repo))?.map(|(id, _)| id);
+        let trace =
+            crate::env::var(crate::env::WARD_TRACE_ID).unwrap_or_else(crate::audit::new_trace_id);
+        Ctx::new(Git::locate()?, repo, policy.settings, contract, trace)
+    }
+
+    /// The audit directory.
+    pub fn audit_dir(&self) -> PathBuf {
+        crate::audit::dir(&self.common_dir)
+    }
+}
+
+/// The repository of the current directory, for the tool's commands.
+pub fn tool_repo() -> Result<Repo> {
+    Repo::discover().ok_or_else(|| {
+        Error::invalid(
+            "not in a git repository",
+            "run it inside the repository's working tree",
+        )
+    })
+}
+
+fn absolute(path: &std::path::Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
 
 /// Takes the pre-destructive checkpoint for a command the shim is about to
 /// run (SPEC section 6). `git` runs in the repository's working tree.
@@ -22,6 +130,80 @@ pub fn before_destructive(
     contract: Option<&str>,
     trace_id: &str,
 ) -> Result<Option<String>> {
-    let _ = (git, repo, action, contract, trace_id);
-    Ok(None)
+    if repo.workdir().is_none() {
+        return Ok(None);
+    }
+    let policy = crate::facts::load_policy(Some(repo), true)?;
+    let ctx = Ctx::new(
+        git.clone(),
+        repo,
+        policy.settings,
+        contract.map(str::to_string),
+        trace_id.to_string(),
+    )?;
+    let moves_refs = can_move_refs(action);
+    // What the command can destroy: `clean` only untracked files; a
+    // checkout of another commit tracked ones and untracked ones in its way.
+    let (tracked, untracked) = match action.command.as_str() {
+        "clean" => (false, true),
+        "checkout" | "switch" if action.checkout.is_some() => (true, true),
+        _ => (true, false),
+    };
+    if !moves_refs && snapshot::is_clean(&ctx, tracked, untracked)? {
+        return Ok(None);
+    }
+    let mut opts = snapshot::Options::new(Kind::PreDestructive);
+    opts.description = format!("before git {}", command_line(action));
+    opts.command = Some(action.operation());
+    if action.command == "stash" {
+        opts.keep_stashes = true;
+    }
+    opts.keep_refs = named_refs(&ctx, action);
+    let made = snapshot::checkpoint(&ctx, opts)?;
+    for path in &made.skipped {
+        eprintln!(
+            "ward: checkpoint {} left out {path} (larger than checkpoint.max_file_size)",
+            made.id
+        );
+    }
+    Ok(Some(made.id))
+}
+
+/// Can the command move or delete a ref (so it needs a record even on a clean tree)?
+fn can_move_refs(action: &Action) -> bool {
+    !action.refs.is_empty()
+        || matches!(
+            action.command.as_str(),
+            "rebase" | "reset" | "branch" | "stash" | "update-ref" | "worktree"
+        )
+}
+
+/// The refs a command names, with their current values, to keep reachable.
+fn named_refs(ctx: &Ctx, action: &Action) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for w in &action.refs {
+        let name = match &w.target {
+            RefTarget::Named(n) => n.clone(),
+            RefTarget::All => continue,
+            RefTarget::Current => match ctx.repo.head() {
+                Some(crate::decide::Head::Branch(b)) => format!("refs/heads/{b}"),
+                _ => continue,
+            },
+        };
+        if let Some(id) = ctx.repo.ref_id(&name) {
+            if !out.iter().any(|(n, _)| n == &name) {
+                out.push((name, id));
+            }
+        }
+    }
+    out
+}
+
+/// A short description of the command for the checkpoint's subject.
+fn command_line(action: &Action) -> String {
+    let mut text = action.command.clone();
+    if let Some(why) = &action.destructive {
+        text.push_str(&format!(" ({why})"));
+    }
+    text
 }

@@ -1,12 +1,356 @@
-//! `git ward rollback`.
+//! `git ward rollback`: restore the working tree from a checkpoint, after
+//! showing the plan and asking.
+//!
+//! Order matters for safety: plan, confirm, take the pre-rollback safety
+//! checkpoint (its ref exists before any file changes), then restore only
+//! the paths that differ. Killed at any point, the repository is either
+//! untouched or its pre-rollback state is one `git ward rollback` away.
 
-use crate::error::Result;
+use std::io::{BufRead, IsTerminal, Write};
 
-/// Arguments of `git ward rollback`.
+use serde_json::json;
+
+use super::plan::{self, Entry, Failure, Plan, Status};
+use super::snapshot::{self, Options, Trees};
+use super::store::{self, Checkpoint, Kind};
+use super::{tool_repo, Ctx};
+use crate::decide::Verdict;
+use crate::error::{exit, Error, Result};
+
+/// Restore the working tree from a checkpoint. Shows the plan (RESTORE,
+/// REMOVE, MISSING, UNCHANGED), asks `Continue with rollback? [y/N]`, takes
+/// a safety checkpoint, then writes only what differs. Ignored files are
+/// never touched; the checkpoint is kept.
 #[derive(Debug, clap::Args)]
-pub struct RollbackArgs {}
+pub struct RollbackArgs {
+    /// The checkpoint to restore (`chk-local-3`).
+    pub id: String,
+    /// Do not ask (needed when there is no terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// Show the plan and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Restore only these paths (files or directories inside the working tree).
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub files: Vec<String>,
+    /// Show the differences before the plan.
+    #[arg(long)]
+    pub diff: bool,
+    /// Ask for each file: y (yes), N (no, the default), a (all the rest).
+    #[arg(short = 'i', long)]
+    pub interactive: bool,
+    /// Skip the pre-rollback safety checkpoint.
+    #[arg(long)]
+    pub no_safety: bool,
+    /// Restore the staged state (the index) too.
+    #[arg(long)]
+    pub index: bool,
+    /// Commit the restored state as `Rollback to <id>`, under the same rules as any commit.
+    #[arg(long)]
+    pub commit: bool,
+    /// List unchanged files too.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Where text goes: stdout for people, nowhere with `--json`.
+pub struct Out {
+    pub json: bool,
+}
+
+impl Out {
+    pub fn say(&self, text: &str) {
+        if !self.json && !text.is_empty() {
+            print!("{text}");
+            if !text.ends_with('\n') {
+                println!();
+            }
+            let _ = std::io::stdout().flush();
+        }
+    }
+}
 
 /// Runs `git ward rollback`.
-pub fn run(_args: RollbackArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("rollback"))
+pub fn run(args: RollbackArgs) -> Result<u8> {
+    let json = args.json;
+    match rollback(args) {
+        Ok((value, code)) => {
+            if json {
+                println!("{value}");
+            }
+            Ok(code)
+        }
+        Err(err) if json => {
+            println!("{}", err.to_json());
+            Ok(err.exit_code())
+        }
+        Err(err) => Err(err),
+    }
+}
+
+fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
+    let out = Out { json: args.json };
+    let repo = tool_repo()?;
+    let ctx = Ctx::for_tool(&repo)?;
+    let cp = store::find(&ctx, &args.id)?;
+    let cwd = std::env::current_dir()?;
+    let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+    let paths = plan::resolve_paths(&ctx.workdir, &cwd, &args.files)?;
+    let started = std::time::SystemTime::now();
+
+    let prepared = prepare(&ctx, &cp, &paths, args.verbose)?;
+    out.say(&format!(
+        "Rollback to {} ({}, {}: {})\n",
+        cp.id,
+        cp.created,
+        cp.kind.as_str(),
+        cp.description
+    ));
+    if args.diff {
+        out.say(&diff(&ctx, &prepared.present.tree, &cp.tree, &paths)?);
+    }
+    out.say(&prepared.plan.render());
+    let index_changes =
+        args.index && cp.index_tree.as_deref() != Some(&prepared.present.index_tree);
+    if index_changes {
+        out.say("  INDEX     the staged state will be set to the checkpoint's\n");
+    }
+    out.say(&prepared.plan.warning());
+    let mut value = json!({
+        "checkpoint": cp.id,
+        "plan": prepared.plan,
+        "modify": prepared.plan.modifies(),
+        "remove": prepared.plan.removes(),
+    });
+
+    if args.dry_run {
+        out.say("Dry run: nothing changed.");
+        value["dry_run"] = true.into();
+        return Ok((value, exit::OK));
+    }
+    if prepared.plan.entries.is_empty() && !index_changes && !args.commit {
+        out.say("Nothing to restore: the working tree matches the checkpoint.");
+        return Ok((value, exit::OK));
+    }
+    let selected = match confirm(&prepared.plan, args.yes, args.interactive, "rollback")? {
+        Some(s) => s,
+        None => {
+            out.say(UNCONFIRMED);
+            value["status"] = "D".into();
+            value["message"] = UNCONFIRMED.into();
+            return Ok((value, exit::DENIED));
+        }
+    };
+
+    let mut actions = Vec::new();
+    if !args.no_safety {
+        let safety = take_safety(
+            &ctx,
+            &prepared.present,
+            &format!("before rollback to {}", cp.id),
+        )?;
+        out.say(&safety_line(&safety));
+        value["safety_checkpoint"] = safety.clone().into();
+        actions.push(format!("safety checkpoint {safety}"));
+    }
+    let failures = plan::apply(&ctx, &selected)?;
+    if args.index {
+        set_index(&ctx, &cp)?;
+    }
+    let done = summary(&selected, &failures);
+    out.say(&done);
+    actions.push(format!("rollback to {}", cp.id));
+    if args.commit {
+        let branch = commit_restored(&ctx, &cp.id)?;
+        out.say(&format!(
+            "Committed as `Rollback to {}` on {branch}\n",
+            cp.id
+        ));
+        value["committed_on"] = branch.clone().into();
+        actions.push(format!("committed on {branch}"));
+    }
+    super::cmd::record(&ctx, "ward.rollback", started, actions);
+    value["restored"] = (selected.len() - failures.len()).into();
+    value["failures"] = serde_json::to_value(&failures).unwrap_or_default();
+    if failures.is_empty() {
+        Ok((value, exit::OK))
+    } else {
+        value["status"] = "E".into();
+        Ok((value, exit::INTERNAL))
+    }
+}
+
+/// The message for an unconfirmed run.
+pub const UNCONFIRMED: &str = "Not confirmed: nothing changed. There is no terminal to ask; run again with --yes to proceed (or --dry-run to see the plan only).";
+
+/// The present snapshot and the plan from it to a checkpoint.
+pub struct Prepared {
+    pub present: Trees,
+    pub plan: Plan,
+}
+
+/// Snapshots the present and plans the way to `cp`.
+pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[String], verbose: bool) -> Result<Prepared> {
+    let present = snapshot::trees(ctx)?;
+    let plan = plan::compute(
+        ctx,
+        &present.tree,
+        &cp.tree,
+        paths,
+        &present.ignored,
+        (cp.counts.files > 0).then_some(cp.counts.files),
+        verbose,
+    )?;
+    Ok(Prepared { present, plan })
+}
+
+/// `git diff` from the present to the checkpoint.
+fn diff(ctx: &Ctx, present: &str, target: &str, paths: &[String]) -> Result<String> {
+    let mut args = vec![
+        "--literal-pathspecs",
+        "diff",
+        "--no-ext-diff",
+        "--no-color",
+        present,
+        target,
+        "--",
+    ];
+    args.extend(paths.iter().map(String::as_str));
+    ctx.git.run(&args)
+}
+
+/// Asks for confirmation. `Some(entries)` to go ahead with those, `None`
+/// when not confirmed. `--interactive` reads y/N/a per file from stdin.
+pub fn confirm<'p>(
+    plan: &'p Plan,
+    yes: bool,
+    interactive: bool,
+    what: &str,
+) -> Result<Option<Vec<&'p Entry>>> {
+    let all: Vec<&Entry> = plan.entries.iter().collect();
+    if interactive {
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        let mut chosen = Vec::new();
+        let mut rest = false;
+        for e in &all {
+            if rest || yes {
+                chosen.push(*e);
+                continue;
+            }
+            eprint!("{} {}? [y/N/a] ", e.status.word(), e.path);
+            let answer = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+            match answer.trim() {
+                "y" | "Y" | "yes" => chosen.push(*e),
+                "a" | "A" | "all" => {
+                    rest = true;
+                    chosen.push(*e);
+                }
+                _ => {}
+            }
+        }
+        return Ok(Some(chosen));
+    }
+    if yes {
+        return Ok(Some(all));
+    }
+    if !std::io::stdin().is_terminal() {
+        return Ok(None);
+    }
+    eprint!("Continue with {what}? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes").then_some(all))
+}
+
+/// Stores the present snapshot as a pre-rollback checkpoint; returns its id.
+pub fn take_safety(ctx: &Ctx, present: &Trees, description: &str) -> Result<String> {
+    let mut opts = Options::new(Kind::PreRollback);
+    opts.description = description.to_string();
+    opts.keep_stashes = true;
+    Ok(snapshot::store(ctx, present, opts)?.id)
+}
+
+/// The line naming the safety checkpoint.
+pub fn safety_line(id: &str) -> String {
+    format!("Safety checkpoint: {id} (undo this with `git ward rollback {id}`)\n")
+}
+
+/// Sets the real index to the checkpoint's staged tree, keeping the stat
+/// cache of unchanged entries.
+pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
+    let Some(tree) = &cp.index_tree else {
+        return Ok(());
+    };
+    snapshot::wait_for_index_lock(&ctx.git_dir)?;
+    ctx.git.run(["read-tree", "--reset", tree])?;
+    let _ = ctx.git.output(["update-index", "-q", "--refresh"]);
+    Ok(())
+}
+
+/// `Restored 3 files, removed 1 file` and the failures.
+pub fn summary(selected: &[&Entry], failures: &[Failure]) -> String {
+    let failed: std::collections::HashSet<&str> =
+        failures.iter().map(|f| f.path.as_str()).collect();
+    let ok = |s: Status| {
+        selected
+            .iter()
+            .filter(|e| e.status == s && !failed.contains(e.path.as_str()))
+            .count()
+    };
+    let written = ok(Status::Restore) + ok(Status::Missing);
+    let removed = ok(Status::Remove);
+    let mut t = format!(
+        "Restored {written} file{}, removed {removed} file{}\n",
+        plan::plural(written),
+        plan::plural(removed)
+    );
+    for f in failures {
+        t.push_str(&format!("not restored: {}: {}\n", f.path, f.reason));
+    }
+    t
+}
+
+/// Commits the restored state as `Rollback to <id>`, asking the same rules
+/// as any commit: denied, switched to the agent branch, or allowed.
+fn commit_restored(ctx: &Ctx, id: &str) -> Result<String> {
+    let message = format!("Rollback to {id}");
+    let argv: Vec<std::ffi::OsString> = ["commit", "-q", "-m", &message]
+        .iter()
+        .map(|s| s.into())
+        .collect();
+    let a = crate::assess::assess(&argv, false);
+    match &a.decision.verdict {
+        Verdict::Deny(err) => return Err(err.clone()),
+        Verdict::Switch(branch) => {
+            let exists = ctx.repo.ref_id(&format!("refs/heads/{branch}")).is_some();
+            let args: Vec<&str> = if exists {
+                vec!["checkout", "-q", branch]
+            } else {
+                vec!["checkout", "-q", "-b", branch]
+            };
+            let out = ctx.git.output(&args)?;
+            if !out.status.success() {
+                return Err(Error::internal(format!(
+                    "cannot switch to '{branch}' to commit the rollback: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ))
+                .with_hint("the files are restored; commit them by hand"));
+            }
+        }
+        Verdict::Allow => {}
+    }
+    ctx.git.run(["add", "-A"])?;
+    ctx.git
+        .run(["commit", "-q", "--allow-empty", "-m", &message])?;
+    let branch = ctx
+        .git
+        .run(["rev-parse", "--abbrev-ref", "HEAD"])
+        .unwrap_or_else(|_| "HEAD".into());
+    Ok(branch)
 }

@@ -1,12 +1,178 @@
-//! `git ward turn`.
+//! `git ward turn`: the context-pollution guard.
+//!
+//! Each turn of an agent runs the tests and takes a `turn` checkpoint with
+//! their status. When the last `turns.pollution_threshold` turns all
+//! failed, the agent has likely drifted: with rollback-on-pollution on, the
+//! working tree goes back to the newest passing turn (safety checkpoint
+//! first).
 
-use crate::error::Result;
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-/// Arguments of `git ward turn`.
+use serde_json::json;
+
+use super::rollback::{self, Out};
+use super::snapshot::{self, Options};
+use super::store::{self, Checkpoint, Kind};
+use super::{tool_repo, Ctx};
+use crate::error::{Error, Result};
+
+/// Run the tests, take a `turn` checkpoint with their status, and roll back
+/// to the newest passing turn when the last `turns.pollution_threshold`
+/// turns failed and rollback-on-pollution is on.
 #[derive(Debug, clap::Args)]
-pub struct TurnArgs {}
+pub struct TurnArgs {
+    /// The test command, run with `sh -c` (its output passes through).
+    #[arg(long, value_name = "CMD")]
+    pub tests: String,
+    /// Roll back on pollution even if `turns.rollback_on_pollution` is off.
+    #[arg(long)]
+    pub rollback_on_pollution: bool,
+    /// Print the result as JSON (the tests' output goes to stderr).
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `git ward turn`.
-pub fn run(_args: TurnArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("turn"))
+pub fn run(args: TurnArgs) -> Result<u8> {
+    let json = args.json;
+    crate::cli::finish(json, turn(args))
+}
+
+fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
+    let out = Out { json: args.json };
+    let repo = tool_repo()?;
+    let ctx = Ctx::for_tool(&repo)?;
+    let limit = crate::policy::parse_duration(&ctx.settings.turns.test_timeout)
+        .unwrap_or(Duration::from_secs(30 * 60));
+    let passed = run_tests(&args.tests, limit, args.json)?;
+    let status = if passed { "pass" } else { "fail" };
+
+    let mine = |c: &&Checkpoint| {
+        c.kind == Kind::Turn
+            && c.contract == ctx.contract
+            && c.worktree.as_deref() == Some(&ctx.git_dir.display().to_string())
+    };
+    let before: Vec<Checkpoint> = store::list(&ctx)?.iter().filter(mine).cloned().collect();
+    let n = before.iter().filter_map(|c| c.turn).max().unwrap_or(0) + 1;
+    let mut opts = Options::new(Kind::Turn);
+    opts.description = format!("turn {n}: tests {status}");
+    opts.turn = Some(n);
+    opts.tests = Some(status.to_string());
+    let cp = snapshot::checkpoint(&ctx, opts)?;
+    let mut text = format!("Turn {n}: tests {status}; checkpoint {}\n", cp.id);
+    let mut value = json!({ "turn": n, "tests": status, "checkpoint": cp.id });
+
+    let threshold = ctx.settings.turns.pollution_threshold.max(1) as usize;
+    let mut turns = before;
+    turns.push(cp);
+    let polluted = turns.len() >= threshold
+        && turns[turns.len() - threshold..]
+            .iter()
+            .all(|c| c.tests.as_deref() == Some("fail"));
+    value["polluted"] = polluted.into();
+    if !polluted {
+        return Ok((value, text));
+    }
+    text.push_str(&format!(
+        "The last {threshold} turns failed: the context looks polluted.\n"
+    ));
+    if !(args.rollback_on_pollution || ctx.settings.turns.rollback_on_pollution) {
+        text.push_str(
+            "Roll back with --rollback-on-pollution (or policy turns.rollback_on_pollution).\n",
+        );
+        return Ok((value, text));
+    }
+    let Some(good) = turns
+        .iter()
+        .rev()
+        .find(|c| c.tests.as_deref() == Some("pass"))
+    else {
+        text.push_str("No passing turn to roll back to: nothing changed.\n");
+        value["rolled_back_to"] = serde_json::Value::Null;
+        return Ok((value, text));
+    };
+    out.say(&text);
+    text.clear();
+    let prepared = rollback::prepare(&ctx, good, &[], false)?;
+    let safety = rollback::take_safety(
+        &ctx,
+        &prepared.present,
+        &format!("before rollback to {} (pollution)", good.id),
+    )?;
+    text.push_str(&rollback::safety_line(&safety));
+    let entries: Vec<_> = prepared.plan.entries.iter().collect();
+    let failures = super::plan::apply(&ctx, &entries)?;
+    text.push_str(&format!(
+        "Rolled back to {} (turn {}, tests pass)\n",
+        good.id,
+        good.turn.unwrap_or(0)
+    ));
+    text.push_str(&rollback::summary(&entries, &failures));
+    super::cmd::record(
+        &ctx,
+        "ward.rollback",
+        std::time::SystemTime::now(),
+        vec![
+            format!("safety checkpoint {safety}"),
+            format!("rollback to {} on pollution", good.id),
+        ],
+    );
+    value["rolled_back_to"] = good.id.clone().into();
+    value["safety_checkpoint"] = safety.into();
+    if !failures.is_empty() {
+        return Err(Error::internal(format!(
+            "rolled back to {}, but {} file(s) could not be restored: {}",
+            good.id,
+            failures.len(),
+            failures
+                .iter()
+                .map(|f| f.path.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok((value, text))
+}
+
+/// Runs the test command with a time limit. Its output passes through
+/// (to stderr with `--json`, so stdout stays one JSON object).
+fn run_tests(cmd: &str, limit: Duration, json: bool) -> Result<bool> {
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(cmd).stdin(Stdio::null());
+    if json {
+        // SAFETY: dup2 in the child before exec; async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::dup2(2, 1) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    command.process_group(0);
+    let mut child = command
+        .spawn()
+        .map_err(|e| Error::internal(format!("cannot run the tests: {e}")))?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status.success());
+        }
+        if start.elapsed() > limit {
+            // SAFETY: kill(2) on the process group we created.
+            unsafe {
+                libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+            }
+            let _ = child.wait();
+            eprintln!(
+                "ward: the tests ran longer than turns.test_timeout ({}s): counted as failing",
+                limit.as_secs()
+            );
+            return Ok(false);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

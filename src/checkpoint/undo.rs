@@ -1,12 +1,553 @@
-//! `git ward undo`.
+//! `git ward undo`: undo the last agent command that changed anything.
+//!
+//! The audit log says what that command was: the shim's line (with the
+//! pre-destructive checkpoint it took) and the ref journal that the
+//! reference-transaction hook wrote under the same trace id. Undo restores
+//! the working tree and the index from the checkpoint and moves each ref
+//! back, but only a ref that still holds the value the command left.
+//!
+//! An undo records itself the same way (its own safety checkpoint and the
+//! ref moves it made, under its own trace id), so the next undo redoes.
 
-use crate::error::Result;
+use std::collections::BTreeMap;
 
-/// Arguments of `git ward undo`.
+use serde::Serialize;
+use serde_json::json;
+
+use super::rollback::{self, Out, Prepared};
+use super::store::{self, Checkpoint};
+use super::{tool_repo, Ctx};
+use crate::audit::{self, Record};
+use crate::error::{exit, Result};
+
+const ZERO: &str = "0000000000000000000000000000000000000000";
+
+/// Undo the last agent command: restore its working tree and index from
+/// the checkpoint taken before it, and move back the refs it changed (only
+/// those still where it left them). Shows the plan and asks first; run it
+/// again to redo.
 #[derive(Debug, clap::Args)]
-pub struct UndoArgs {}
+pub struct UndoArgs {
+    /// Do not ask (needed when there is no terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// Show the plan and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// List the recent undoable commands, newest first.
+    #[arg(long)]
+    pub list: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One ref change in the journal.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RefMove {
+    #[serde(rename = "ref")]
+    pub name: String,
+    pub old: String,
+    pub new: String,
+}
+
+/// A command that can be undone.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Undoable {
+    pub trace_id: String,
+    pub time: String,
+    pub argv: Vec<String>,
+    pub operation: String,
+    pub checkpoint: Option<String>,
+    pub refs: Vec<RefMove>,
+    #[serde(skip)]
+    last_seen: usize,
+}
+
+impl Undoable {
+    fn title(&self) -> String {
+        if self.operation.starts_with("ward.") {
+            format!("git ward {}", self.argv.join(" "))
+        } else {
+            format!("git {}", self.argv.join(" "))
+        }
+    }
+}
+
+/// The undoable commands of this worktree, oldest first.
+pub fn undoable(records: &[Record], worktree: &str) -> Vec<Undoable> {
+    let mut by_trace: BTreeMap<String, Undoable> = BTreeMap::new();
+    let mut is_command: std::collections::HashSet<String> = Default::default();
+    for (i, r) in records.iter().enumerate() {
+        if r.trace_id.is_empty() {
+            continue;
+        }
+        let here = r.worktree.as_deref().is_none_or(|w| same_dir(w, worktree));
+        let u = by_trace
+            .entry(r.trace_id.clone())
+            .or_insert_with(|| Undoable {
+                trace_id: r.trace_id.clone(),
+                ..Undoable::default()
+            });
+        if r.decision == "journal" {
+            if let (Some(name), Some(old), Some(new)) = (&r.refname, &r.old, &r.new) {
+                let m = RefMove {
+                    name: name.clone(),
+                    old: old.clone(),
+                    new: new.clone(),
+                };
+                if !name.starts_with("refs/ward/") && name != "refs/stash" && !u.refs.contains(&m) {
+                    u.refs.push(m);
+                    u.last_seen = i;
+                }
+            }
+            continue;
+        }
+        let command = (r.source == "shim" && r.tier == 1 && r.decision != "deny")
+            || (r.source == "tool"
+                && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"));
+        if !command || !here {
+            continue;
+        }
+        is_command.insert(r.trace_id.clone());
+        u.time = r.timestamp.clone();
+        u.argv = r.argv.clone();
+        u.operation = r.operation.clone();
+        u.last_seen = i;
+        for a in &r.actions_taken {
+            for prefix in ["checkpoint ", "safety checkpoint ", "undo checkpoint "] {
+                if let Some(id) = a.strip_prefix(prefix) {
+                    u.checkpoint = Some(id.to_string());
+                }
+            }
+        }
+    }
+    let mut out: Vec<Undoable> = by_trace
+        .into_values()
+        .filter(|u| is_command.contains(&u.trace_id))
+        .filter(|u| u.checkpoint.is_some() || !u.refs.is_empty())
+        .collect();
+    out.sort_by_key(|u| u.last_seen);
+    out
+}
+
+fn same_dir(a: &str, b: &str) -> bool {
+    let canon = |p: &str| std::fs::canonicalize(p).unwrap_or_else(|_| p.into());
+    a == b || canon(a) == canon(b)
+}
+
+/// What undo does to one ref.
+#[derive(Clone, Debug, Serialize)]
+pub struct RefStep {
+    #[serde(rename = "ref")]
+    pub name: String,
+    /// The value to put back (zeros: delete it).
+    pub to: String,
+    /// The value the command left (zeros: it deleted the ref).
+    pub from: String,
+    /// `move-back`, `moved-since` or `unchanged`.
+    pub action: &'static str,
+    pub now: Option<String>,
+}
+
+/// Collapses a command's journal into one step per ref.
+fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
+    let head_symbolic = ctx
+        .git
+        .output(["symbolic-ref", "-q", "HEAD"])
+        .is_ok_and(|o| o.status.success());
+    let mut order: Vec<String> = Vec::new();
+    let mut span: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for m in moves {
+        if m.name == "HEAD" && head_symbolic {
+            // HEAD follows its branch, which has its own lines.
+            continue;
+        }
+        match span.get_mut(&m.name) {
+            Some(s) => s.1 = m.new.clone(),
+            None => {
+                order.push(m.name.clone());
+                span.insert(m.name.clone(), (m.old.clone(), m.new.clone()));
+            }
+        }
+    }
+    order
+        .into_iter()
+        .map(|name| {
+            let (old, new) = span[&name].clone();
+            let now = current(ctx, &name);
+            let now_z = now.clone().unwrap_or_else(|| ZERO.to_string());
+            let action = if now_z == old {
+                "unchanged"
+            } else if now_z == new {
+                "move-back"
+            } else {
+                "moved-since"
+            };
+            RefStep {
+                name,
+                to: old,
+                from: new,
+                action,
+                now,
+            }
+        })
+        .filter(|s| s.to != s.from)
+        .collect()
+}
+
+/// Without a ref journal (hooks not installed), the refs the checkpoint
+/// recorded: a deleted one comes back; a moved one goes back to the
+/// recorded value only when its reflog shows it still where the command
+/// (the newest move away from that value) left it.
+fn refs_from_checkpoint(ctx: &Ctx, cp: &Checkpoint) -> Vec<RefMove> {
+    let mut out = Vec::new();
+    for (name, recorded) in &cp.refs {
+        match current(ctx, name) {
+            None => out.push(RefMove {
+                name: name.clone(),
+                old: recorded.clone(),
+                new: ZERO.to_string(),
+            }),
+            Some(now) if &now != recorded => {
+                // The newest move away from the recorded value is the command's.
+                let log = ctx
+                    .git
+                    .run(["log", "-g", "-n", "50", "--format=%H", name, "--"])
+                    .unwrap_or_default();
+                let entries: Vec<&str> = log.lines().collect();
+                if let Some(i) =
+                    (0..entries.len().saturating_sub(1)).find(|&i| entries[i + 1] == recorded)
+                {
+                    out.push(RefMove {
+                        name: name.clone(),
+                        old: recorded.clone(),
+                        new: entries[i].to_string(),
+                    });
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+/// A ref's value, unpeeled; `None` when it does not exist.
+fn current(ctx: &Ctx, name: &str) -> Option<String> {
+    let out = ctx.git.output(["rev-parse", "-q", "--verify", name]).ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn short(id: &str) -> &str {
+    super::cmd::short(id)
+}
 
 /// Runs `git ward undo`.
-pub fn run(_args: UndoArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("undo"))
+pub fn run(args: UndoArgs) -> Result<u8> {
+    let json = args.json;
+    match undo(args) {
+        Ok((value, code)) => {
+            if json {
+                println!("{value}");
+            }
+            Ok(code)
+        }
+        Err(err) if json => {
+            println!("{}", err.to_json());
+            Ok(err.exit_code())
+        }
+        Err(err) => Err(err),
+    }
+}
+
+fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
+    let out = Out { json: args.json };
+    let repo = tool_repo()?;
+    let ctx = Ctx::for_tool(&repo)?;
+    let ctx = Ctx {
+        git: ctx
+            .git
+            .clone()
+            .env(crate::env::WARD_TRACE_ID, &ctx.trace_id),
+        ..ctx
+    };
+    let records = audit::read_all(&ctx.audit_dir());
+    let all = undoable(&records, &ctx.workdir.display().to_string());
+    if args.list {
+        let mut text = String::new();
+        if all.is_empty() {
+            text.push_str("nothing to undo\n");
+        }
+        for u in all.iter().rev().take(20) {
+            text.push_str(&format!(
+                "{}  {}  checkpoint {}  {} ref change{}\n",
+                u.time,
+                u.title(),
+                u.checkpoint.as_deref().unwrap_or("-"),
+                u.refs.len(),
+                super::plan::plural(u.refs.len())
+            ));
+        }
+        out.say(&text);
+        let list: Vec<&Undoable> = all.iter().rev().take(20).collect();
+        return Ok((json!({ "status": "S", "undoable": list }), exit::OK));
+    }
+    let Some(last) = all.last() else {
+        out.say("Nothing to undo: no agent command that changed anything is on record.");
+        return Ok((json!({ "status": "S", "undone": null }), exit::OK));
+    };
+    out.say(&format!("Undo `{}` ({})\n", last.title(), last.time));
+    let cp: Option<Checkpoint> = match &last.checkpoint {
+        Some(id) => match store::find(&ctx, id) {
+            Ok(cp) => Some(cp),
+            Err(_) => {
+                out.say(&format!(
+                    "  checkpoint {id} no longer exists: the working tree is left as it is\n"
+                ));
+                None
+            }
+        },
+        None => None,
+    };
+    let moves_on_record = if last.refs.is_empty() {
+        cp.as_ref()
+            .map(|cp| refs_from_checkpoint(&ctx, cp))
+            .unwrap_or_default()
+    } else {
+        last.refs.clone()
+    };
+    let steps = ref_steps(&ctx, &moves_on_record);
+
+    for s in &steps {
+        let line = match s.action {
+            "move-back" if s.to == ZERO => {
+                format!("  REF       {} delete (created by the command)\n", s.name)
+            }
+            "move-back" if s.from == ZERO => {
+                format!("  REF       {} recreate at {}\n", s.name, short(&s.to))
+            }
+            "move-back" => format!(
+                "  REF       {} {} -> {}\n",
+                s.name,
+                short(&s.from),
+                short(&s.to)
+            ),
+            "moved-since" => format!(
+                "  REF       {} moved since (now {}, the command left {}): left alone\n",
+                s.name,
+                s.now.as_deref().map(short).unwrap_or("deleted"),
+                short(&s.from)
+            ),
+            _ => format!("  REF       {} already at {}\n", s.name, short(&s.to)),
+        };
+        out.say(&line);
+    }
+
+    let prepared: Option<Prepared> = match &cp {
+        Some(cp) => Some(rollback::prepare(&ctx, cp, &[], false)?),
+        None => None,
+    };
+    let present = match &prepared {
+        Some(p) => p.present.clone(),
+        None => super::snapshot::trees(&ctx)?,
+    };
+    let index_changes = cp
+        .as_ref()
+        .is_some_and(|cp| cp.index_tree.as_deref() != Some(present.index_tree.as_str()));
+    let current_stashes: Vec<String> = super::snapshot::stashes(&ctx)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    let lost_stashes: Vec<(String, String)> = cp
+        .as_ref()
+        .map(|cp| {
+            cp.stashes
+                .iter()
+                .filter(|(sha, _)| !current_stashes.contains(sha))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(p) = &prepared {
+        out.say(&p.plan.render());
+    }
+    if index_changes {
+        out.say("  INDEX     the staged state will be set to the checkpoint's\n");
+    }
+    for (sha, msg) in &lost_stashes {
+        out.say(&format!("  STASH     {} {msg} comes back\n", short(sha)));
+    }
+    let empty = super::plan::Plan::default();
+    let plan = prepared.as_ref().map(|p| &p.plan).unwrap_or(&empty);
+    out.say(&plan.warning());
+    let moves: Vec<&super::undo::RefStep> =
+        steps.iter().filter(|s| s.action == "move-back").collect();
+    let mut value = json!({
+        "undo": last,
+        "refs": steps,
+        "plan": plan,
+        "modify": plan.modifies(),
+        "remove": plan.removes(),
+    });
+    if args.dry_run {
+        out.say("Dry run: nothing changed.");
+        value["dry_run"] = true.into();
+        return Ok((value, exit::OK));
+    }
+    if plan.entries.is_empty() && moves.is_empty() && !index_changes && lost_stashes.is_empty() {
+        out.say("Nothing to undo: files and refs are already as they were before it.");
+        return Ok((value, exit::OK));
+    }
+    let Some(selected) = rollback::confirm(plan, args.yes, false, "undo")? else {
+        out.say(rollback::UNCONFIRMED);
+        value["status"] = "D".into();
+        value["message"] = rollback::UNCONFIRMED.into();
+        return Ok((value, exit::DENIED));
+    };
+    let started = std::time::SystemTime::now();
+    let safety =
+        rollback::take_safety(&ctx, &present, &format!("before undo of {}", last.title()))?;
+    out.say(&rollback::safety_line(&safety));
+
+    let mut journal = Vec::new();
+    let mut ref_failures = Vec::new();
+    for s in &moves {
+        let args: Vec<&str> = if s.to == ZERO {
+            vec!["update-ref", "-m", "ward: undo", "-d", &s.name, &s.from]
+        } else if s.name == "HEAD" {
+            vec![
+                "update-ref",
+                "--no-deref",
+                "-m",
+                "ward: undo",
+                "HEAD",
+                &s.to,
+                &s.from,
+            ]
+        } else if s.from == ZERO {
+            vec!["update-ref", "-m", "ward: undo", &s.name, &s.to, ""]
+        } else {
+            vec!["update-ref", "-m", "ward: undo", &s.name, &s.to, &s.from]
+        };
+        let o = ctx.git.output(&args)?;
+        if o.status.success() {
+            journal.push(RefMove {
+                name: s.name.clone(),
+                old: s.from.clone(),
+                new: s.to.clone(),
+            });
+        } else {
+            ref_failures.push(format!(
+                "{}: {}",
+                s.name,
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+        }
+    }
+    let failures = super::plan::apply(&ctx, &selected)?;
+    if index_changes {
+        if let Some(cp) = &cp {
+            rollback::set_index(&ctx, cp)?;
+        }
+    }
+    for (sha, msg) in lost_stashes.iter().rev() {
+        if let Err(err) = ctx.git.run(["stash", "store", "-m", msg, sha]) {
+            ref_failures.push(format!("stash {}: {}", short(sha), err.message));
+        }
+    }
+    let mut text = rollback::summary(&selected, &failures);
+    if !journal.is_empty() {
+        text.push_str(&format!(
+            "Moved back {} ref{}\n",
+            journal.len(),
+            super::plan::plural(journal.len())
+        ));
+    }
+    for f in &ref_failures {
+        text.push_str(&format!("not undone: {f}\n"));
+    }
+    text.push_str("Run `git ward undo` again to redo.\n");
+    out.say(&text);
+
+    // Recorded like any command, so the next undo redoes this one.
+    let mut lines: Vec<Record> = journal
+        .iter()
+        .map(|m| Record {
+            timestamp: audit::rfc3339(std::time::SystemTime::now()),
+            trace_id: ctx.trace_id.clone(),
+            source: "tool".into(),
+            operation: "ward.undo".into(),
+            decision: "journal".into(),
+            tier: 1,
+            refname: Some(m.name.clone()),
+            old: Some(m.old.clone()),
+            new: Some(m.new.clone()),
+            worktree: Some(ctx.workdir.display().to_string()),
+            ..Record::default()
+        })
+        .collect();
+    audit::append(&ctx.audit_dir(), &lines);
+    lines.clear();
+    super::cmd::record(
+        &ctx,
+        "ward.undo",
+        started,
+        vec![
+            format!("undo checkpoint {safety}"),
+            format!("undid {}", last.trace_id),
+        ],
+    );
+    value["safety_checkpoint"] = safety.into();
+    value["moved_back"] = serde_json::to_value(&journal).unwrap_or_default();
+    if failures.is_empty() && ref_failures.is_empty() {
+        Ok((value, exit::OK))
+    } else {
+        value["status"] = "E".into();
+        value["failures"] = json!({ "files": failures, "refs": ref_failures });
+        Ok((value, exit::INTERNAL))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(trace: &str, source: &str, decision: &str) -> Record {
+        Record {
+            trace_id: trace.into(),
+            source: source.into(),
+            decision: decision.into(),
+            tier: 1,
+            worktree: Some("/w".into()),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn the_last_command_that_changed_anything_is_found() {
+        let mut a = rec("t1", "shim", "checkpoint");
+        a.actions_taken = vec!["checkpoint chk-local-1".into()];
+        let mut j = rec("t2", "reference-transaction", "journal");
+        j.refname = Some("refs/heads/x".into());
+        j.old = Some("1".into());
+        j.new = Some(ZERO.into());
+        j.worktree = None;
+        let b = rec("t2", "shim", "allow");
+        let denied = rec("t3", "shim", "deny");
+        let mut elsewhere = rec("t4", "shim", "checkpoint");
+        elsewhere.worktree = Some("/other".into());
+        elsewhere.actions_taken = vec!["checkpoint chk-local-2".into()];
+        let quiet = rec("t5", "shim", "allow");
+        let mut ward_ref = rec("t5", "reference-transaction", "journal");
+        ward_ref.refname = Some("refs/ward/checkpoints/chk-local-3".into());
+        ward_ref.old = Some(ZERO.into());
+        ward_ref.new = Some("3".into());
+        let list = undoable(&[a, j, b, denied, elsewhere, quiet, ward_ref], "/w");
+        let traces: Vec<&str> = list.iter().map(|u| u.trace_id.as_str()).collect();
+        assert_eq!(traces, vec!["t1", "t2"]);
+        assert_eq!(list[0].checkpoint.as_deref(), Some("chk-local-1"));
+        assert_eq!(list[1].refs.len(), 1);
+    }
 }

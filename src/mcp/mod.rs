@@ -1,12 +1,77 @@
-//! `git ward mcp`: an MCP server on stdio.
+//! `git ward mcp`: git-ward's tools for MCP clients, on stdio.
+//!
+//! A small synchronous JSON-RPC 2.0 server, one message per line, built on
+//! serde_json alone. The official MCP SDKs for Rust need an async runtime;
+//! this server answers one request at a time and needs none, so the binary's
+//! other faces (the shim and the hooks, which start on every git command)
+//! carry no runtime and no start-up cost for it.
+//!
+//! Every tool call walks the shim's road (classify, facts, decide, act,
+//! audit) through [`call::Ctx::govern`], so an agent gets the same answer,
+//! the same denial codes and the same audit lines here as through `git`.
+//!
+//! Files: `jsonrpc.rs` (framing), `server.rs` (MCP methods), `tools.rs`
+//! (the list and schemas), `call.rs` (one call's road), `git_tools.rs`
+//! and `ward_tools.rs` (the tools).
 
-use crate::error::Result;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
-/// Arguments of `git ward mcp`.
+use crate::error::{exit, Error, Result};
+
+mod call;
+mod git_tools;
+mod jsonrpc;
+mod server;
+mod tools;
+mod ward_tools;
+
+/// Serve git-ward's tools over MCP (JSON-RPC 2.0 on stdin/stdout, one
+/// message per line): git status, log, show, diff, checkout, save, explain,
+/// checkpoints, rollback and undo, each under the repository's rules.
 #[derive(Debug, clap::Args)]
-pub struct McpArgs {}
+pub struct McpArgs {
+    /// The repository tools work on when a call gives no `repo_path`
+    /// (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+}
 
-/// Runs the server.
-pub fn run(_args: McpArgs) -> Result<u8> {
-    Err(crate::cli::unavailable("mcp"))
+/// Runs the server until stdin closes.
+pub fn run(args: McpArgs) -> Result<u8> {
+    let cwd = std::env::current_dir()?;
+    let dir = match args.repo {
+        Some(d) => cwd.join(d),
+        None => cwd,
+    };
+    if !dir.is_dir() {
+        return Err(Error::invalid(
+            format!("--repo {} is not a directory", dir.display()),
+            "pass the working tree of a git repository",
+        ));
+    }
+    let mut server = server::Server::new(dir);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(Error::internal(format!("cannot read stdin: {e}"))),
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if let Some(reply) = server.handle_line(line.trim_ascii()) {
+            let mut out = stdout.lock();
+            // The client went away: nothing more to serve.
+            if writeln!(out, "{reply}").and_then(|_| out.flush()).is_err() {
+                break;
+            }
+        }
+    }
+    Ok(exit::OK)
 }

@@ -322,3 +322,89 @@ pub fn sibling(repo: &TestRepo, name: &str) -> PathBuf {
 pub fn exists(path: &Path) -> bool {
     path.exists()
 }
+
+impl TestRepo {
+    /// A digest of everything a rollback or undo could change: every file
+    /// on disk (ignored ones too) with its mode, the index's entries,
+    /// HEAD, the refs outside `refs/ward/`, and the stash list.
+    pub fn state(&self) -> String {
+        let index = self.tmp.path().join("state-index");
+        let _ = std::fs::remove_file(&index);
+        let idx = index.to_str().unwrap();
+        self.git_env(["add", "-A", "-f"], &[("GIT_INDEX_FILE", idx)])
+            .ok();
+        let tree = self
+            .git_env(["write-tree"], &[("GIT_INDEX_FILE", idx)])
+            .ok()
+            .stdout;
+        let index_bytes = self.git(["ls-files", "-s", "-z"]).stdout;
+        let refs: String = self
+            .git(["for-each-ref", "--format=%(refname) %(objectname)"])
+            .stdout
+            .lines()
+            .filter(|l| !l.starts_with("refs/ward/"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let head = self.git(["symbolic-ref", "-q", "HEAD"]).stdout;
+        let head_id = self.rev("HEAD").unwrap_or_default();
+        let stash = self.git(["stash", "list", "--format=%H"]).stdout;
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        index_bytes.hash(&mut h);
+        format!(
+            "tree {}index {:x}\nhead {}{head_id}\n{refs}stash {stash}",
+            tree,
+            h.finish(),
+            head
+        )
+    }
+
+    /// Runs `git-ward <args> --json` style commands and parses stdout.
+    pub fn ward_json<I, S>(&self, args: I, env: &[(&str, &str)]) -> (Run, serde_json::Value)
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let run = self.ward_env(args, env);
+        let value = serde_json::from_str(run.stdout.trim()).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}):\nstdout: {}\nstderr: {}",
+                run.stdout, run.stderr
+            )
+        });
+        (run, value)
+    }
+
+    /// Runs `git-ward <args>` with `input` on stdin.
+    pub fn ward_stdin<I, S>(&self, args: I, input: &str) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        use std::io::Write;
+        let mut cmd = Command::new(ward_bin());
+        self.hermetic(&mut cmd);
+        cmd.env("WARD_REAL_GIT", real_git())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("run git-ward");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    }
+
+    /// Takes a checkpoint with the tool and returns its id.
+    pub fn checkpoint(&self, message: &str) -> String {
+        let (_, v) = self.ward_json(["checkpoint", "-m", message, "--json"], &[]);
+        v["checkpoint"]["id"]
+            .as_str()
+            .expect("checkpoint id")
+            .to_string()
+    }
+}

@@ -1,9 +1,14 @@
 //! Integration tests: real git, temp repositories, hermetic environment.
 //! One test binary (faster to link); one module per area.
 
+mod checkpoint;
 mod common;
 mod explain;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
+mod mcp;
+mod rollback;
 mod shim;
+mod undo;
+mod workflow;

@@ -6,7 +6,6 @@ use std::process::Stdio;
 
 use crate::common::{real_git, TestRepo};
 
-const AGENT: &[(&str, &str)] = &[];
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
 
 /// A repository with a bare remote `origin` that has `main`.
@@ -386,8 +385,15 @@ fn pushes_to_protected_refs_and_force_pushes_are_refused() {
     assert_eq!(remote_rev(&repo, "main"), remote_main);
     // Its own branch, force included, is fine.
     repo.shim(["push", "-q", "origin", "agent/c1"]).ok();
-    repo.git(["commit", "-q", "--amend", "-m", "rewritten"])
-        .ok();
+    repo.git([
+        "commit",
+        "-q",
+        "--amend",
+        "--allow-empty",
+        "-m",
+        "rewritten",
+    ])
+    .ok();
     repo.shim(["push", "-q", "--force", "origin", "agent/c1"])
         .ok();
     assert_eq!(remote_rev(&repo, "agent/c1"), repo.rev("agent/c1"));

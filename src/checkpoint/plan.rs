@@ -1,0 +1,513 @@
+//! The restoration plan, and the restore that carries it out.
+//!
+//! The plan compares two trees: the present (a snapshot of the working
+//! tree taken with the same recipe as a checkpoint, which is also the
+//! safety checkpoint) and the target. `diff-tree` names exactly the paths
+//! whose content differs, so only those are written: unchanged files keep
+//! their bytes and mtimes. Each write goes to a temporary file in the git
+//! dir and is renamed into place, so a killed rollback leaves every file
+//! either old or new, never half written. Files not in the present snapshot
+//! (ignored ones, untracked ones too large to keep) are never touched.
+
+use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+
+use serde::Serialize;
+
+use super::Ctx;
+use crate::error::{Error, Result};
+
+/// What a rollback does to one path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Status {
+    /// Changed since: the checkpoint's content is written back.
+    Restore,
+    /// Created since (and not ignored): removed.
+    Remove,
+    /// Deleted since: it comes back.
+    Missing,
+}
+
+impl Status {
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Restore => "RESTORE",
+            Status::Remove => "REMOVE",
+            Status::Missing => "MISSING",
+        }
+    }
+}
+
+/// One path of the plan.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    pub path: String,
+    pub status: Status,
+    #[serde(skip)]
+    pub raw: Vec<u8>,
+    /// Mode and blob in the target (for RESTORE and MISSING).
+    #[serde(skip)]
+    pub mode: String,
+    #[serde(skip)]
+    pub blob: String,
+}
+
+/// Every path that differs, and how many do not.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Plan {
+    pub entries: Vec<Entry>,
+    pub unchanged: u64,
+    /// Listed only when asked (`--verbose`).
+    pub unchanged_paths: Vec<String>,
+    /// Created since but ignored (allow-listed): left alone.
+    pub kept_ignored: Vec<String>,
+}
+
+impl Plan {
+    pub fn count(&self, status: Status) -> usize {
+        self.entries.iter().filter(|e| e.status == status).count()
+    }
+
+    /// Files written (RESTORE and MISSING).
+    pub fn modifies(&self) -> usize {
+        self.count(Status::Restore) + self.count(Status::Missing)
+    }
+
+    /// Files removed.
+    pub fn removes(&self) -> usize {
+        self.count(Status::Remove)
+    }
+
+    /// The plan as text, one path a line; UNCHANGED as a count unless listed.
+    pub fn render(&self) -> String {
+        let mut t = String::new();
+        for e in &self.entries {
+            t.push_str(&format!("  {:<9} {}\n", e.status.word(), e.path));
+        }
+        for p in &self.unchanged_paths {
+            t.push_str(&format!("  {:<9} {p}\n", "UNCHANGED"));
+        }
+        if self.unchanged_paths.is_empty() && self.unchanged > 0 {
+            t.push_str(&format!(
+                "  UNCHANGED {} file{} (--verbose lists them)\n",
+                self.unchanged,
+                plural(self.unchanged as usize)
+            ));
+        }
+        for p in &self.kept_ignored {
+            t.push_str(&format!(
+                "  {:<9} {p} (ignored, created since: left alone)\n",
+                "KEEP"
+            ));
+        }
+        t
+    }
+
+    /// `This will modify N files and remove M files`.
+    pub fn warning(&self) -> String {
+        format!(
+            "This will modify {} file{} and remove {} file{}",
+            self.modifies(),
+            plural(self.modifies()),
+            self.removes(),
+            plural(self.removes())
+        )
+    }
+}
+
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Computes the plan from `present` to `target` (trees). `paths` limits it
+/// (worktree-relative; empty for everything). `ignored` lists the
+/// allow-listed ignored files of the present snapshot, never removed.
+/// `target_files` is the number of files in the target tree, when known.
+pub fn compute(
+    ctx: &Ctx,
+    present: &str,
+    target: &str,
+    paths: &[String],
+    ignored: &[String],
+    target_files: Option<u64>,
+    verbose: bool,
+) -> Result<Plan> {
+    let mut args: Vec<&str> = vec![
+        "--literal-pathspecs",
+        "diff-tree",
+        "-r",
+        "-z",
+        "--no-renames",
+        present,
+        target,
+        "--",
+    ];
+    args.extend(paths.iter().map(String::as_str));
+    let out = ctx.git.output(&args)?;
+    if !out.status.success() {
+        return Err(Error::internal(format!(
+            "git diff-tree failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let ignored: HashSet<&str> = ignored.iter().map(String::as_str).collect();
+    let mut plan = Plan::default();
+    let mut fields = out.stdout.split(|b| *b == 0);
+    while let Some(meta) = fields.next() {
+        if meta.is_empty() {
+            continue;
+        }
+        let Some(raw) = fields.next() else { break };
+        // ":<mode1> <mode2> <sha1> <sha2> <status>"
+        let meta = String::from_utf8_lossy(meta);
+        let mut f = meta.trim_start_matches(':').split(' ');
+        let (_m1, m2, _s1, s2, st) = (
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+        );
+        let path = String::from_utf8_lossy(raw).into_owned();
+        let status = match st {
+            "A" => Status::Missing,
+            "D" if ignored.contains(path.as_str()) => {
+                plan.kept_ignored.push(path);
+                continue;
+            }
+            "D" => Status::Remove,
+            _ => Status::Restore,
+        };
+        plan.entries.push(Entry {
+            path,
+            status,
+            raw: raw.to_vec(),
+            mode: m2.to_string(),
+            blob: s2.to_string(),
+        });
+    }
+    let changed_in_target = (plan.modifies()) as u64;
+    if verbose || !paths.is_empty() || target_files.is_none() {
+        let mut args: Vec<&str> = vec![
+            "--literal-pathspecs",
+            "ls-tree",
+            "-r",
+            "-z",
+            "--name-only",
+            "--full-tree",
+            target,
+            "--",
+        ];
+        args.extend(paths.iter().map(String::as_str));
+        let out = ctx.git.run(&args)?;
+        let changed: HashSet<&str> = plan.entries.iter().map(|e| e.path.as_str()).collect();
+        let same: Vec<String> = out
+            .split('\0')
+            .filter(|p| !p.is_empty() && !changed.contains(p))
+            .map(str::to_string)
+            .collect();
+        plan.unchanged = same.len() as u64;
+        if verbose {
+            plan.unchanged_paths = same;
+        }
+    } else {
+        plan.unchanged = target_files.unwrap_or(0).saturating_sub(changed_in_target);
+    }
+    Ok(plan)
+}
+
+/// A path that could not be restored, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct Failure {
+    pub path: String,
+    pub reason: String,
+}
+
+/// Carries out the plan's entries (all of them; filter first for a
+/// selection). Returns the paths that could not be restored.
+pub fn apply(ctx: &Ctx, entries: &[&Entry]) -> Result<Vec<Failure>> {
+    let mut failures = Vec::new();
+    let tmp_dir = ctx.git_dir.join("ward").join("tmp");
+    std::fs::create_dir_all(&tmp_dir)?;
+
+    // Removals first: a directory may have to make room for a file.
+    for e in entries.iter().filter(|e| e.status == Status::Remove) {
+        let full = ctx.workdir.join(OsStr::from_bytes(&e.raw));
+        if let Err(reason) = check_leading(&ctx.workdir, &e.raw) {
+            failures.push(Failure {
+                path: e.path.clone(),
+                reason,
+            });
+            continue;
+        }
+        match std::fs::remove_file(&full) {
+            Ok(()) => prune_empty_parents(&ctx.workdir, &full),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => failures.push(Failure {
+                path: e.path.clone(),
+                reason: err.to_string(),
+            }),
+        }
+    }
+
+    let writes: Vec<&&Entry> = entries
+        .iter()
+        .filter(|e| matches!(e.status, Status::Restore | Status::Missing))
+        .collect();
+    if writes.is_empty() {
+        return Ok(failures);
+    }
+    let mut wanted = String::new();
+    for e in writes.iter().filter(|e| e.mode != "160000") {
+        wanted.push_str(&e.blob);
+        wanted.push('\n');
+    }
+    let blobs = read_blobs(ctx, &wanted)?;
+    for (n, e) in writes.iter().enumerate() {
+        if e.mode == "160000" {
+            failures.push(Failure {
+                path: e.path.clone(),
+                reason: "a submodule: check it out with `git submodule update`".into(),
+            });
+            continue;
+        }
+        let Some(content) = blobs.get(&e.blob) else {
+            failures.push(Failure {
+                path: e.path.clone(),
+                reason: format!("object {} is missing", e.blob),
+            });
+            continue;
+        };
+        if let Err(reason) = write_one(ctx, &tmp_dir, n, e, content) {
+            failures.push(Failure {
+                path: e.path.clone(),
+                reason,
+            });
+        }
+    }
+    Ok(failures)
+}
+
+fn write_one(
+    ctx: &Ctx,
+    tmp_dir: &Path,
+    n: usize,
+    e: &Entry,
+    content: &[u8],
+) -> std::result::Result<(), String> {
+    check_leading(&ctx.workdir, &e.raw)?;
+    let full = ctx.workdir.join(OsStr::from_bytes(&e.raw));
+    let existing = std::fs::symlink_metadata(&full).ok();
+    if e.status == Status::Missing && existing.is_some() {
+        return Err(
+            "a file that is not in the snapshot (ignored or too large) is in the way; left alone"
+                .into(),
+        );
+    }
+    if existing.as_ref().is_some_and(|m| m.is_dir()) {
+        return Err("a directory is in the way; left alone".into());
+    }
+    if let Some(parent) = full.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|err| format!("cannot create its directory: {err}"))?;
+    }
+    let tmp = tmp_dir.join(format!("{}-{n}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    if e.mode == "120000" {
+        std::os::unix::fs::symlink(OsStr::from_bytes(content), &tmp)
+            .map_err(|err| err.to_string())?;
+    } else {
+        std::fs::write(&tmp, content).map_err(|err| err.to_string())?;
+        if e.mode == "100755" {
+            use std::os::unix::fs::PermissionsExt;
+            let meta = std::fs::metadata(&tmp).map_err(|err| err.to_string())?;
+            let mode = meta.permissions().mode();
+            // Execute wherever read is allowed, as git does.
+            let exec = (mode & 0o444) >> 2;
+            let _ = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode | exec));
+        }
+    }
+    if let Err(err) = std::fs::rename(&tmp, &full) {
+        let _ = std::fs::remove_file(&tmp);
+        if err.raw_os_error() == Some(libc::EXDEV) {
+            // The git dir lives on another filesystem: write in place.
+            return write_in_place(&full, e, content);
+        }
+        return Err(err.to_string());
+    }
+    Ok(())
+}
+
+fn write_in_place(full: &Path, e: &Entry, content: &[u8]) -> std::result::Result<(), String> {
+    let _ = std::fs::remove_file(full);
+    if e.mode == "120000" {
+        return std::os::unix::fs::symlink(OsStr::from_bytes(content), full)
+            .map_err(|err| err.to_string());
+    }
+    std::fs::write(full, content).map_err(|err| err.to_string())
+}
+
+/// Refuses a path whose leading directories include a symlink (writing
+/// through it would land outside the working tree).
+fn check_leading(workdir: &Path, raw: &[u8]) -> std::result::Result<(), String> {
+    let rel = Path::new(OsStr::from_bytes(raw));
+    let mut cur = workdir.to_path_buf();
+    let comps: Vec<Component> = rel.components().collect();
+    for c in comps.iter().take(comps.len().saturating_sub(1)) {
+        cur.push(c);
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(format!("{} is a symlink; left alone", cur.display()));
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
+/// Removes directories left empty by a removal, up to the working tree's top.
+fn prune_empty_parents(workdir: &Path, file: &Path) {
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if d == workdir || !d.starts_with(workdir) || std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        dir = d.parent();
+    }
+}
+
+/// Reads blobs through one `cat-file --batch`: id to content.
+fn read_blobs(ctx: &Ctx, wanted: &str) -> Result<std::collections::HashMap<String, Vec<u8>>> {
+    let mut map = std::collections::HashMap::new();
+    if wanted.is_empty() {
+        return Ok(map);
+    }
+    let out = ctx
+        .git
+        .output_with(["cat-file", "--batch"], &[], Some(wanted.as_bytes()))?;
+    let data = out.stdout;
+    let mut pos = 0;
+    while pos < data.len() {
+        let Some(nl) = data[pos..].iter().position(|b| *b == b'\n') else {
+            break;
+        };
+        let header = String::from_utf8_lossy(&data[pos..pos + nl]).into_owned();
+        pos += nl + 1;
+        let mut f = header.split(' ');
+        let (id, kind, size) = (f.next().unwrap_or(""), f.next().unwrap_or(""), f.next());
+        if kind == "missing" {
+            continue;
+        }
+        let size: usize = size.and_then(|s| s.parse().ok()).unwrap_or(0);
+        if pos + size > data.len() {
+            break;
+        }
+        map.insert(id.to_string(), data[pos..pos + size].to_vec());
+        pos += size + 1;
+    }
+    Ok(map)
+}
+
+/// Resolves `--files` arguments to worktree-relative paths. Anything
+/// outside the working tree (through `..`, an absolute path, or a
+/// symlinked directory) is refused before anything changes. An empty
+/// result means the whole tree.
+pub fn resolve_paths(workdir: &Path, cwd: &Path, args: &[String]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for arg in args {
+        let refuse = |why: &str| {
+            Error::invalid(
+                format!("refusing path '{arg}': {why}"),
+                "name files inside the working tree, without symlinked directories on the way",
+            )
+        };
+        let p = Path::new(arg);
+        let abs = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            cwd.join(p)
+        };
+        let lexical = normalize(&abs).ok_or_else(|| refuse("it leaves the filesystem root"))?;
+        let rel = lexical
+            .strip_prefix(workdir)
+            .map_err(|_| refuse("it is outside the working tree"))?
+            .to_path_buf();
+        if rel
+            .components()
+            .next()
+            .is_some_and(|c| c.as_os_str() == ".git")
+        {
+            return Err(refuse("it is inside the git directory"));
+        }
+        // `..` after a symlink goes where the link points, not back up.
+        if let Some(parent) = abs.parent() {
+            if let Ok(real) = std::fs::canonicalize(parent) {
+                let lex_parent = lexical.parent().unwrap_or(&lexical);
+                if real != lex_parent && !(rel.as_os_str().is_empty() && real == lexical) {
+                    return Err(refuse("it goes through a symlinked directory"));
+                }
+            }
+        }
+        check_leading(workdir, rel.as_os_str().as_bytes())
+            .map_err(|_| refuse("it goes through a symlinked directory"))?;
+        if rel.as_os_str().is_empty() {
+            return Ok(Vec::new());
+        }
+        out.push(rel.to_string_lossy().into_owned());
+    }
+    Ok(out)
+}
+
+/// Resolves `.` and `..` without touching the filesystem; `None` above the root.
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                if !out.pop() || out.as_os_str().is_empty() {
+                    return None;
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_outside_the_worktree_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let wt = root.join("wt");
+        std::fs::create_dir_all(wt.join("src")).unwrap();
+        std::fs::create_dir_all(root.join("outside")).unwrap();
+        std::os::unix::fs::symlink(root.join("outside"), wt.join("link")).unwrap();
+        let ok = |a: &str| resolve_paths(&wt, &wt.join("src"), &[a.to_string()]);
+        assert_eq!(ok("a.rs").unwrap(), vec!["src/a.rs"]);
+        assert_eq!(ok("../README").unwrap(), vec!["README"]);
+        assert_eq!(ok(wt.join("x").to_str().unwrap()).unwrap(), vec!["x"]);
+        assert!(ok("..").unwrap().is_empty(), "the top means everything");
+        for bad in [
+            "../../x",
+            "/etc/passwd",
+            "../link/x",
+            "../link/../../x",
+            "../.git/config",
+        ] {
+            assert!(ok(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,568 @@
+//! The snapshot recipe: the working tree and the index as two trees,
+//! without touching either.
+//!
+//! 1. Copy the real index to a temporary index in the worktree's own git
+//!    dir, keeping its mtime, so git's stat cache stays valid and the cost
+//!    follows the number of changed files (and a split index finds its
+//!    shared part).
+//! 2. `write-tree` on the copy: the staged tree (after resolving conflicted
+//!    paths to their `ours` side, since a tree cannot hold a conflict). It
+//!    also fills the copy's cache of tree ids for step 4.
+//! 3. `status` on the copy: one threaded scan names the files that differ
+//!    from the index and the untracked ones (`ls-files -o -i` adds the
+//!    ignored ones the policy's allow-list names); untracked files above
+//!    `checkpoint.max_file_size` are left out and named.
+//! 4. `update-index --add --remove` of exactly those paths into the copy;
+//!    `write-tree`: the working tree's tree.
+//! 5. `commit-tree` (the staged tree, when it is not HEAD's), then the
+//!    checkpoint with parents HEAD and that commit; `update-ref` with an
+//!    empty old value claims the id.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::store::{self, Checkpoint, Counts, Kind};
+use super::Ctx;
+use crate::decide::Head;
+use crate::error::{Error, Result};
+use crate::git::Git;
+
+/// How long to wait for another process's `index.lock` to go away.
+const LOCK_WAIT: Duration = Duration::from_secs(2);
+/// Identity for checkpoint commits, so they work without `user.name`.
+const IDENTITY: [(&str, &str); 4] = [
+    ("GIT_AUTHOR_NAME", "git-ward"),
+    ("GIT_AUTHOR_EMAIL", "git-ward@localhost"),
+    ("GIT_COMMITTER_NAME", "git-ward"),
+    ("GIT_COMMITTER_EMAIL", "git-ward@localhost"),
+];
+
+/// What to record with a checkpoint.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub kind: Kind,
+    pub description: String,
+    pub pinned: bool,
+    /// The git operation that prompted it (`git.reset`).
+    pub command: Option<String>,
+    pub turn: Option<u32>,
+    pub tests: Option<String>,
+    /// Record the stash entries and keep them reachable.
+    pub keep_stashes: bool,
+    /// Refs to record and keep reachable: (full name, commit).
+    pub keep_refs: Vec<(String, String)>,
+}
+
+impl Options {
+    pub fn new(kind: Kind) -> Options {
+        Options {
+            kind,
+            description: kind.as_str().to_string(),
+            pinned: false,
+            command: None,
+            turn: None,
+            tests: None,
+            keep_stashes: false,
+            keep_refs: Vec::new(),
+        }
+    }
+}
+
+/// The working tree and index, as trees.
+#[derive(Clone, Debug, Default)]
+pub struct Trees {
+    pub tree: String,
+    pub index_tree: String,
+    pub head: Option<String>,
+    pub branch: Option<String>,
+    pub counts: Counts,
+    /// Untracked files left out for their size, with the size.
+    pub skipped: Vec<String>,
+    pub conflicted: Vec<String>,
+    /// Allow-listed ignored files included in the tree.
+    pub ignored: Vec<String>,
+}
+
+/// A temporary index file that removes itself (and its lock).
+struct TempIndex(PathBuf);
+
+impl TempIndex {
+    fn new(git_dir: &Path) -> TempIndex {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        TempIndex(git_dir.join(format!("ward-index-{}-{n}", std::process::id())))
+    }
+
+    fn env(&self) -> [(&'static str, &OsStr); 1] {
+        [("GIT_INDEX_FILE", self.0.as_os_str())]
+    }
+}
+
+impl Drop for TempIndex {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        let mut lock = self.0.clone().into_os_string();
+        lock.push(".lock");
+        let _ = std::fs::remove_file(lock);
+    }
+}
+
+/// Waits briefly for `index.lock` to go away; fails loudly if it does not.
+pub fn wait_for_index_lock(git_dir: &Path) -> Result<()> {
+    let lock = git_dir.join("index.lock");
+    let start = Instant::now();
+    while lock.exists() {
+        if start.elapsed() > LOCK_WAIT {
+            return Err(Error::internal(format!(
+                "the index is locked by another git process ({} exists)",
+                lock.display()
+            ))
+            .with_hint(format!(
+                "wait for that git command to finish; if no git process is running, remove {}",
+                lock.display()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    Ok(())
+}
+
+/// Copies the real index to `tmp`, keeping its mtime (racy-git checks
+/// compare entries against the index file's own mtime).
+fn copy_index(git_dir: &Path, tmp: &Path) -> Result<bool> {
+    let real = git_dir.join("index");
+    let meta = match std::fs::metadata(&real) {
+        Ok(m) => m,
+        Err(_) => return Ok(false),
+    };
+    std::fs::copy(&real, tmp)?;
+    if let Ok(mtime) = meta.modified() {
+        let f = std::fs::File::options().write(true).open(tmp)?;
+        f.set_modified(mtime)?;
+    }
+    Ok(true)
+}
+
+/// The number of entries in an index file, from its header.
+fn index_entries(path: &Path) -> u64 {
+    use std::io::Read;
+    let mut head = [0u8; 12];
+    match std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)) {
+        Ok(()) if &head[..4] == b"DIRC" => {
+            u32::from_be_bytes([head[8], head[9], head[10], head[11]]) as u64
+        }
+        _ => 0,
+    }
+}
+
+/// Splits NUL-separated output into paths.
+fn nul_paths(out: &[u8]) -> Vec<Vec<u8>> {
+    out.split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+/// Runs git with a temporary index; stdout as bytes on success.
+fn run_idx(git: &Git, idx: &TempIndex, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
+    let out = git.output_with(with_skip_hash(args), &idx.env(), stdin)?;
+    checked_bytes(args, out)
+}
+
+/// Like [`run_idx`] with more environment.
+fn run_idx_env(
+    ctx: &Ctx,
+    idx: &TempIndex,
+    args: &[&str],
+    env: &[(&str, &OsStr)],
+) -> Result<Vec<u8>> {
+    let mut envs: Vec<(&str, &OsStr)> = idx.env().to_vec();
+    envs.extend_from_slice(env);
+    let out = ctx.git.output_with(with_skip_hash(args), &envs, None)?;
+    checked_bytes(args, out)
+}
+
+/// Our temporary index is read and written by a few processes in a row and
+/// then deleted: its checksum protects nothing, so git may skip computing
+/// it (`index.skipHash`, git 2.40 and later; older gits ignore the key).
+fn with_skip_hash<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["-c", "index.skipHash=true"];
+    v.extend_from_slice(args);
+    v
+}
+
+fn checked_bytes(args: &[&str], out: std::process::Output) -> Result<Vec<u8>> {
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(Error::internal(format!(
+            "git {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )))
+    }
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8_lossy(&bytes).trim().to_string()
+}
+
+/// Snapshots the working tree and the index into trees.
+pub fn trees(ctx: &Ctx) -> Result<Trees> {
+    wait_for_index_lock(&ctx.git_dir)?;
+    let idx = TempIndex::new(&ctx.git_dir);
+    copy_index(&ctx.git_dir, &idx.0)?;
+    let mut t = Trees {
+        head: ctx.repo.ref_id("HEAD"),
+        branch: match ctx.repo.head() {
+            Some(Head::Branch(b)) | Some(Head::Unborn(b)) => Some(b),
+            _ => None,
+        },
+        ..Trees::default()
+    };
+
+    // The staged tree first: `write-tree` also fills the copy's cache of
+    // tree ids, so the working tree's `write-tree` below only rehashes the
+    // directories that differ.
+    let (index_tree, conflicted) = staged_tree(&ctx.git, &idx)?;
+    t.index_tree = index_tree;
+    t.conflicted = conflicted;
+
+    // One scan of the working tree, as `git status` makes it (threaded
+    // lstat, the stat cache of the copied index): what differs from the
+    // index, and the untracked files. Not writing the refreshed copy back
+    // (optional locks off) saves rewriting the whole index file.
+    let status = run_idx_env(
+        ctx,
+        &idx,
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+            "--ignore-submodules=none",
+        ],
+        &[("GIT_OPTIONAL_LOCKS", OsStr::new("0"))],
+    )?;
+    let mut changed: Vec<Vec<u8>> = Vec::new();
+    let mut deleted: Vec<u8> = Vec::new();
+    let mut untracked: Vec<Vec<u8>> = Vec::new();
+    for rec in nul_paths(&status) {
+        if rec.len() < 4 {
+            continue;
+        }
+        let (xy, path) = (&rec[..2], rec[3..].to_vec());
+        if xy == b"??" {
+            untracked.push(path);
+        } else if xy[1] == b'D' {
+            // Removed by name: `add` refuses a path beyond a symlink.
+            deleted.extend_from_slice(&path);
+            deleted.push(0);
+        } else if xy[1] != b' ' || xy[0] == b'U' {
+            changed.push(path);
+        }
+    }
+    if !deleted.is_empty() {
+        run_idx(
+            &ctx.git,
+            &idx,
+            &["update-index", "-z", "--force-remove", "--stdin"],
+            Some(&deleted),
+        )?;
+    }
+    let mut ignored = Vec::new();
+    let allow = &ctx.settings.checkpoint.include_ignored;
+    if !allow.is_empty() {
+        let mut args: Vec<String> = ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(allow.iter().map(|p| format!(":(top,glob){p}")));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ignored = nul_paths(&run_idx(&ctx.git, &idx, &args, None)?);
+    }
+    let max = crate::policy::parse_size(&ctx.settings.checkpoint.max_file_size).unwrap_or(u64::MAX);
+    let mut add = Vec::new();
+    for path in &changed {
+        add.extend_from_slice(path);
+        add.push(0);
+    }
+    for (path, is_ignored) in untracked
+        .iter()
+        .map(|p| (p, false))
+        .chain(ignored.iter().map(|p| (p, true)))
+    {
+        let full = ctx.workdir.join(OsStr::from_bytes(path));
+        let size = std::fs::symlink_metadata(&full)
+            .map(|m| m.len())
+            .unwrap_or(0);
+        let shown = String::from_utf8_lossy(path).into_owned();
+        if size > max {
+            t.skipped.push(format!("{shown} ({})", human_size(size)));
+            continue;
+        }
+        if is_ignored {
+            t.counts.ignored += 1;
+            t.ignored.push(shown);
+        } else {
+            t.counts.untracked += 1;
+        }
+        add.extend_from_slice(path);
+        add.push(0);
+    }
+    t.counts.skipped = t.skipped.len() as u64;
+    if !add.is_empty() {
+        // Only the paths that differ: the rest of the copy is already right.
+        // `update-index` takes them one by one (no pathspec matching, whose
+        // cost grows with paths times index entries) and ignores ignore rules.
+        run_idx(
+            &ctx.git,
+            &idx,
+            &["update-index", "-z", "--add", "--remove", "--stdin"],
+            Some(&add),
+        )?;
+    }
+    t.tree = text(run_idx(&ctx.git, &idx, &["write-tree"], None)?);
+
+    t.counts.files = index_entries(&idx.0);
+    Ok(t)
+}
+
+/// The staged tree of an index copy. A conflicted index has no tree: each
+/// conflicted path keeps its `ours` side, and is named.
+fn staged_tree(git: &Git, idx: &TempIndex) -> Result<(String, Vec<String>)> {
+    match run_idx(git, idx, &["write-tree"], None) {
+        Ok(tree) => Ok((text(tree), Vec::new())),
+        Err(_) => {
+            let conflicted = resolve_conflicts(git, idx)?;
+            Ok((text(run_idx(git, idx, &["write-tree"], None)?), conflicted))
+        }
+    }
+}
+
+/// Resolves each conflicted path of the temporary index to stage 0 with
+/// its `ours` side (or removes it when ours deleted it). Returns the paths.
+fn resolve_conflicts(git: &Git, idx: &TempIndex) -> Result<Vec<String>> {
+    let out = run_idx(git, idx, &["ls-files", "-u", "-z"], None)?;
+    let mut stages: std::collections::BTreeMap<Vec<u8>, (Option<String>, u8)> = Default::default();
+    for rec in nul_paths(&out) {
+        // "<mode> <sha> <stage>\t<path>"
+        let Some(tab) = rec.iter().position(|b| *b == b'\t') else {
+            continue;
+        };
+        let (meta, path) = (
+            String::from_utf8_lossy(&rec[..tab]).into_owned(),
+            rec[tab + 1..].to_vec(),
+        );
+        let mut f = meta.split(' ');
+        let (mode, sha, stage) = (
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+        );
+        let e = stages.entry(path).or_insert((None, 0));
+        if stage == "2" {
+            e.0 = Some(format!("{mode} {sha}"));
+        }
+    }
+    let mut info = Vec::new();
+    let mut paths = Vec::new();
+    for (path, (ours, _)) in &stages {
+        // Mode 0 removes every stage; a stage-0 entry then replaces them.
+        info.extend_from_slice(b"0 0000000000000000000000000000000000000000\t");
+        info.extend_from_slice(path);
+        info.push(0);
+        if let Some(ours) = ours {
+            info.extend_from_slice(ours.as_bytes());
+            info.push(b'\t');
+            info.extend_from_slice(path);
+            info.push(0);
+        }
+        paths.push(String::from_utf8_lossy(path).into_owned());
+    }
+    run_idx(
+        git,
+        idx,
+        &["update-index", "-z", "--index-info"],
+        Some(&info),
+    )?;
+    Ok(paths)
+}
+
+fn human_size(n: u64) -> String {
+    if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
+    } else {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    }
+}
+
+/// Commits a tree with parents, as git-ward. Returns the commit id.
+fn commit_tree(ctx: &Ctx, tree: &str, parents: &[&str], message: &str) -> Result<String> {
+    let mut args = vec!["commit-tree", "--no-gpg-sign", tree];
+    for p in parents {
+        args.extend(["-p", p]);
+    }
+    let envs: Vec<(&str, &OsStr)> = IDENTITY.iter().map(|(k, v)| (*k, OsStr::new(*v))).collect();
+    ctx.git.run_with(args, &envs, Some(message.as_bytes()))
+}
+
+/// Snapshots and stores a checkpoint. Returns it, as stored.
+pub fn checkpoint(ctx: &Ctx, opts: Options) -> Result<Checkpoint> {
+    let trees = trees(ctx)?;
+    store(ctx, &trees, opts)
+}
+
+/// Stores snapshot trees as a checkpoint under a new id.
+pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
+    let mut cp = Checkpoint::new(String::new(), opts.kind, opts.description);
+    cp.tree = t.tree.clone();
+    cp.index_tree = Some(t.index_tree.clone());
+    cp.created = crate::audit::rfc3339(SystemTime::now());
+    cp.branch = t.branch.clone();
+    cp.head = t.head.clone();
+    cp.contract = ctx.contract.clone();
+    cp.turn = opts.turn;
+    cp.tests = opts.tests;
+    cp.trace_id = Some(ctx.trace_id.clone());
+    cp.worktree = Some(ctx.git_dir.display().to_string());
+    cp.command = opts.command;
+    cp.pinned = opts.pinned;
+    cp.counts = t.counts.clone();
+    cp.skipped = t.skipped.clone();
+    cp.conflicted = t.conflicted.clone();
+    cp.refs = opts.keep_refs;
+    if opts.keep_stashes {
+        cp.stashes = stashes(ctx);
+    }
+
+    let head = t.head.as_deref();
+    // The staged tree stays reachable through a commit of its own, unless
+    // it is HEAD's tree (nothing staged), which HEAD already keeps.
+    let head_tree = ctx
+        .repo
+        .repo
+        .head_commit()
+        .ok()
+        .and_then(|c| c.tree_id().ok())
+        .map(|id| id.to_string());
+    let index_parents: Vec<&str> = head.into_iter().collect();
+    let index_commit = if head_tree.as_deref() == Some(t.index_tree.as_str()) {
+        None
+    } else {
+        Some(commit_tree(ctx, &t.index_tree, &index_parents, "index\n")?)
+    };
+    let mut parents: Vec<&str> = head.into_iter().collect();
+    parents.extend(index_commit.as_deref());
+
+    let prefix = store::id_prefix(ctx.contract.as_deref());
+    let mut n = store::read_seq(ctx, &prefix)
+        .unwrap_or_else(|| store::next_number(&store::ids(ctx), &prefix));
+    let mut attempts = 0;
+    loop {
+        cp.id = format!("{prefix}{n}");
+        let commit = commit_tree(ctx, &t.tree, &parents, &cp.message())?;
+        let name = format!("{}{}", store::PREFIX, cp.id);
+        let out = ctx
+            .git
+            .output(["update-ref", "-m", "ward: checkpoint", &name, &commit, ""])?;
+        if out.status.success() {
+            cp.commit = commit;
+            store::write_seq(ctx, &prefix, n + 1);
+            break;
+        }
+        attempts += 1;
+        if attempts > 20 {
+            return Err(Error::internal(format!(
+                "cannot create {name}: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        }
+        // Another worktree took this id: the next one (the hint may be stale).
+        n = if attempts == 3 {
+            store::next_number(&store::ids(ctx), &prefix).max(n + 1)
+        } else {
+            n + 1
+        };
+    }
+    keep_reachable(ctx, &cp)?;
+    store::exclude_decoration(ctx);
+    let keep = ctx.settings.checkpoint.keep;
+    // Listing every checkpoint costs; below `keep` for this prefix there is
+    // rarely anything to drop (other prefixes are caught every 16th time).
+    let due = n > u64::from(keep) || n % 16 == 0;
+    if let Err(err) = due.then(|| store::retain(ctx, keep, &cp.id)).transpose() {
+        eprintln!(
+            "ward: warning: checkpoint retention failed: {}",
+            err.message
+        );
+    }
+    Ok(cp)
+}
+
+/// Refs under `refs/ward/kept/<id>/` for the stashes and refs a checkpoint records.
+fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
+    let mut stdin = String::new();
+    for (i, (sha, _)) in cp.stashes.iter().enumerate() {
+        stdin.push_str(&format!(
+            "update {}{}/stash-{i} {sha}\n",
+            store::KEPT,
+            cp.id
+        ));
+    }
+    for (i, (_, sha)) in cp.refs.iter().enumerate() {
+        stdin.push_str(&format!("update {}{}/ref-{i} {sha}\n", store::KEPT, cp.id));
+    }
+    if !stdin.is_empty() {
+        ctx.git
+            .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
+    }
+    Ok(())
+}
+
+/// The stash entries, newest first: (commit, message).
+pub fn stashes(ctx: &Ctx) -> Vec<(String, String)> {
+    let Ok(out) = ctx.git.run([
+        "log",
+        "-g",
+        "--no-decorate",
+        "--format=%H %gs",
+        "refs/stash",
+        "--",
+    ]) else {
+        return Vec::new();
+    };
+    out.lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(sha, msg)| (sha.to_string(), msg.to_string()))
+        .collect()
+}
+
+/// Is the working tree clean enough that a command that moves no ref can
+/// destroy nothing? With `tracked`, tracked files and the index match HEAD;
+/// with `untracked`, there are no untracked files. Unsure answers say "not
+/// clean".
+pub fn is_clean(ctx: &Ctx, tracked: bool, untracked: bool) -> Result<bool> {
+    if ctx.repo.ref_id("HEAD").is_none() || !ctx.settings.checkpoint.include_ignored.is_empty() {
+        return Ok(false);
+    }
+    if tracked {
+        let out = ctx.git.output(["diff-index", "--quiet", "HEAD", "--"])?;
+        if !out.status.success() {
+            return Ok(false);
+        }
+    }
+    if untracked {
+        let out = ctx
+            .git
+            .output(["ls-files", "-z", "-o", "--exclude-standard", "--directory"])?;
+        if !out.stdout.is_empty() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,505 @@
+//! Where checkpoints live: ids, trailers, listing and retention.
+//!
+//! Each checkpoint is a ref `refs/ward/checkpoints/<id>` in the common git
+//! dir, so ids are unique across the worktrees of a repository: a new id
+//! is claimed with `update-ref <ref> <commit> ""`, which fails if another
+//! process took it first. Commits the checkpoint must keep reachable
+//! (dropped stashes, a deleted branch's tip) get refs under
+//! `refs/ward/kept/<id>/`.
+
+use serde::Serialize;
+
+use super::Ctx;
+use crate::error::{Error, Result};
+
+/// The namespace of checkpoint refs.
+pub const PREFIX: &str = "refs/ward/checkpoints/";
+/// Refs that keep a checkpoint's extra commits reachable.
+pub const KEPT: &str = "refs/ward/kept/";
+
+/// Why a checkpoint was taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Manual,
+    PreDestructive,
+    PreRollback,
+    Turn,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Manual => "manual",
+            Kind::PreDestructive => "pre-destructive",
+            Kind::PreRollback => "pre-rollback",
+            Kind::Turn => "turn",
+        }
+    }
+
+    fn parse(text: &str) -> Kind {
+        match text {
+            "pre-destructive" => Kind::PreDestructive,
+            "pre-rollback" => Kind::PreRollback,
+            "turn" => Kind::Turn,
+            _ => Kind::Manual,
+        }
+    }
+}
+
+/// File counts of a checkpoint's tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Paths in the tree.
+    pub files: u64,
+    /// Untracked (not ignored) files included.
+    pub untracked: u64,
+    /// Allow-listed ignored files included.
+    pub ignored: u64,
+    /// Untracked files left out for their size.
+    pub skipped: u64,
+}
+
+/// One checkpoint, as read back from its commit.
+#[derive(Clone, Debug, Serialize)]
+pub struct Checkpoint {
+    pub id: String,
+    pub commit: String,
+    /// The working tree's tree.
+    pub tree: String,
+    /// The staged tree (the index).
+    pub index_tree: Option<String>,
+    pub created: String,
+    #[serde(rename = "type")]
+    pub kind: Kind,
+    pub description: String,
+    pub branch: Option<String>,
+    pub head: Option<String>,
+    pub contract: Option<String>,
+    pub turn: Option<u32>,
+    pub tests: Option<String>,
+    pub trace_id: Option<String>,
+    pub worktree: Option<String>,
+    pub command: Option<String>,
+    pub pinned: bool,
+    pub counts: Counts,
+    /// Untracked files left out for their size.
+    pub skipped: Vec<String>,
+    /// Paths whose staged state was a conflict (the `ours` side was kept).
+    pub conflicted: Vec<String>,
+    /// Stash commits at the time, newest first: (commit, message).
+    pub stashes: Vec<(String, String)>,
+    /// Refs the command named, with their values then.
+    pub refs: Vec<(String, String)>,
+}
+
+impl Checkpoint {
+    /// The commit message: the description, a blank line, the trailers.
+    pub fn message(&self) -> String {
+        let mut m = format!("{}\n\n", one_line(&self.description));
+        let mut t = |k: &str, v: &str| m.push_str(&format!("Ward-{k}: {}\n", one_line(v)));
+        t("Id", &self.id);
+        t("Type", self.kind.as_str());
+        t("Created", &self.created);
+        if let Some(b) = &self.branch {
+            t("Branch", b);
+        }
+        if let Some(h) = &self.head {
+            t("Head", h);
+        }
+        if let Some(c) = &self.contract {
+            t("Contract", c);
+        }
+        if let Some(n) = self.turn {
+            t("Turn", &n.to_string());
+        }
+        if let Some(s) = &self.tests {
+            t("Tests", s);
+        }
+        if let Some(tr) = &self.trace_id {
+            t("Trace", tr);
+        }
+        if let Some(w) = &self.worktree {
+            t("Worktree", w);
+        }
+        if let Some(c) = &self.command {
+            t("Command", c);
+        }
+        if self.pinned {
+            t("Pinned", "true");
+        }
+        if let Some(i) = &self.index_tree {
+            t("Index", i);
+        }
+        let c = &self.counts;
+        t(
+            "Files",
+            &format!(
+                "files={} untracked={} ignored={} skipped={}",
+                c.files, c.untracked, c.ignored, c.skipped
+            ),
+        );
+        for p in &self.skipped {
+            t("Skipped", p);
+        }
+        for p in &self.conflicted {
+            t("Conflicted", p);
+        }
+        for (sha, msg) in &self.stashes {
+            t("Stash", &format!("{sha} {msg}"));
+        }
+        for (name, sha) in &self.refs {
+            t("Ref", &format!("{name} {sha}"));
+        }
+        m
+    }
+
+    /// Reads a checkpoint back from its commit's message.
+    pub fn parse(commit: &str, tree: &str, message: &str) -> Option<Checkpoint> {
+        let mut lines = message.lines();
+        let description = lines.next().unwrap_or("").to_string();
+        let mut cp = Checkpoint::new(String::new(), Kind::Manual, description);
+        cp.commit = commit.to_string();
+        cp.tree = tree.to_string();
+        for line in lines {
+            let Some((key, value)) = line.strip_prefix("Ward-").and_then(|l| l.split_once(": "))
+            else {
+                continue;
+            };
+            let v = value.to_string();
+            match key {
+                "Id" => cp.id = v,
+                "Type" => cp.kind = Kind::parse(value),
+                "Created" => cp.created = v,
+                "Branch" => cp.branch = Some(v),
+                "Head" => cp.head = Some(v),
+                "Contract" => cp.contract = Some(v),
+                "Turn" => cp.turn = value.parse().ok(),
+                "Tests" => cp.tests = Some(v),
+                "Trace" => cp.trace_id = Some(v),
+                "Worktree" => cp.worktree = Some(v),
+                "Command" => cp.command = Some(v),
+                "Pinned" => cp.pinned = value == "true",
+                "Index" => cp.index_tree = Some(v),
+                "Files" => cp.counts = parse_counts(value),
+                "Skipped" => cp.skipped.push(v),
+                "Conflicted" => cp.conflicted.push(v),
+                "Stash" => {
+                    let (sha, msg) = value.split_once(' ').unwrap_or((value, ""));
+                    cp.stashes.push((sha.to_string(), msg.to_string()));
+                }
+                "Ref" => {
+                    if let Some((name, sha)) = value.split_once(' ') {
+                        cp.refs.push((name.to_string(), sha.to_string()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        (!cp.id.is_empty()).then_some(cp)
+    }
+
+    /// A blank checkpoint of this kind.
+    pub fn new(id: String, kind: Kind, description: String) -> Checkpoint {
+        Checkpoint {
+            id,
+            commit: String::new(),
+            tree: String::new(),
+            index_tree: None,
+            created: String::new(),
+            kind,
+            description,
+            branch: None,
+            head: None,
+            contract: None,
+            turn: None,
+            tests: None,
+            trace_id: None,
+            worktree: None,
+            command: None,
+            pinned: false,
+            counts: Counts::default(),
+            skipped: Vec::new(),
+            conflicted: Vec::new(),
+            stashes: Vec::new(),
+            refs: Vec::new(),
+        }
+    }
+
+    /// The sequence number in the id (`chk-local-7` is 7).
+    pub fn number(&self) -> u64 {
+        id_number(&self.id).unwrap_or(0)
+    }
+
+    /// The JSON of `git ward checkpoints --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+fn parse_counts(text: &str) -> Counts {
+    let mut c = Counts::default();
+    for part in text.split_whitespace() {
+        let Some((k, v)) = part.split_once('=') else {
+            continue;
+        };
+        let v = v.parse().unwrap_or(0);
+        match k {
+            "files" => c.files = v,
+            "untracked" => c.untracked = v,
+            "ignored" => c.ignored = v,
+            "skipped" => c.skipped = v,
+            _ => {}
+        }
+    }
+    c
+}
+
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+}
+
+/// The id prefix for a contract: `chk-<contract>-` or `chk-local-`.
+pub fn id_prefix(contract: Option<&str>) -> String {
+    format!("chk-{}-", contract.unwrap_or("local"))
+}
+
+/// The number at the end of an id, if it is one of ours.
+pub fn id_number(id: &str) -> Option<u64> {
+    let rest = id.strip_prefix("chk-")?;
+    let (_, n) = rest.rsplit_once('-')?;
+    n.parse().ok()
+}
+
+/// Is `id` shaped like a checkpoint id (so it can be put in a ref name)?
+pub fn valid_id(id: &str) -> bool {
+    id.starts_with("chk-") && id_number(id).is_some() && crate::facts::valid_contract(id)
+}
+
+/// The error for an id that names no checkpoint.
+pub fn unknown_id(id: &str) -> Error {
+    Error::invalid(
+        format!("no checkpoint '{id}'"),
+        "list them with `git ward checkpoints`",
+    )
+}
+
+/// The names (ids) of all checkpoint refs, read in-process.
+pub fn ids(ctx: &Ctx) -> Vec<String> {
+    let Ok(platform) = ctx.repo.repo.references() else {
+        return Vec::new();
+    };
+    let Ok(iter) = platform.prefixed(PREFIX) else {
+        return Vec::new();
+    };
+    iter.filter_map(|r| r.ok())
+        .filter_map(|r| {
+            r.name()
+                .as_bstr()
+                .to_string()
+                .strip_prefix(PREFIX)
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The next free number for ids with this prefix.
+pub fn next_number(ids: &[String], prefix: &str) -> u64 {
+    ids.iter()
+        .filter_map(|id| id.strip_prefix(prefix))
+        .filter_map(|n| n.parse::<u64>().ok())
+        .max()
+        .unwrap_or(0)
+        + 1
+}
+
+/// Where the next number for an id prefix is remembered: a hint that
+/// saves listing every checkpoint ref (the `update-ref` that claims an id
+/// stays the arbiter).
+fn seq_file(ctx: &Ctx, prefix: &str) -> std::path::PathBuf {
+    ctx.common_dir
+        .join("ward")
+        .join("seq")
+        .join(prefix.trim_end_matches('-'))
+}
+
+/// The remembered next number for `prefix`, if any.
+pub fn read_seq(ctx: &Ctx, prefix: &str) -> Option<u64> {
+    std::fs::read_to_string(seq_file(ctx, prefix))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Remembers the next number for `prefix` (best effort).
+pub fn write_seq(ctx: &Ctx, prefix: &str, n: u64) {
+    let path = seq_file(ctx, prefix);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, format!("{n}\n")).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+}
+
+/// Every checkpoint, oldest first (by creation time, then number).
+pub fn list(ctx: &Ctx) -> Result<Vec<Checkpoint>> {
+    let out = ctx.git.run([
+        "for-each-ref",
+        "--format=%(objectname)%00%(tree)%00%(contents)%1e",
+        PREFIX,
+    ])?;
+    let mut all: Vec<Checkpoint> = out
+        .split('\x1e')
+        .filter_map(|rec| {
+            let rec = rec.trim_start_matches('\n');
+            let mut f = rec.splitn(3, '\0');
+            let (commit, tree, msg) = (f.next()?, f.next()?, f.next()?);
+            Checkpoint::parse(commit, tree, msg)
+        })
+        .collect();
+    all.sort_by(|a, b| a.created.cmp(&b.created).then(a.number().cmp(&b.number())));
+    Ok(all)
+}
+
+/// Finds one checkpoint by id.
+pub fn find(ctx: &Ctx, id: &str) -> Result<Checkpoint> {
+    if !valid_id(id) {
+        return Err(Error::invalid(
+            format!("invalid checkpoint id '{id}'"),
+            "ids look like chk-local-3 or chk-<contract>-3; list them with `git ward checkpoints`",
+        ));
+    }
+    let name = format!("{PREFIX}{id}");
+    let out = ctx.git.output([
+        "for-each-ref",
+        "--format=%(objectname)%00%(tree)%00%(contents)",
+        &name,
+    ])?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut f = text.splitn(3, '\0');
+    match (f.next(), f.next(), f.next()) {
+        (Some(c), Some(t), Some(m)) if !c.is_empty() => {
+            Checkpoint::parse(c, t, m).ok_or_else(|| unknown_id(id))
+        }
+        _ => Err(unknown_id(id)),
+    }
+}
+
+/// Deletes checkpoints of this worktree beyond the newest `keep`, except
+/// pinned ones and `spare`. Returns the ids deleted.
+pub fn retain(ctx: &Ctx, keep: u32, spare: &str) -> Result<Vec<String>> {
+    if ids(ctx).len() <= keep as usize {
+        return Ok(Vec::new());
+    }
+    let here = ctx.git_dir.display().to_string();
+    let mine: Vec<Checkpoint> = list(ctx)?
+        .into_iter()
+        .filter(|c| c.worktree.as_deref() == Some(here.as_str()))
+        .collect();
+    let excess = mine.len().saturating_sub(keep as usize);
+    let doomed: Vec<&Checkpoint> = mine
+        .iter()
+        .take(excess)
+        .filter(|c| !c.pinned && c.id != spare)
+        .collect();
+    if doomed.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stdin = String::new();
+    for c in &doomed {
+        stdin.push_str(&format!("delete {PREFIX}{} {}\n", c.id, c.commit));
+        for name in kept_refs(ctx, &c.id) {
+            stdin.push_str(&format!("delete {name}\n"));
+        }
+    }
+    ctx.git
+        .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
+    Ok(doomed.iter().map(|c| c.id.clone()).collect())
+}
+
+/// The refs under `refs/ward/kept/<id>/`.
+pub fn kept_refs(ctx: &Ctx, id: &str) -> Vec<String> {
+    let prefix = format!("{KEPT}{id}/");
+    let Ok(platform) = ctx.repo.repo.references() else {
+        return Vec::new();
+    };
+    let Ok(iter) = platform.prefixed(prefix.as_str()) else {
+        return Vec::new();
+    };
+    iter.filter_map(|r| r.ok())
+        .map(|r| r.name().as_bstr().to_string())
+        .collect()
+}
+
+/// Makes sure `git log --decorate` leaves `refs/ward/` out.
+pub fn exclude_decoration(ctx: &Ctx) {
+    let snapshot = ctx.repo.repo.config_snapshot();
+    let present = snapshot
+        .strings("log.excludeDecoration")
+        .is_some_and(|v| v.iter().any(|s| AsRef::<[u8]>::as_ref(s) == b"refs/ward/"));
+    if !present {
+        let _ = ctx.git.run([
+            "config",
+            "--local",
+            "--add",
+            "log.excludeDecoration",
+            "refs/ward/",
+        ]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_number_per_prefix() {
+        let ids: Vec<String> = ["chk-local-1", "chk-local-9", "chk-a-1-4", "chk-a-2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(next_number(&ids, &id_prefix(None)), 10);
+        assert_eq!(next_number(&ids, &id_prefix(Some("a"))), 3);
+        assert_eq!(next_number(&ids, &id_prefix(Some("a-1"))), 5);
+        assert_eq!(next_number(&ids, &id_prefix(Some("b"))), 1);
+        assert!(valid_id("chk-local-3"));
+        assert!(!valid_id("chk-local-x"));
+        assert!(!valid_id("../x"));
+        assert!(!valid_id("chk-a/b-1"));
+    }
+
+    #[test]
+    fn trailers_round_trip() {
+        let mut c = Checkpoint::new("chk-c1-2".into(), Kind::Turn, "turn 2\nmore".into());
+        c.created = "2026-01-01T00:00:00.000Z".into();
+        c.branch = Some("agent/c1".into());
+        c.head = Some("abc".into());
+        c.contract = Some("c1".into());
+        c.turn = Some(2);
+        c.tests = Some("fail".into());
+        c.pinned = true;
+        c.index_tree = Some("def".into());
+        c.counts = Counts {
+            files: 3,
+            untracked: 1,
+            ignored: 1,
+            skipped: 1,
+        };
+        c.skipped.push("big.bin (20 MiB)".into());
+        c.stashes.push(("123".into(), "WIP on main".into()));
+        c.refs.push(("refs/heads/x".into(), "456".into()));
+        let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
+        assert_eq!(back.description, "turn 2 more");
+        assert_eq!(back.kind, Kind::Turn);
+        assert_eq!(back.turn, Some(2));
+        assert_eq!(back.counts, c.counts);
+        assert_eq!(back.skipped, c.skipped);
+        assert_eq!(back.stashes, c.stashes);
+        assert_eq!(back.refs, c.refs);
+        assert!(back.pinned);
+        assert_eq!(back.commit, "cc");
+    }
+}

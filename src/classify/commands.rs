@@ -1,0 +1,130 @@
+//! From the subcommand's words to an [`Action`]: the dispatch, and the
+//! commands whose effect only depends on a subcommand word
+//! (`remote show` reads, `remote add` writes).
+
+use super::options::parse;
+use super::{config, history, names, refs, remote, tables, worktree, Context};
+use crate::action::{Action, Effect, Push, RefOp, RefTarget, RefWrite};
+
+/// Classifies the words after alias resolution (`commit -m x`).
+pub(super) fn classify_words(words: &[String], ctx: &Context, informational: bool) -> Action {
+    let Some(first) = words.first() else {
+        // `git` alone prints help, as do `--exec-path`, `--html-path` ...
+        return outside_repo(Action::read(""));
+    };
+    let command = match first.as_str() {
+        "--help" | "-h" => "help",
+        "--version" | "-v" => "version",
+        c => c,
+    };
+    let args = &words[1..];
+    if !names::is_command(command) {
+        // `lfs`, `ward`, typos: git runs `git-<name>` from PATH or fails.
+        return Action {
+            effect: Effect::Unknown,
+            ..Action::mutating(command)
+        };
+    }
+    // `git commit --help` is `git help commit`; `git commit -h` prints usage.
+    let asks_help =
+        args.first().is_some_and(|a| a == "--help") || (args.len() == 1 && args[0] == "-h");
+    if command == "help" || command == "version" || informational || asks_help {
+        return outside_repo(Action::read(command));
+    }
+    let mut a = if names::is_read(command) {
+        Action::read(command)
+    } else {
+        Action::mutating(command)
+    };
+    match command {
+        "clone" | "init" | "init-db" => a.needs_repo = false,
+        "commit" => history::commit(args, &mut a),
+        "merge" => history::merge(args, ctx, &mut a),
+        "rebase" => history::rebase(args, ctx, &mut a),
+        "cherry-pick" | "revert" => history::cherry_pick(args, &mut a),
+        "am" => history::am(args, &mut a),
+        "reset" => history::reset(args, ctx, &mut a),
+        "filter-branch" => history::filter_branch(args, ctx, &mut a),
+        "add" | "stage" | "rm" | "mv" => history::stage(args, &mut a),
+        "apply" => history::apply(args, &mut a),
+        "checkout" => worktree::checkout(args, ctx, &mut a),
+        "switch" => worktree::switch(args, ctx, &mut a),
+        "restore" => worktree::restore(args, &mut a),
+        "clean" => worktree::clean(args, &mut a),
+        "stash" => worktree::stash(args, &mut a),
+        "worktree" => worktree::worktree(args, ctx, &mut a),
+        "branch" => refs::branch(args, &mut a),
+        "tag" => refs::tag(args, &mut a),
+        "update-ref" => refs::update_ref(args, &mut a),
+        "symbolic-ref" => refs::symbolic_ref(args, &mut a),
+        "config" => config::config(args, &mut a),
+        "push" => remote::push(args, ctx, &mut a),
+        "fetch" | "pull" => remote::fetch(args, &mut a),
+        "checkout-index" => {
+            if parse(args, tables::CHECKOUT_INDEX, false).flag("force") {
+                a.destructive = Some("checkout-index --force overwrites working tree files".into());
+            }
+        }
+        "read-tree" => {
+            let p = parse(args, tables::READ_TREE, false);
+            if p.flag("reset") && p.flag("u") && !p.flag("dry-run") {
+                a.destructive = Some("read-tree --reset -u discards uncommitted changes".into());
+            }
+        }
+        "fast-import" => {
+            // Its stream on stdin can write any ref.
+            a.refs.push(every_ref());
+        }
+        "send-pack" | "http-push" => {
+            // Refspecs in their own syntax, on their own terms: read as a push of everything.
+            a.push = Some(Push {
+                all: true,
+                ..Push::default()
+            });
+        }
+        _ => by_subcommand(command, args, &mut a),
+    }
+    a
+}
+
+/// A ref write the command line cannot name (see [`RefTarget::All`]).
+pub(super) fn every_ref() -> RefWrite {
+    RefWrite {
+        target: RefTarget::All,
+        op: RefOp::Update,
+        start: None,
+    }
+}
+
+fn outside_repo(mut a: Action) -> Action {
+    a.needs_repo = false;
+    a
+}
+
+/// Commands whose subcommand word (or a flag) says whether they only read.
+fn by_subcommand(command: &str, args: &[String], a: &mut Action) {
+    let sub = args.first().map(String::as_str);
+    let has = |flags: &[&str]| args.iter().any(|w| flags.contains(&w.as_str()));
+    let reads = match command {
+        // `git reflog` and `git reflog <ref>` are `reflog show`.
+        "reflog" => !matches!(sub, Some("expire" | "delete" | "drop")),
+        "notes" => matches!(sub, None | Some("list" | "show" | "get-ref")),
+        "remote" => {
+            matches!(sub, Some("show" | "get-url")) || args.iter().all(|w| w.starts_with('-'))
+        }
+        "submodule" => matches!(sub, None | Some("status" | "summary")),
+        "bisect" => matches!(sub, Some("log" | "view" | "visualize" | "terms" | "help")),
+        "sparse-checkout" => sub == Some("list"),
+        "replace" => sub.is_none() || has(&["-l", "--list"]),
+        "rerere" => matches!(sub, Some("status" | "diff" | "remaining")),
+        "bundle" => matches!(sub, Some("create" | "verify" | "list-heads")),
+        "hash-object" => !has(&["-w"]),
+        "interpret-trailers" => !has(&["--in-place"]),
+        "refs" => sub == Some("verify"),
+        "commit-graph" | "multi-pack-index" => sub == Some("verify"),
+        _ => return,
+    };
+    if reads {
+        a.effect = Effect::Read;
+    }
+}

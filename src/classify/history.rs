@@ -1,0 +1,275 @@
+//! Commands that make or rewrite commits: commit, merge, rebase,
+//! cherry-pick, revert, am, reset, filter-branch, and the index writers
+//! (add, rm, mv, apply).
+
+use super::commands::every_ref;
+use super::names::{branch_ref, is_remote_form, is_special, looks_like_revision};
+use super::options::parse;
+use super::{tables, Context};
+use crate::action::{Action, Effect, RefOp, RefTarget, RefWrite};
+
+fn update(target: RefTarget) -> RefWrite {
+    RefWrite {
+        target,
+        op: RefOp::Update,
+        start: None,
+    }
+}
+
+/// `commit`: makes a commit on the current branch (`--amend` rewrites it);
+/// `-n`/`--no-verify` skip the pre-commit and commit-msg hooks;
+/// `--dry-run` only reports.
+pub(super) fn commit(args: &[String], a: &mut Action) {
+    let p = parse(args, tables::COMMIT, false);
+    if p.flag("dry-run") {
+        a.effect = Effect::Read;
+        return;
+    }
+    a.creates_commits = true;
+    if p.flag("no-verify") {
+        a.hooks_off = Some("commit --no-verify skips the pre-commit and commit-msg hooks".into());
+    }
+}
+
+/// `merge`: makes a merge commit, or fast-forwards, on the current branch.
+/// `-n` here is `--no-stat`, not `--no-verify`. `--abort` resets the working
+/// tree like `reset --merge` (destructive). `merge --ff-only` of
+/// remote-tracking refs only (`git merge --ff-only origin/main`) is syncing,
+/// like `pull --ff-only`: the reference-transaction hook checks the branch
+/// only moves to its upstream.
+pub(super) fn merge(args: &[String], ctx: &Context, a: &mut Action) {
+    let p = parse(args, tables::MERGE, false);
+    if p.flag("abort") {
+        a.destructive = Some("merge --abort resets the working tree to before the merge".into());
+        return;
+    }
+    if p.flag("quit") {
+        return;
+    }
+    if p.flag("no-verify") {
+        a.hooks_off =
+            Some("merge --no-verify skips the pre-merge-commit and commit-msg hooks".into());
+    }
+    let syncing = p.flag("ff-only")
+        && !p.args.is_empty()
+        && p.args.iter().all(|r| is_remote_form(r, ctx.remotes));
+    if syncing {
+        a.syncs = true;
+    } else {
+        a.creates_commits = true;
+    }
+}
+
+/// `rebase`: rewrites the current branch, or `<branch>` of
+/// `rebase <upstream> <branch>` (`rebase --root <branch>`), which git checks
+/// out first. Destructive (SPEC). `--update-refs` also moves every branch
+/// that points into the rebased range, which the command line cannot name:
+/// [`RefTarget::All`]. `--abort` and `--skip` throw work away;
+/// `--continue`, `--quit` and `--edit-todo` write no new ref of their own.
+/// `--no-verify` skips only the pre-rebase hook, which git-ward does not
+/// use, so it does not count as switching hooks off.
+pub(super) fn rebase(args: &[String], ctx: &Context, a: &mut Action) {
+    let p = parse(args, tables::REBASE, false);
+    if p.flag("show-current-patch") {
+        a.effect = Effect::Read;
+        return;
+    }
+    if let Some(mode) = p.last_of(&["abort", "skip"]) {
+        a.destructive = Some(format!(
+            "rebase --{mode} throws away the rebase's work in progress"
+        ));
+        return;
+    }
+    if p.last_of(&["continue", "quit", "edit-todo"]).is_some() {
+        return;
+    }
+    a.destructive = Some("rebase rewrites the branch's commits".into());
+    let branch = if p.flag("root") {
+        p.args.first()
+    } else {
+        p.args.get(1)
+    };
+    let target = match branch {
+        Some(b) if !is_special(b) && !is_remote_form(b, ctx.remotes) => {
+            RefTarget::Named(branch_ref(b))
+        }
+        Some(b) if b.starts_with("refs/heads/") => RefTarget::Named(b.clone()),
+        // HEAD, or a revision that detaches: the current branch is the one to guard.
+        _ => RefTarget::Current,
+    };
+    a.refs.push(update(target));
+    if p.flag("update-refs") {
+        a.refs.push(every_ref());
+    }
+}
+
+/// `cherry-pick`, `revert`: make commits on the current branch (also with
+/// `-n`, which leaves them staged). `--abort` resets to before the sequence.
+pub(super) fn cherry_pick(args: &[String], a: &mut Action) {
+    let table = if a.command == "revert" {
+        tables::REVERT
+    } else {
+        tables::CHERRY_PICK
+    };
+    let p = parse(args, table, false);
+    if p.flag("abort") {
+        a.destructive = Some(format!(
+            "{} --abort resets the working tree to before the sequence",
+            a.command
+        ));
+        return;
+    }
+    if p.flag("quit") {
+        return;
+    }
+    a.creates_commits = true;
+}
+
+/// `am`: applies mails as commits on the current branch. `--no-verify`
+/// skips only the applypatch hooks, which git-ward does not use.
+pub(super) fn am(args: &[String], a: &mut Action) {
+    let p = parse(args, tables::AM, false);
+    if p.given("show-current-patch") {
+        a.effect = Effect::Read;
+    } else if p.flag("abort") {
+        a.destructive = Some("am --abort restores the original branch".into());
+    } else if !p.flag("quit") {
+        a.creates_commits = true;
+    }
+}
+
+/// `reset`: with a commit and no paths, moves the current branch there
+/// (`reset --soft HEAD~1`, `reset --hard origin/main`); without one it only
+/// resets the index (and the working tree for `--hard`), writing no ref.
+/// `HEAD` and `@` name where the branch already is: no ref moves. A single
+/// word without `--` is a commit when a mode flag is given (git refuses a
+/// hard reset with paths), when it looks like a revision, or when the
+/// repository resolves it; otherwise a path, as git reads it.
+/// `--hard`, `--merge`, `--keep` are destructive (SPEC).
+pub(super) fn reset(args: &[String], ctx: &Context, a: &mut Action) {
+    let p = parse(args, tables::RESET, false);
+    let mode = p.last_of(&["soft", "mixed", "hard", "merge", "keep"]);
+    if p.flag("patch") || p.given("pathspec-from-file") {
+        return;
+    }
+    let words = &p.args;
+    let (rev, has_paths) = match p.dashdash {
+        Some(0) => (None, !words.is_empty()),
+        Some(_) => (words.first(), words.len() > 1),
+        None => match words.len() {
+            0 => (None, false),
+            1 if mode.is_some_and(|m| m != "mixed") || looks_like_revision(&words[0], ctx) => {
+                (words.first(), false)
+            }
+            1 => (None, true),
+            _ => (words.first(), true),
+        },
+    };
+    if has_paths {
+        // Resets index entries of those paths; no ref moves.
+        return;
+    }
+    if let Some(mode @ ("hard" | "merge" | "keep")) = mode {
+        a.destructive = Some(format!("reset --{mode} rewrites the working tree"));
+        if mode == "hard" {
+            a.destructive = Some("reset --hard discards uncommitted changes".into());
+        }
+    }
+    if rev.is_some_and(|r| r != "HEAD" && r != "@") {
+        a.refs.push(update(RefTarget::Current));
+    }
+}
+
+/// `filter-branch [<options>] [--] [<rev-list options>...]`: rewrites the
+/// branches its revisions name, `HEAD` when none. Its options (a shell
+/// script's) all take the next word, except `-f`/`--force`,
+/// `--prune-empty` and `--remap-to-ancestor`. `--all`, `--branches`,
+/// `--tags`, `--remotes` and `--glob=` rewrite refs the command line does
+/// not name: [`RefTarget::All`].
+pub(super) fn filter_branch(args: &[String], ctx: &Context, a: &mut Action) {
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--" => {
+                i += 1;
+                break;
+            }
+            "-f" | "--force" | "--prune-empty" | "--remap-to-ancestor" => i += 1,
+            w if w.starts_with('-') => i += 2,
+            _ => break,
+        }
+    }
+    let revs = args.get(i..).unwrap_or_default();
+    let mut any = false;
+    for rev in revs {
+        if rev.starts_with("--all")
+            || ["--branches", "--tags", "--remotes", "--glob"]
+                .iter()
+                .any(|f| rev.starts_with(f))
+        {
+            a.refs.push(every_ref());
+            any = true;
+            continue;
+        }
+        if rev.starts_with('-') || rev.starts_with('^') {
+            continue;
+        }
+        // `a..b` rewrites b; `a..` means HEAD.
+        let tip = rev
+            .rsplit("..")
+            .next()
+            .unwrap_or(rev)
+            .trim_start_matches('.');
+        let target = if tip.is_empty() || tip == "HEAD" || tip == "@" {
+            RefTarget::Current
+        } else if tip.starts_with("refs/") {
+            RefTarget::Named(tip.to_string())
+        } else if !(ctx.is_local_branch)(tip) && (ctx.is_revision)(&format!("refs/tags/{tip}")) {
+            RefTarget::Named(format!("refs/tags/{tip}"))
+        } else {
+            RefTarget::Named(branch_ref(tip))
+        };
+        a.refs.push(update(target));
+        any = true;
+    }
+    if !any {
+        a.refs.push(update(RefTarget::Current));
+    }
+}
+
+/// `add`, `stage`, `rm`, `mv`: stage work for a commit on the current branch
+/// (SPEC counts them with the commit-making commands). `-n`/`--dry-run`
+/// only reports. `rm -f` deletes files whatever their changes (destructive)
+/// unless `--cached` keeps the working tree.
+pub(super) fn stage(args: &[String], a: &mut Action) {
+    let table = match a.command.as_str() {
+        "rm" => tables::RM,
+        "mv" => tables::MV,
+        _ => tables::ADD,
+    };
+    let p = parse(args, table, false);
+    if p.flag("dry-run") {
+        a.effect = Effect::Read;
+        return;
+    }
+    a.creates_commits = true;
+    if a.command == "rm" && p.flag("force") && !p.flag("cached") {
+        a.destructive = Some("rm -f deletes files whatever their uncommitted changes".into());
+    }
+}
+
+/// `apply`: patches the working tree, like an editor would (no commit
+/// made); `--index` or `--cached` also stage the result, which counts like
+/// `add`. `--check`, `--stat`, `--numstat`, `--summary` without `--apply`
+/// only report.
+pub(super) fn apply(args: &[String], a: &mut Action) {
+    let p = parse(args, tables::APPLY, false);
+    let reports = ["check", "stat", "numstat", "summary"]
+        .iter()
+        .any(|f| p.flag(f));
+    if reports && !p.flag("apply") {
+        a.effect = Effect::Read;
+    } else if p.flag("index") || p.flag("cached") {
+        a.creates_commits = true;
+    }
+}

@@ -1,0 +1,183 @@
+//! Commands that write refs by name: branch, tag, update-ref, symbolic-ref.
+
+use super::commands::every_ref;
+use super::names::branch_ref;
+use super::options::parse;
+use super::tables;
+use crate::action::{Action, CheckoutTarget, Effect, RefOp, RefTarget, RefWrite};
+
+fn write(target: RefTarget, op: RefOp, start: Option<&String>) -> RefWrite {
+    RefWrite {
+        target,
+        op,
+        start: start.cloned(),
+    }
+}
+
+/// `branch`: lists without names (or with `--list`, `-a`, `-r`, `-v`,
+/// `--contains` and the other filters, `--show-current`); `-d` deletes each
+/// name (`-D`, `-d -f` and `--delete --force` whatever is unmerged:
+/// destructive); `-m`/`-M [old] new` deletes old (the current branch when
+/// omitted) and creates new (an update when forced, since it may replace
+/// one); `-c`/`-C` copy likewise without the delete; `x [start]` creates,
+/// `-f x [start]` moves. With `-r` a deletion names remote-tracking refs.
+pub(super) fn branch(args: &[String], a: &mut Action) {
+    let p = parse(args, tables::BRANCH, false);
+    let force = p.flag("force");
+    let names = &p.args;
+    if p.flag("delete") || p.flag("D") {
+        let remotes = p.flag("remotes");
+        for name in names {
+            let full = if remotes {
+                format!("refs/remotes/{name}")
+            } else {
+                branch_ref(name)
+            };
+            a.refs
+                .push(write(RefTarget::Named(full), RefOp::Delete, None));
+        }
+        if (p.flag("D") || force) && !remotes {
+            a.destructive = Some("branch -D deletes a branch whatever its unmerged commits".into());
+        }
+        return;
+    }
+    let rename = p.flag("move") || p.flag("M");
+    if rename || p.flag("copy") || p.flag("C") {
+        let forced = force || p.flag("M") || p.flag("C");
+        let (old, new) = match names.as_slice() {
+            [new] => (RefTarget::Current, new),
+            [old, new] => (RefTarget::Named(branch_ref(old)), new),
+            _ => return,
+        };
+        if rename {
+            a.refs.push(write(old, RefOp::Delete, None));
+        }
+        let op = if forced { RefOp::Update } else { RefOp::Create };
+        a.refs
+            .push(write(RefTarget::Named(branch_ref(new)), op, None));
+        return;
+    }
+    if p.given("set-upstream-to") || p.flag("unset-upstream") || p.flag("edit-description") {
+        return;
+    }
+    let filters = [
+        "list",
+        "show-current",
+        "contains",
+        "no-contains",
+        "with",
+        "without",
+        "merged",
+        "no-merged",
+        "points-at",
+    ];
+    if names.is_empty() || filters.iter().any(|f| p.given(f)) {
+        a.effect = Effect::Read;
+        return;
+    }
+    if p.flag("remotes") || p.flag("all") {
+        // git refuses a branch name with -a/-r outside --list.
+        return;
+    }
+    let op = if force { RefOp::Update } else { RefOp::Create };
+    a.refs.push(write(
+        RefTarget::Named(branch_ref(&names[0])),
+        op,
+        names.get(1),
+    ));
+}
+
+/// `tag`: lists without a name (or with `-l`, `-n`, the filters); `-v`
+/// verifies; `-d` deletes each name; `<name> [<commit>]` creates
+/// `refs/tags/<name>` (`-f`: may move an existing one, an update).
+pub(super) fn tag(args: &[String], a: &mut Action) {
+    let p = parse(args, tables::TAG, false);
+    let names = &p.args;
+    if p.flag("delete") {
+        for name in names {
+            let full = format!("refs/tags/{name}");
+            a.refs
+                .push(write(RefTarget::Named(full), RefOp::Delete, None));
+        }
+        return;
+    }
+    let filters = [
+        "list",
+        "verify",
+        "n",
+        "contains",
+        "no-contains",
+        "with",
+        "without",
+        "merged",
+        "no-merged",
+        "points-at",
+    ];
+    if names.is_empty() || filters.iter().any(|f| p.given(f)) {
+        a.effect = Effect::Read;
+        return;
+    }
+    let op = if p.flag("force") {
+        RefOp::Update
+    } else {
+        RefOp::Create
+    };
+    let full = format!("refs/tags/{}", names[0]);
+    a.refs.push(write(RefTarget::Named(full), op, names.get(1)));
+}
+
+/// `update-ref [-d] <ref> [<new> [<old>]]`: the ref as written (`HEAD` is
+/// the current branch unless `--no-deref`); an all-zero `<old>` creates.
+/// `--stdin` reads its updates from stdin, which the command line does not
+/// show: [`RefTarget::All`].
+pub(super) fn update_ref(args: &[String], a: &mut Action) {
+    let p = parse(args, tables::UPDATE_REF, false);
+    if p.flag("stdin") {
+        a.refs.push(every_ref());
+        return;
+    }
+    let Some(name) = p.args.first() else { return };
+    let target = if name == "HEAD" && !p.flag("no-deref") {
+        RefTarget::Current
+    } else {
+        RefTarget::Named(name.clone())
+    };
+    let zero = |w: &String| !w.is_empty() && w.chars().all(|c| c == '0');
+    let op = if p.flag("d") {
+        RefOp::Delete
+    } else if p.args.get(2).is_some_and(zero) {
+        RefOp::Create
+    } else {
+        RefOp::Update
+    };
+    a.refs.push(write(target, op, None));
+}
+
+/// `symbolic-ref <name>` reads; `symbolic-ref HEAD refs/heads/x` moves HEAD
+/// to another branch without touching files (read as a checkout of it);
+/// `symbolic-ref <ref> <target>` repoints another ref; `-d` deletes.
+pub(super) fn symbolic_ref(args: &[String], a: &mut Action) {
+    let p = parse(args, tables::SYMBOLIC_REF, false);
+    let Some(name) = p.args.first() else {
+        a.effect = Effect::Read;
+        return;
+    };
+    if p.flag("delete") {
+        a.refs
+            .push(write(RefTarget::Named(name.clone()), RefOp::Delete, None));
+        return;
+    }
+    let Some(target) = p.args.get(1) else {
+        a.effect = Effect::Read;
+        return;
+    };
+    if name == "HEAD" {
+        a.checkout = Some(match target.strip_prefix("refs/heads/") {
+            Some(branch) => CheckoutTarget::Local(branch.to_string()),
+            None => CheckoutTarget::Special(target.clone()),
+        });
+    } else {
+        a.refs
+            .push(write(RefTarget::Named(name.clone()), RefOp::Update, None));
+    }
+}

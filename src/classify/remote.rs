@@ -1,0 +1,211 @@
+//! Commands that talk to a remote: push, fetch, pull.
+
+use super::commands::every_ref;
+use super::options::parse;
+use super::{tables, Context};
+use crate::action::{Action, Effect, Push, PushDest, RefOp, RefTarget, RefWrite};
+
+/// `push [<options>] [<repository> [<refspec>...]]`.
+///
+/// - Every force spelling counts: `-f`, `--force`, bundled (`-fu`),
+///   abbreviated (`--forc`), `--force-with-lease[=...]`,
+///   `--force-if-includes`, `--mirror`, and `+refspec` per destination.
+///   `--force=<anything>` makes git refuse the line (`--force` takes no
+///   value); it is read as the force push it asks for (SPEC lists it).
+/// - `<src>` alone pushes to the same name; `HEAD` (or `@`) alone to the
+///   current branch's name; `:dst` and `--delete`/`-d <dst>` delete;
+///   `tag <name>` is `refs/tags/<name>`; a source that is a tag (and not a
+///   branch) pushes under `refs/tags/`; a `^negative` refspec writes
+///   nothing. A wildcard refspec writes refs it does not name: read as
+///   `--tags` for `refs/tags/*`, else `--all`.
+/// - `--follow-tags` pushes tags: read as `--tags`.
+/// - `-n`/`--dry-run` writes nothing: read-only (the pre-push hook still runs).
+/// - `--no-verify` skips the pre-push hook.
+/// - `--repo=<r>` names the remote only when no `<repository>` is given.
+pub(super) fn push(args: &[String], ctx: &Context, a: &mut Action) {
+    let p = parse(args, tables::PUSH, false);
+    let mut push = Push {
+        remote: p
+            .args
+            .first()
+            .cloned()
+            .or_else(|| p.value("repo").map(str::to_string)),
+        mirror: p.flag("mirror"),
+        all: p.flag("all") || p.flag("branches"),
+        tags: p.flag("tags") || p.flag("follow-tags"),
+        delete: p.flag("delete") || p.flag("prune"),
+        ..Push::default()
+    };
+    push.force =
+        push.mirror || p.flag("force") || p.flag("force-with-lease") || p.flag("force-if-includes");
+    if p.flag("no-verify") {
+        a.hooks_off = Some("push --no-verify skips the pre-push hook".into());
+    }
+    if p.flag("dry-run") {
+        a.effect = Effect::Read;
+    }
+    let deleting = p.flag("delete");
+    let mut specs = p.args.iter().skip(1);
+    while let Some(spec) = specs.next() {
+        let spec = if spec == "tag" {
+            match specs.next() {
+                Some(name) => format!("refs/tags/{name}"),
+                None => break,
+            }
+        } else {
+            spec.clone()
+        };
+        if deleting {
+            push.dests.push(PushDest {
+                dst: Some(spec),
+                src: String::new(),
+                force: false,
+                delete: true,
+            });
+            continue;
+        }
+        let (force, body) = match spec.strip_prefix('+') {
+            Some(body) => (true, body),
+            None => (false, spec.as_str()),
+        };
+        if body.starts_with('^') {
+            continue;
+        }
+        let (src, dst) = match body.split_once(':') {
+            Some((src, dst)) if !dst.is_empty() => (src, dst.to_string()),
+            _ => (src_of(body), same_name(src_of(body), ctx)),
+        };
+        if dst.contains('*') {
+            if dst.starts_with("refs/tags/") {
+                push.tags = true;
+            } else {
+                push.all = true;
+            }
+            continue;
+        }
+        if dst.is_empty() {
+            // `HEAD` while detached: git refuses.
+            continue;
+        }
+        let dst = if !dst.starts_with("refs/") && is_tag(src, ctx) {
+            format!("refs/tags/{dst}")
+        } else {
+            dst
+        };
+        push.dests.push(PushDest {
+            dst: Some(dst),
+            src: src.to_string(),
+            force,
+            delete: src.is_empty(),
+        });
+    }
+    a.push = Some(push);
+}
+
+fn src_of(body: &str) -> &str {
+    body.split_once(':').map_or(body, |(src, _)| src)
+}
+
+/// The remote name a refspec without `:dst` pushes to: its own, or the
+/// current branch's for `HEAD`/`@` (empty when detached).
+fn same_name(src: &str, ctx: &Context) -> String {
+    match src {
+        "HEAD" | "@" => ctx
+            .current_branch
+            .map(|b| format!("refs/heads/{b}"))
+            .unwrap_or_default(),
+        _ => src.to_string(),
+    }
+}
+
+/// Is this source a tag rather than a branch?
+fn is_tag(src: &str, ctx: &Context) -> bool {
+    src.starts_with("refs/tags/")
+        || (!src.is_empty()
+            && !src.starts_with("refs/")
+            && !(ctx.is_local_branch)(src)
+            && (ctx.is_revision)(&format!("refs/tags/{src}")))
+}
+
+/// `fetch` and `pull`: syncing from a remote. A refspec with a local
+/// destination (`fetch origin main:main`, `+refs/heads/x:refs/heads/x`,
+/// `tag v1`) writes that ref: an update (a create for a tag fetched without
+/// `+`, since existing tags are kept); one with a wildcard into local
+/// branches or tags writes refs it does not name ([`RefTarget::All`]).
+/// So do `--prune-tags` (deletes local tags) and `--force --tags` (moves
+/// them), and `--stdin`. `--dry-run` reads. `pull` also merges into the current branch; that is
+/// syncing too (the reference-transaction hook checks a protected branch
+/// only moves to its upstream); `pull --rebase` rewrites local commits
+/// (destructive); `pull --no-verify` skips the merge's hooks.
+pub(super) fn fetch(args: &[String], a: &mut Action) {
+    let pull = a.command == "pull";
+    let table = if pull { tables::PULL } else { tables::FETCH };
+    let p = parse(args, table, false);
+    a.syncs = true;
+    if p.flag("dry-run") {
+        a.effect = Effect::Read;
+        return;
+    }
+    if pull {
+        if p.flag("rebase") && !matches!(p.value("rebase"), Some("false" | "no" | "off" | "0")) {
+            a.destructive = Some("pull --rebase rewrites local commits".into());
+        }
+        if p.negated("verify") {
+            a.hooks_off =
+                Some("pull --no-verify skips the pre-merge-commit and commit-msg hooks".into());
+        }
+    }
+    // Refspecs from stdin, local tags deleted by `--prune-tags`, or tags
+    // moved by `--force --tags`: refs the command line does not name.
+    let tags_forced = p.flag("tags") && p.flag("force");
+    if p.flag("stdin") || p.flag("prune-tags") || tags_forced {
+        a.refs.push(every_ref());
+    }
+    if p.flag("multiple") || p.flag("all") || p.flag("stdin") {
+        return;
+    }
+    let mut specs = p.args.iter().skip(1);
+    while let Some(spec) = specs.next() {
+        let spec = if spec == "tag" {
+            match specs.next() {
+                Some(name) => format!("refs/tags/{name}:refs/tags/{name}"),
+                None => break,
+            }
+        } else {
+            spec.clone()
+        };
+        let (force, body) = match spec.strip_prefix('+') {
+            Some(body) => (true, body),
+            None => (false, spec.as_str()),
+        };
+        let Some((_, dst)) = body.split_once(':') else {
+            continue;
+        };
+        if dst.is_empty() || body.starts_with('^') {
+            continue;
+        }
+        let full = if dst.starts_with("refs/") {
+            dst.to_string()
+        } else {
+            format!("refs/heads/{dst}")
+        };
+        let local = full.starts_with("refs/heads/") || full.starts_with("refs/tags/");
+        if !local {
+            continue;
+        }
+        if full.contains('*') {
+            a.refs.push(every_ref());
+            continue;
+        }
+        let op = if full.starts_with("refs/tags/") && !force {
+            RefOp::Create
+        } else {
+            RefOp::Update
+        };
+        a.refs.push(RefWrite {
+            target: RefTarget::Named(full),
+            op,
+            start: None,
+        });
+    }
+}

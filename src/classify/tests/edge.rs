@@ -1,0 +1,769 @@
+//! Rows beyond the issue's list: every spelling and every rule, one row each.
+
+use super::*;
+
+#[test]
+fn edge_cases() {
+    use RefOp::*;
+    let cur = || RefTarget::Current;
+    let rows: Vec<(&str, Action)> = vec![
+        // git alone, informational globals, help.
+        ("", outside(r(""))),
+        ("--version", outside(r("version"))),
+        ("-v", outside(r("version"))),
+        ("--help commit", outside(r("help"))),
+        ("--exec-path", outside(r(""))),
+        ("commit --help", outside(r("commit"))),
+        ("clone https://x/y", outside(m("clone"))),
+        ("init", outside(m("init"))),
+        // Global options in both forms, before the subcommand only.
+        (
+            "-p --no-pager --literal-pathspecs --namespace ns commit",
+            commits(m("commit")),
+        ),
+        (
+            "--git-dir /r/.git --work-tree /r -C x -C y commit -n",
+            hooks(commits(m("commit")), NO_VERIFY),
+        ),
+        (
+            "--config-env=core.hooksPath=HP commit",
+            hooks(
+                commits(m("commit")),
+                "sets core.hookspath from $HP for the command",
+            ),
+        ),
+        (
+            "--config-env core.HOOKSPATH=HP commit",
+            hooks(
+                commits(m("commit")),
+                "sets core.hookspath from $HP for the command",
+            ),
+        ),
+        (
+            "-c CORE.HooksPath=/dev/null status",
+            hooks(r("status"), HOOKS_PATH),
+        ),
+        (
+            "-c include.path=/tmp/x commit",
+            hooks(
+                commits(m("commit")),
+                "sets include.path=/tmp/x for the command",
+            ),
+        ),
+        // Bundles, abbreviations, negations, value-taking flags.
+        ("commit -qanm x", hooks(commits(m("commit")), NO_VERIFY)),
+        ("commit -m -n", commits(m("commit"))),
+        ("commit -nm x --verify", commits(m("commit"))),
+        ("commit --no-verif", hooks(commits(m("commit")), NO_VERIFY)),
+        ("commit -- -n", commits(m("commit"))),
+        ("commit -C HEAD -n", hooks(commits(m("commit")), NO_VERIFY)),
+        ("commit --dry-run", r("commit")),
+        ("merge -n main", commits(m("merge"))),
+        (
+            "merge --no-verify main",
+            hooks(
+                commits(m("merge")),
+                "merge --no-verify skips the pre-merge-commit and commit-msg hooks",
+            ),
+        ),
+        (
+            "merge --abort",
+            destroys(
+                m("merge"),
+                "merge --abort resets the working tree to before the merge",
+            ),
+        ),
+        ("merge --ff-only origin/main", syncs(m("merge"))),
+        (
+            "push -n origin main",
+            pushes(r("push"), to("origin", &[("main", "main", false, false)])),
+        ),
+        (
+            "push -fu origin agent/x",
+            pushes(
+                m("push"),
+                Push {
+                    force: true,
+                    ..to("origin", &[("agent/x", "agent/x", false, false)])
+                },
+            ),
+        ),
+        (
+            "push --force-w origin x",
+            pushes(
+                m("push"),
+                Push {
+                    force: true,
+                    ..to("origin", &[("x", "x", false, false)])
+                },
+            ),
+        ),
+        // `--forc` could be any of three options: git refuses the line.
+        (
+            "push --forc origin x",
+            pushes(m("push"), to("origin", &[("x", "x", false, false)])),
+        ),
+        (
+            "push --force --no-force origin x",
+            pushes(m("push"), to("origin", &[("x", "x", false, false)])),
+        ),
+        (
+            "push --force-if-includes origin x",
+            pushes(
+                m("push"),
+                Push {
+                    force: true,
+                    ..to("origin", &[("x", "x", false, false)])
+                },
+            ),
+        ),
+        (
+            "push --no-verify --verify origin",
+            pushes(m("push"), to("origin", &[])),
+        ),
+        (
+            "push origin HEAD",
+            pushes(
+                m("push"),
+                to("origin", &[("HEAD", "refs/heads/main", false, false)]),
+            ),
+        ),
+        (
+            "push origin v1",
+            pushes(
+                m("push"),
+                to("origin", &[("v1", "refs/tags/v1", false, false)]),
+            ),
+        ),
+        (
+            "push origin tag v1",
+            pushes(
+                m("push"),
+                to("origin", &[("refs/tags/v1", "refs/tags/v1", false, false)]),
+            ),
+        ),
+        (
+            "push -d origin tag v1",
+            pushes(
+                m("push"),
+                Push {
+                    delete: true,
+                    ..to("origin", &[("", "refs/tags/v1", false, true)])
+                },
+            ),
+        ),
+        (
+            "push origin 'refs/heads/*:refs/heads/*'",
+            pushes(
+                m("push"),
+                Push {
+                    all: true,
+                    ..to("origin", &[])
+                },
+            ),
+        ),
+        (
+            "push --branches origin",
+            pushes(
+                m("push"),
+                Push {
+                    all: true,
+                    ..to("origin", &[])
+                },
+            ),
+        ),
+        (
+            "push --follow-tags origin",
+            pushes(
+                m("push"),
+                Push {
+                    tags: true,
+                    ..to("origin", &[])
+                },
+            ),
+        ),
+        (
+            "push --repo=upstream",
+            pushes(m("push"), to("upstream", &[])),
+        ),
+        ("push origin ^main", pushes(m("push"), to("origin", &[]))),
+        // reset: commit or path, as git reads them.
+        ("reset HEAD", m("reset")),
+        ("reset file.txt", m("reset")),
+        ("reset v1.0", refs(m("reset"), vec![w(cur(), Update, None)])),
+        ("reset main -- f", m("reset")),
+        (
+            "reset -q --keep abc1234",
+            refs(
+                destroys(m("reset"), "reset --keep rewrites the working tree"),
+                vec![w(cur(), Update, None)],
+            ),
+        ),
+        (
+            "reset --soft --hard HEAD~2",
+            refs(destroys(m("reset"), HARD), vec![w(cur(), Update, None)]),
+        ),
+        // checkout and switch targets.
+        ("checkout", r("checkout")),
+        ("checkout -", co(m("checkout"), Co::Special(s("-")))),
+        ("checkout HEAD~", co(m("checkout"), Co::Special(s("HEAD~")))),
+        ("checkout HEAD^", co(m("checkout"), Co::Special(s("HEAD^")))),
+        (
+            "checkout main..feature",
+            co(m("checkout"), Co::Special(s("main..feature"))),
+        ),
+        (
+            "checkout remotes/origin/main",
+            co(m("checkout"), Co::Remote(s("remotes/origin/main"))),
+        ),
+        (
+            "checkout refs/remotes/origin/main",
+            co(m("checkout"), Co::Remote(s("refs/remotes/origin/main"))),
+        ),
+        (
+            "checkout refs/heads/main",
+            co(m("checkout"), Co::Special(s("refs/heads/main"))),
+        ),
+        ("checkout v1.0", co(m("checkout"), Co::Special(s("v1.0")))),
+        (
+            "checkout 0123456789abcdef0123456789abcdef01234567",
+            co(
+                m("checkout"),
+                Co::Special(s("0123456789abcdef0123456789abcdef01234567")),
+            ),
+        ),
+        ("checkout main --", co(m("checkout"), Co::Local(s("main")))),
+        ("checkout main file", destroys(m("checkout"), PATHS)),
+        ("checkout nothing-here", destroys(m("checkout"), PATHS)),
+        ("checkout .", destroys(m("checkout"), PATHS)),
+        ("checkout -p", destroys(m("checkout"), PATHS)),
+        (
+            "checkout --force main",
+            co(destroys(m("checkout"), FORCE), Co::Local(s("main"))),
+        ),
+        (
+            "checkout -qf main",
+            co(destroys(m("checkout"), FORCE), Co::Local(s("main"))),
+        ),
+        (
+            "checkout only-remote",
+            co(
+                refs(
+                    m("checkout"),
+                    vec![w(
+                        named("refs/heads/only-remote"),
+                        Create,
+                        Some("origin/only-remote"),
+                    )],
+                ),
+                Co::Local(s("only-remote")),
+            ),
+        ),
+        (
+            "checkout --no-guess only-remote",
+            destroys(m("checkout"), PATHS),
+        ),
+        (
+            "checkout -B main origin/main",
+            co(
+                refs(
+                    m("checkout"),
+                    vec![w(named("refs/heads/main"), Update, Some("origin/main"))],
+                ),
+                Co::New(s("main")),
+            ),
+        ),
+        (
+            "checkout --orphan fresh",
+            co(
+                refs(
+                    m("checkout"),
+                    vec![w(named("refs/heads/fresh"), Create, None)],
+                ),
+                Co::New(s("fresh")),
+            ),
+        ),
+        (
+            "checkout -t origin/main",
+            co(
+                refs(
+                    m("checkout"),
+                    vec![w(named("refs/heads/main"), Create, Some("origin/main"))],
+                ),
+                Co::New(s("main")),
+            ),
+        ),
+        (
+            "checkout --detach v1.0",
+            co(m("checkout"), Co::Detach(s("v1.0"))),
+        ),
+        (
+            "switch -c x origin/main",
+            co(
+                refs(
+                    m("switch"),
+                    vec![w(named("refs/heads/x"), Create, Some("origin/main"))],
+                ),
+                Co::New(s("x")),
+            ),
+        ),
+        (
+            "switch -C main",
+            co(
+                refs(m("switch"), vec![w(named("refs/heads/main"), Update, None)]),
+                Co::New(s("main")),
+            ),
+        ),
+        (
+            "switch -f main",
+            co(
+                destroys(
+                    m("switch"),
+                    "switch --discard-changes throws away local changes",
+                ),
+                Co::Local(s("main")),
+            ),
+        ),
+        ("switch --detach", co(m("switch"), Co::Detach(s("HEAD")))),
+        (
+            "switch origin/main",
+            co(m("switch"), Co::Remote(s("origin/main"))),
+        ),
+        ("switch feature", co(m("switch"), Co::Local(s("feature")))),
+        ("restore -SW f", destroys(m("restore"), RESTORE)),
+        (
+            "restore --staged --worktree f",
+            destroys(m("restore"), RESTORE),
+        ),
+        (
+            "clean",
+            destroys(
+                m("clean"),
+                "clean deletes untracked files (unless clean.requireForce stops it)",
+            ),
+        ),
+        ("clean -fn", r("clean")),
+        ("clean --dry-run -f", r("clean")),
+        // stash
+        ("stash list", r("stash")),
+        ("stash show -p", r("stash")),
+        ("stash apply", commits(m("stash"))),
+        ("stash -q pop", m("stash")),
+        (
+            "stash branch topic",
+            co(
+                refs(m("stash"), vec![w(named("refs/heads/topic"), Create, None)]),
+                Co::New(s("topic")),
+            ),
+        ),
+        // branch and tag forms
+        ("branch --list 'f*'", r("branch")),
+        ("branch -a", r("branch")),
+        ("branch -r", r("branch")),
+        ("branch -vv", r("branch")),
+        ("branch --show-current", r("branch")),
+        ("branch --contains abc1234", r("branch")),
+        (
+            "branch new",
+            refs(m("branch"), vec![w(named("refs/heads/new"), Create, None)]),
+        ),
+        (
+            "branch new main",
+            refs(
+                m("branch"),
+                vec![w(named("refs/heads/new"), Create, Some("main"))],
+            ),
+        ),
+        (
+            "branch -d a b",
+            refs(
+                m("branch"),
+                vec![
+                    w(named("refs/heads/a"), Delete, None),
+                    w(named("refs/heads/b"), Delete, None),
+                ],
+            ),
+        ),
+        (
+            "branch --delete --force a",
+            refs(
+                destroys(
+                    m("branch"),
+                    "branch -D deletes a branch whatever its unmerged commits",
+                ),
+                vec![w(named("refs/heads/a"), Delete, None)],
+            ),
+        ),
+        (
+            "branch -dr origin/x",
+            refs(
+                m("branch"),
+                vec![w(named("refs/remotes/origin/x"), Delete, None)],
+            ),
+        ),
+        (
+            "branch -m new",
+            refs(
+                m("branch"),
+                vec![
+                    w(cur(), Delete, None),
+                    w(named("refs/heads/new"), Create, None),
+                ],
+            ),
+        ),
+        (
+            "branch -M a main",
+            refs(
+                m("branch"),
+                vec![
+                    w(named("refs/heads/a"), Delete, None),
+                    w(named("refs/heads/main"), Update, None),
+                ],
+            ),
+        ),
+        (
+            "branch -c a b",
+            refs(m("branch"), vec![w(named("refs/heads/b"), Create, None)]),
+        ),
+        ("branch -u origin/main", m("branch")),
+        ("tag", r("tag")),
+        ("tag -l", r("tag")),
+        ("tag -n5", r("tag")),
+        (
+            "tag v2",
+            refs(m("tag"), vec![w(named("refs/tags/v2"), Create, None)]),
+        ),
+        (
+            "tag -am msg v2 HEAD",
+            refs(
+                m("tag"),
+                vec![w(named("refs/tags/v2"), Create, Some("HEAD"))],
+            ),
+        ),
+        (
+            "tag -f v1",
+            refs(m("tag"), vec![w(named("refs/tags/v1"), Update, None)]),
+        ),
+        // refs by plumbing
+        (
+            "update-ref refs/heads/main abc1234",
+            refs(
+                m("update-ref"),
+                vec![w(named("refs/heads/main"), Update, None)],
+            ),
+        ),
+        (
+            "update-ref HEAD abc1234",
+            refs(m("update-ref"), vec![w(cur(), Update, None)]),
+        ),
+        (
+            "update-ref refs/heads/n abc1234 0000000000000000000000000000000000000000",
+            refs(
+                m("update-ref"),
+                vec![w(named("refs/heads/n"), Create, None)],
+            ),
+        ),
+        (
+            "update-ref --stdin",
+            refs(m("update-ref"), vec![w(RefTarget::All, Update, None)]),
+        ),
+        ("symbolic-ref HEAD", r("symbolic-ref")),
+        (
+            "symbolic-ref HEAD refs/heads/feature",
+            co(m("symbolic-ref"), Co::Local(s("feature"))),
+        ),
+        (
+            "symbolic-ref refs/heads/main refs/heads/x",
+            refs(
+                m("symbolic-ref"),
+                vec![w(named("refs/heads/main"), Update, None)],
+            ),
+        ),
+        (
+            "filter-branch -f --msg-filter cat -- --all",
+            refs(m("filter-branch"), vec![w(RefTarget::All, Update, None)]),
+        ),
+        (
+            "filter-branch --env-filter x feature",
+            refs(
+                m("filter-branch"),
+                vec![w(named("refs/heads/feature"), Update, None)],
+            ),
+        ),
+        (
+            "filter-branch",
+            refs(m("filter-branch"), vec![w(cur(), Update, None)]),
+        ),
+        // rebase forms
+        (
+            "rebase main feature",
+            refs(
+                destroys(m("rebase"), REBASE),
+                vec![w(named("refs/heads/feature"), Update, None)],
+            ),
+        ),
+        (
+            "rebase --root feature",
+            refs(
+                destroys(m("rebase"), REBASE),
+                vec![w(named("refs/heads/feature"), Update, None)],
+            ),
+        ),
+        (
+            "rebase --onto main HEAD~3",
+            refs(destroys(m("rebase"), REBASE), vec![w(cur(), Update, None)]),
+        ),
+        (
+            "rebase --update-refs main",
+            refs(
+                destroys(m("rebase"), REBASE),
+                vec![w(cur(), Update, None), w(RefTarget::All, Update, None)],
+            ),
+        ),
+        ("rebase --continue", m("rebase")),
+        (
+            "rebase --abort",
+            destroys(
+                m("rebase"),
+                "rebase --abort throws away the rebase's work in progress",
+            ),
+        ),
+        ("rebase --show-current-patch", r("rebase")),
+        (
+            "rebase --no-verify main",
+            refs(destroys(m("rebase"), REBASE), vec![w(cur(), Update, None)]),
+        ),
+        // fetch and pull
+        (
+            "fetch origin main:main",
+            syncs(refs(
+                m("fetch"),
+                vec![w(named("refs/heads/main"), Update, None)],
+            )),
+        ),
+        (
+            "fetch origin +refs/heads/x:refs/remotes/origin/x",
+            syncs(m("fetch")),
+        ),
+        (
+            "fetch origin 'refs/heads/*:refs/heads/*'",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        (
+            "fetch origin tag v9",
+            syncs(refs(
+                m("fetch"),
+                vec![w(named("refs/tags/v9"), Create, None)],
+            )),
+        ),
+        ("fetch --dry-run", syncs(r("fetch"))),
+        (
+            "fetch --prune-tags origin",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        (
+            "fetch -ft origin",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        ("fetch -t origin", syncs(m("fetch"))),
+        ("pull --ff-only", syncs(m("pull"))),
+        ("pull --rebase=false", syncs(m("pull"))),
+        (
+            "pull -r origin main:main",
+            syncs(destroys(
+                refs(m("pull"), vec![w(named("refs/heads/main"), Update, None)]),
+                "pull --rebase rewrites local commits",
+            )),
+        ),
+        (
+            "pull --no-verify",
+            syncs(hooks(
+                m("pull"),
+                "pull --no-verify skips the pre-merge-commit and commit-msg hooks",
+            )),
+        ),
+        // config
+        (
+            "config set core.hooksPath x",
+            hooks(
+                m("config"),
+                "config writes core.hooksPath, which can switch hooks off",
+            ),
+        ),
+        (
+            "config --unset core.hookspath",
+            hooks(
+                m("config"),
+                "config writes core.hookspath, which can switch hooks off",
+            ),
+        ),
+        (
+            "config --add Core.HooksPath x",
+            hooks(
+                m("config"),
+                "config writes Core.HooksPath, which can switch hooks off",
+            ),
+        ),
+        (
+            "config --global core.hooksPath /x",
+            hooks(
+                m("config"),
+                "config writes core.hooksPath, which can switch hooks off",
+            ),
+        ),
+        ("config --global user.name x", outside(m("config"))),
+        ("config --system -l", outside(r("config"))),
+        ("config get user.name", r("config")),
+        ("config user.name", r("config")),
+        ("config -l", r("config")),
+        ("config user.name x", m("config")),
+        (
+            "config includeIf.gitdir:/x/.path /tmp/y",
+            hooks(
+                m("config"),
+                "config writes includeIf.gitdir:/x/.path, which can switch hooks off",
+            ),
+        ),
+        // other commands
+        ("add -n .", r("add")),
+        (
+            "rm -f x",
+            commits(destroys(
+                m("rm"),
+                "rm -f deletes files whatever their uncommitted changes",
+            )),
+        ),
+        ("rm --cached -f x", commits(m("rm"))),
+        ("mv a b", commits(m("mv"))),
+        ("apply p.diff", m("apply")),
+        ("apply --index p.diff", commits(m("apply"))),
+        ("apply --check p.diff", r("apply")),
+        ("cherry-pick abc1234", commits(m("cherry-pick"))),
+        ("revert -n HEAD", commits(m("revert"))),
+        (
+            "am --abort",
+            destroys(m("am"), "am --abort restores the original branch"),
+        ),
+        ("am mbox", commits(m("am"))),
+        ("reflog", r("reflog")),
+        ("reflog show main", r("reflog")),
+        ("reflog delete HEAD@{1}", m("reflog")),
+        ("remote", r("remote")),
+        ("remote -v", r("remote")),
+        ("remote show origin", r("remote")),
+        ("remote add x y", m("remote")),
+        ("worktree list", r("worktree")),
+        ("worktree remove ../wt", m("worktree")),
+        (
+            "worktree add ../topic",
+            refs(
+                m("worktree"),
+                vec![w(named("refs/heads/topic"), Create, None)],
+            ),
+        ),
+        ("worktree add ../wt", m("worktree")),
+        (
+            "worktree add -b n ../p main",
+            refs(
+                m("worktree"),
+                vec![w(named("refs/heads/n"), Create, Some("main"))],
+            ),
+        ),
+        (
+            "worktree add ../p only-remote",
+            refs(
+                m("worktree"),
+                vec![w(
+                    named("refs/heads/only-remote"),
+                    Create,
+                    Some("origin/only-remote"),
+                )],
+            ),
+        ),
+        ("notes list", r("notes")),
+        ("notes add -m x", m("notes")),
+        (
+            "fast-import",
+            refs(m("fast-import"), vec![w(RefTarget::All, Update, None)]),
+        ),
+        ("log --oneline", r("log")),
+        ("commit -h", outside(r("commit"))),
+        ("merge --quit", m("merge")),
+        ("merge --continue", commits(m("merge"))),
+        (
+            "cherry-pick --abort",
+            destroys(
+                m("cherry-pick"),
+                "cherry-pick --abort resets the working tree to before the sequence",
+            ),
+        ),
+        ("cherry-pick --quit", m("cherry-pick")),
+        ("am --show-current-patch=diff", r("am")),
+        ("am --quit", m("am")),
+        ("submodule", r("submodule")),
+        ("submodule status", r("submodule")),
+        ("submodule update --init", m("submodule")),
+        ("bisect log", r("bisect")),
+        ("bisect start", m("bisect")),
+        ("sparse-checkout list", r("sparse-checkout")),
+        ("sparse-checkout set a", m("sparse-checkout")),
+        ("replace -l", r("replace")),
+        ("replace a b", m("replace")),
+        ("rerere status", r("rerere")),
+        ("rerere forget x", m("rerere")),
+        ("bundle verify b", r("bundle")),
+        ("bundle unbundle b", m("bundle")),
+        ("hash-object f", r("hash-object")),
+        ("hash-object -w f", m("hash-object")),
+        ("interpret-trailers --in-place f", m("interpret-trailers")),
+        ("interpret-trailers f", r("interpret-trailers")),
+        ("refs verify", r("refs")),
+        ("refs migrate --ref-format=reftable", m("refs")),
+        ("commit-graph verify", r("commit-graph")),
+        ("commit-graph write", m("commit-graph")),
+        ("notes", r("notes")),
+        ("commit-tree HEAD^{tree}", m("commit-tree")),
+        (
+            "send-pack x main",
+            pushes(
+                m("send-pack"),
+                Push {
+                    all: true,
+                    ..Push::default()
+                },
+            ),
+        ),
+        ("ward explain -- commit", u("ward")),
+        // aliases
+        ("ci -m x", alias(commits(m("commit")), "ci")),
+        ("CI -m x", alias(commits(m("commit")), "CI")),
+        ("co -- .", alias(destroys(m("checkout"), PATHS), "co")),
+        ("st", alias(r("status"), "st")),
+        ("amend", alias(commits(m("commit")), "amend")),
+        (
+            "deep",
+            alias(hooks(commits(m("commit")), NO_VERIFY), "deep"),
+        ),
+        ("nv", alias(hooks(commits(m("commit")), HOOKS_PATH), "nv")),
+        ("sh", alias(u("sh"), "sh")),
+        ("loop1", alias(u("loop1"), "loop1")),
+        ("self", alias(u("self"), "self")),
+        (
+            "quoted",
+            alias(hooks(commits(m("commit")), NO_VERIFY), "quoted"),
+        ),
+        ("unclosed", alias(u("unclosed"), "unclosed")),
+        // An empty alias runs `git ""`, which git does not know.
+        ("empty", alias(u(""), "empty")),
+        ("commit", commits(m("commit"))),
+        ("-c alias.x=ci x", alias(commits(m("commit")), "x")),
+        (
+            "-c alias.rb='rebase -i' rb main",
+            alias(
+                refs(destroys(m("rebase"), REBASE), vec![w(cur(), Update, None)]),
+                "rb",
+            ),
+        ),
+    ];
+    check(rows);
+}

@@ -1,0 +1,35 @@
+//! git-ward: makes git safe for AI coding agents.
+//!
+//! The library behind the `git-ward` binary; its modules are public so that
+//! benchmarks can measure each step of the road on its own.
+//!
+//! One binary, three faces, one road through the program:
+//!
+//! ```text
+//! argv ─▶ invocation (which face: shim, hook, tool)        invocation.rs
+//!      ─▶ classify (git argv or hook stdin ─▶ Action)      classify.rs   pure
+//!      ─▶ facts (branch, contract, actor ...)              facts.rs      reads the repo
+//!      ─▶ decide(&Policy, &Action, &Facts) ─▶ Decision     decide.rs     pure
+//!      ─▶ act (deny / switch / checkpoint / run real git)  shim.rs, hooks/, checkpoint/
+//!      ─▶ audit (one JSON line)                            audit.rs
+//! ```
+//!
+//! `ARCHITECTURE.md` says which file holds which step and what may import what.
+
+pub mod action;
+pub mod assess;
+pub mod audit;
+pub mod checkpoint;
+pub mod classify;
+pub mod cli;
+pub mod commands;
+pub mod decide;
+pub mod env;
+pub mod error;
+pub mod facts;
+pub mod git;
+pub mod hooks;
+pub mod invocation;
+pub mod mcp;
+pub mod policy;
+pub mod shim;

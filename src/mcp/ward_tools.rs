@@ -1,0 +1,257 @@
+//! git-ward's own tools: save, explain, checkpoints, rollback, undo.
+//!
+//! `save` runs in this process (it is the same code as `git ward save`).
+//! The others run this binary's own commands as children with `--json`
+//! (`checkpoint`, `rollback <id> --dry-run`, `undo --yes` ...), so the server
+//! depends on their command lines and JSON, not on their internals.
+
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+use crate::action::Action;
+use crate::commands::save::{self, Context, Request};
+use crate::env;
+use crate::error::Error;
+
+use super::call::{Ctx, Output, ToolError, ToolResult};
+
+/// `save`: stage everything and commit it as one unit of work.
+pub fn save(ctx: &mut Ctx) -> ToolResult {
+    let request = Request {
+        message: ctx.required_str("message")?.to_string(),
+        phase: ctx.str_arg("phase")?.map(str::to_string),
+        todo: ctx.str_arg("todo")?.map(str::to_string),
+        notes: ctx
+            .list_arg("notes")?
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+    };
+    let context = Context {
+        dir: Some(&ctx.dir),
+        source: "mcp",
+        as_agent: true,
+    };
+    // `save` writes its own audit line, with the decision and what it did.
+    match save::save(&request, &context) {
+        Ok(saved) => Ok(Output::json(saved.to_json())),
+        Err(err) => Err(ToolError::new(kind_of(&err, "save_failed"), &err)),
+    }
+}
+
+/// `explain`: what a git command would do here, and why, without running it.
+pub fn explain(ctx: &mut Ctx) -> ToolResult {
+    let args = ctx.list_arg("args")?;
+    if args.is_empty() {
+        return Err(ToolError::invalid(
+            "invalid_argument",
+            "argument 'args' is required",
+            "pass git's arguments as a list, without `git`: [\"commit\", \"-m\", \"x\"]",
+        ));
+    }
+    let mut argv = vec!["explain", "--as-agent", "--json", "--"];
+    argv.extend(args);
+    child(ctx, "ward.explain", Action::read("ward"), &argv, "")
+}
+
+/// `checkpoint_create`: snapshot the working tree without touching it.
+pub fn checkpoint_create(ctx: &mut Ctx) -> ToolResult {
+    let message = ctx.str_arg("message")?;
+    let pin = ctx.bool_arg("pin", false)?;
+    let mut argv = vec!["checkpoint", "--json"];
+    if let Some(m) = message {
+        argv.extend(["-m", m]);
+    }
+    if pin {
+        argv.push("--pin");
+    }
+    child(ctx, "ward.checkpoint", Action::mutating("ward"), &argv, "")
+}
+
+/// `checkpoint_list`: the checkpoints of this worktree, newest first.
+pub fn checkpoint_list(ctx: &mut Ctx) -> ToolResult {
+    child(
+        ctx,
+        "ward.checkpoints",
+        Action::read("ward"),
+        &["checkpoints", "--json"],
+        "the list is long: use the newest ids shown, or `git ward checkpoints` in a shell",
+    )
+}
+
+/// `rollback`: the plan without `confirm`; with it, a safety checkpoint, then the restore.
+pub fn rollback(ctx: &mut Ctx) -> ToolResult {
+    let id = ctx.required_str("checkpoint_id")?;
+    let confirm = ctx.bool_arg("confirm", false)?;
+    let files = ctx.list_arg("files")?;
+    let id_ok = !id.is_empty()
+        && id.len() <= 200
+        && id.as_bytes()[0].is_ascii_alphanumeric()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if !id_ok {
+        return Err(ToolError::invalid(
+            "invalid_argument",
+            format!("'{id}' is not a checkpoint id"),
+            "take an id from checkpoint_list, like chk-task-42-3",
+        ));
+    }
+    if let Some(bad) = files.iter().find(|f| f.is_empty() || f.starts_with('-')) {
+        return Err(ToolError::invalid(
+            "invalid_argument",
+            format!("'{bad}' is not a path"),
+            "pass paths relative to the repository's top (`./-name` for a name starting with `-`)",
+        ));
+    }
+    let mut argv = vec![
+        "rollback",
+        id,
+        if confirm { "--yes" } else { "--dry-run" },
+        "--json",
+    ];
+    if !files.is_empty() {
+        argv.push("--files");
+        argv.extend(files);
+    }
+    let action = if confirm {
+        Action::mutating("ward")
+    } else {
+        Action::read("ward")
+    };
+    let out = child(
+        ctx,
+        "ward.rollback",
+        action,
+        &argv,
+        "pass files to restore (and see) only some paths",
+    )?;
+    Ok(if confirm {
+        out
+    } else {
+        with_next(out, "this is the plan only: call rollback again with confirm: true to apply it (a safety checkpoint is taken first)")
+    })
+}
+
+/// `undo`: the plan without `confirm`; with it, undo the last agent command.
+pub fn undo(ctx: &mut Ctx) -> ToolResult {
+    let confirm = ctx.bool_arg("confirm", false)?;
+    let argv = [
+        "undo",
+        if confirm { "--yes" } else { "--dry-run" },
+        "--json",
+    ];
+    let action = if confirm {
+        Action::mutating("ward")
+    } else {
+        Action::read("ward")
+    };
+    let out = child(ctx, "ward.undo", action, &argv, "")?;
+    Ok(if confirm {
+        out
+    } else {
+        with_next(
+            out,
+            "this is the plan only: call undo again with confirm: true to apply it",
+        )
+    })
+}
+
+/// Adds `next` (what to call to go on) to a JSON result.
+fn with_next(out: Output, next: &str) -> Output {
+    match out.structured {
+        Some(Value::Object(mut map)) => {
+            map.insert("next".into(), json!(next));
+            Output::json(Value::Object(map))
+        }
+        _ => out,
+    }
+}
+
+/// Asks the rules about `action`, then runs `git-ward <argv>` in the repository.
+fn child(
+    ctx: &mut Ctx,
+    operation: &str,
+    action: Action,
+    argv: &[&str],
+    narrow: &str,
+) -> ToolResult {
+    let g = ctx.govern(operation, &["ward", argv[0]], Some(action))?;
+    let exe = std::env::current_exe().map_err(|e| {
+        ToolError::new(
+            "failed",
+            &Error::internal(format!("cannot find git-ward itself: {e}")),
+        )
+    })?;
+    let mut cmd = Command::new(exe);
+    cmd.args(argv)
+        .current_dir(&g.dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env(env::WARD_AGENT, "1")
+        .env(env::WARD_TRACE_ID, &g.trace_id)
+        .env(env::WARD_VIA, "mcp")
+        .stdin(Stdio::null());
+    if let Some(c) = &g.contract {
+        cmd.env(env::WARD_CONTRACT, c);
+    }
+    let out = cmd.output().map_err(|e| {
+        ToolError::new(
+            "failed",
+            &Error::internal(format!("cannot run git-ward {}: {e}", argv[0])),
+        )
+    })?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let value = serde_json::from_str::<Value>(stdout.trim())
+        .ok()
+        .or_else(|| {
+            stdout
+                .lines()
+                .rev()
+                .find_map(|l| serde_json::from_str::<Value>(l).ok())
+        });
+    match value {
+        Some(v) if out.status.success() && v.is_object() => Ok(ctx.bounded_json(v, narrow)),
+        Some(v) if v.get("code").is_some_and(Value::is_string) => {
+            let code = v["code"].as_str().unwrap_or_default().to_string();
+            let status = v["status"].as_str().unwrap_or("E");
+            Err(ToolError {
+                kind: match status {
+                    "D" => "denied",
+                    "I" => "invalid_argument",
+                    _ => "failed",
+                },
+                code,
+                message: v["message"].as_str().unwrap_or("failed").to_string(),
+                hint: v["hint"].as_str().map(str::to_string),
+            })
+        }
+        _ => {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let said = stderr
+                .lines()
+                .chain(stdout.lines())
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("no output")
+                .trim_start_matches("ward: ");
+            Err(ToolError::new(
+                "failed",
+                &Error::internal(format!(
+                    "git ward {} failed ({}): {said}",
+                    argv[0], out.status
+                )),
+            ))
+        }
+    }
+}
+
+/// The tool-level kind of a git-ward error.
+fn kind_of(err: &Error, failed: &'static str) -> &'static str {
+    match err.code.status() {
+        "D" => "denied",
+        "I" => "invalid_argument",
+        _ => failed,
+    }
+}

@@ -1,0 +1,352 @@
+//! `git ward checkpoint`, `checkpoints`, `checkpoint show`: what a snapshot
+//! holds, what it leaves alone, and where it still works.
+
+use std::os::unix::fs::MetadataExt;
+
+use crate::common::TestRepo;
+
+/// A repository with a modified, a staged, an untracked, an ignored and an
+/// allow-listed ignored file.
+fn busy() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", "*.log\n.env\n")
+        .write("src/lib.rs", "fn a() {}\n")
+        .commit("base");
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.write("README", "changed\n")
+        .write("staged.txt", "staged\n");
+    repo.git(["add", "staged.txt"]).ok();
+    repo.write("staged.txt", "staged, then edited\n")
+        .write("new/untracked.txt", "new\n")
+        .write("debug.log", "noise\n")
+        .write(".env", "SECRET=1\n");
+    repo
+}
+
+fn ls_tree(repo: &TestRepo, rev: &str) -> Vec<String> {
+    repo.git(["ls-tree", "-r", "--name-only", rev])
+        .ok()
+        .stdout
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn mtimes(repo: &TestRepo) -> Vec<(String, i64, i64)> {
+    let mut out = Vec::new();
+    for rel in [
+        "README",
+        "staged.txt",
+        "new/untracked.txt",
+        "debug.log",
+        ".env",
+        ".git/index",
+    ] {
+        let m = std::fs::metadata(repo.dir.join(rel)).unwrap();
+        out.push((rel.to_string(), m.mtime(), m.mtime_nsec()));
+    }
+    out
+}
+
+#[test]
+fn checkpoint_holds_worktree_and_index_and_touches_nothing() {
+    let repo = busy();
+    repo.git(["stash", "list"]).ok();
+    let before = repo.state();
+    let times = mtimes(&repo);
+    let index = std::fs::read(repo.dir.join(".git/index")).unwrap();
+    let head = repo.rev("HEAD");
+
+    let (run, v) = repo.ward_json(["checkpoint", "-m", "before lunch", "--json"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["status"], "S");
+    let cp = &v["checkpoint"];
+    assert_eq!(cp["id"], "chk-local-1");
+    assert_eq!(cp["type"], "manual");
+    assert_eq!(cp["description"], "before lunch");
+    assert_eq!(cp["branch"], "main");
+    assert_eq!(cp["counts"]["untracked"], 1);
+    assert_eq!(cp["counts"]["ignored"], 1);
+
+    assert_eq!(
+        repo.state(),
+        before,
+        "the checkpoint changed the repository"
+    );
+    assert_eq!(mtimes(&repo), times, "mtimes changed");
+    assert_eq!(std::fs::read(repo.dir.join(".git/index")).unwrap(), index);
+    assert_eq!(repo.rev("HEAD"), head);
+    assert!(repo.rev("refs/stash").is_none());
+
+    let r = "refs/ward/checkpoints/chk-local-1";
+    let files = ls_tree(&repo, r);
+    for want in [
+        ".env",
+        ".gitignore",
+        "README",
+        "new/untracked.txt",
+        "src/lib.rs",
+        "staged.txt",
+    ] {
+        assert!(
+            files.contains(&want.to_string()),
+            "{want} missing from {files:?}"
+        );
+    }
+    assert!(
+        !files.contains(&"debug.log".to_string()),
+        "ignored file kept"
+    );
+    assert_eq!(
+        repo.git(["show", &format!("{r}:staged.txt")]).ok().stdout,
+        "staged, then edited\n"
+    );
+    // Parents: HEAD, then a commit of the staged tree.
+    assert_eq!(repo.rev(&format!("{r}^1")), head);
+    assert_eq!(
+        repo.git(["show", &format!("{r}^2:staged.txt")]).ok().stdout,
+        "staged\n"
+    );
+    assert!(repo
+        .git(["cat-file", "-p", r])
+        .ok()
+        .stdout
+        .contains("Ward-Type: manual"));
+}
+
+#[test]
+fn checkpoints_lists_and_show_opens_a_branch() {
+    let repo = busy();
+    let a = repo.checkpoint("one");
+    repo.write("README", "again\n");
+    let b = repo.checkpoint("two");
+    assert_eq!((a.as_str(), b.as_str()), ("chk-local-1", "chk-local-2"));
+    repo.ward(["checkpoints"])
+        .ok()
+        .stdout_has("chk-local-2")
+        .stdout_has("manual")
+        .stdout_has("two");
+    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let list = v["checkpoints"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["id"], "chk-local-2", "newest first");
+    assert!(list[0]["head"].as_str().is_some());
+    assert!(list[0]["counts"]["files"].as_u64().unwrap() >= 6);
+
+    repo.ward(["checkpoint", "show", &a, "--diff", "--branch"])
+        .ok()
+        .stdout_has("Description: one")
+        .stdout_has("+changed")
+        .stdout_has("snapshot/chk-local-1");
+    assert_eq!(
+        repo.rev("snapshot/chk-local-1"),
+        repo.rev("refs/ward/checkpoints/chk-local-1")
+    );
+    repo.ward(["checkpoint", "show", "chk-local-9"])
+        .code(2)
+        .stderr_has("EN-GIT-I-001");
+    repo.ward(["checkpoint", "show", "../../HEAD"])
+        .code(2)
+        .stderr_has("invalid checkpoint id");
+}
+
+#[test]
+fn ids_carry_the_contract_and_stay_unique_across_worktrees() {
+    let repo = TestRepo::new();
+    let other = repo.path("other");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        other.to_str().unwrap(),
+        "-b",
+        "side",
+    ])
+    .ok();
+    assert_eq!(repo.checkpoint("a"), "chk-local-1");
+    let mut cmd = std::process::Command::new(crate::common::ward_bin());
+    repo.hermetic(&mut cmd);
+    let out = cmd
+        .current_dir(&other)
+        .env("WARD_REAL_GIT", crate::common::real_git())
+        .args(["checkpoint", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["checkpoint"]["id"], "chk-local-2");
+    assert_eq!(v["checkpoint"]["branch"], "side");
+    let (_, v) = repo.ward_json(["checkpoint", "--json"], &[("WARD_CONTRACT", "task-7")]);
+    assert_eq!(v["checkpoint"]["id"], "chk-task-7-1");
+    assert_eq!(v["checkpoint"]["contract"], "task-7");
+}
+
+#[test]
+fn log_decorations_leave_checkpoints_out() {
+    let repo = TestRepo::new();
+    repo.write("README", "x\n");
+    repo.checkpoint("x");
+    let log = repo.git(["log", "--all", "--decorate", "--oneline"]).ok();
+    assert!(!log.stdout.contains("ward/"), "{}", log.stdout);
+    assert!(log.stdout.contains("HEAD -> main"), "{}", log.stdout);
+}
+
+#[test]
+fn retention_keeps_the_newest_and_the_pinned() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    repo.ward(["checkpoint", "-m", "pinned", "--pin"]).ok();
+    for m in ["b", "c", "d"] {
+        repo.checkpoint(m);
+    }
+    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let ids: Vec<&str> = v["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec!["chk-local-4", "chk-local-3", "chk-local-1"]);
+}
+
+#[test]
+fn works_in_an_empty_repository() {
+    let repo = TestRepo::empty();
+    repo.write("a.txt", "a\n");
+    let (run, v) = repo.ward_json(["checkpoint", "--json"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(v["checkpoint"]["head"].is_null());
+    assert_eq!(
+        ls_tree(&repo, "refs/ward/checkpoints/chk-local-1"),
+        vec!["a.txt"]
+    );
+    std::fs::remove_file(repo.dir.join("a.txt")).unwrap();
+    repo.ward(["rollback", "chk-local-1", "--yes"]).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"));
+    assert!(repo.rev("HEAD").is_none(), "still no commit");
+}
+
+#[test]
+fn works_during_a_conflicted_merge() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "side"]).ok();
+    repo.write("README", "side\n").commit("side");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "main\n").commit("main");
+    repo.git(["merge", "-q", "side"]).code(1);
+    let conflicted = repo.read("README").unwrap();
+    assert!(conflicted.contains("<<<<<<<"));
+    let before = repo.state();
+    let (run, v) = repo.ward_json(["checkpoint", "--json"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["checkpoint"]["conflicted"][0], "README");
+    assert_eq!(repo.state(), before, "the conflicted index is untouched");
+    assert!(repo.git(["ls-files", "-u"]).ok().stdout.contains("README"));
+    repo.write("README", "resolved badly\n");
+    repo.ward(["rollback", "chk-local-1", "--yes"]).ok();
+    assert_eq!(repo.read("README").unwrap(), conflicted);
+}
+
+#[test]
+fn a_held_index_lock_fails_loudly_after_a_short_wait() {
+    let repo = TestRepo::new();
+    repo.write("README", "dirty\n");
+    let lock = repo.dir.join(".git/index.lock");
+    std::fs::write(&lock, "").unwrap();
+    let start = std::time::Instant::now();
+    repo.ward(["checkpoint"]).code(3).stderr_has("index.lock");
+    assert!(start.elapsed() >= std::time::Duration::from_secs(1));
+    assert!(repo.rev("refs/ward/checkpoints/chk-local-1").is_none());
+
+    // Released while we wait: the checkpoint is taken.
+    let l = lock.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::fs::remove_file(l).unwrap();
+    });
+    repo.ward(["checkpoint"]).ok();
+    t.join().unwrap();
+    assert!(repo.rev("refs/ward/checkpoints/chk-local-1").is_some());
+}
+
+#[test]
+fn large_untracked_files_are_left_out_and_named() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nmax_file_size = \"1KiB\"\n");
+    repo.write("big.bin", &"x".repeat(4096))
+        .write("small.txt", "s\n");
+    repo.ward(["checkpoint"])
+        .ok()
+        .stdout_has("left out")
+        .stdout_has("big.bin");
+    let files = ls_tree(&repo, "refs/ward/checkpoints/chk-local-1");
+    assert!(files.contains(&"small.txt".to_string()));
+    assert!(!files.contains(&"big.bin".to_string()));
+    repo.ward(["checkpoint", "show", "chk-local-1"])
+        .ok()
+        .stdout_has("Left out:    big.bin");
+}
+
+#[test]
+fn turns_roll_back_to_the_newest_passing_turn_on_pollution() {
+    let repo = TestRepo::new();
+    let env = [("WARD_CONTRACT", "c1")];
+    repo.write("code.txt", "good\n");
+    let (run, v) = repo.ward_json(["turn", "--tests", "echo ran; true", "--json"], &env);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("ran"), "test output passes through");
+    assert_eq!(v["turn"], 1);
+    assert_eq!(v["tests"], "pass");
+    assert_eq!(v["checkpoint"], "chk-c1-1");
+    repo.write("code.txt", "worse\n");
+    repo.ward_env(["turn", "--tests", "false"], &env)
+        .ok()
+        .stdout_has("Turn 2: tests fail");
+    repo.write("code.txt", "worst\n")
+        .write("junk.txt", "junk\n");
+    // Polluted, but rollback-on-pollution is off: it says so and changes nothing.
+    repo.ward_env(["turn", "--tests", "false"], &env)
+        .ok()
+        .stdout_has("polluted")
+        .stdout_has("--rollback-on-pollution");
+    assert_eq!(repo.read("code.txt").as_deref(), Some("worst\n"));
+    let (run, v) = repo.ward_json(
+        [
+            "turn",
+            "--tests",
+            "exit 1",
+            "--rollback-on-pollution",
+            "--json",
+        ],
+        &env,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["turn"], 4);
+    assert_eq!(v["rolled_back_to"], "chk-c1-1");
+    assert!(v["safety_checkpoint"].as_str().is_some());
+    assert_eq!(repo.read("code.txt").as_deref(), Some("good\n"));
+    assert_eq!(repo.read("junk.txt"), None);
+    let (_, list) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let turns: Vec<&serde_json::Value> = list["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["type"] == "turn")
+        .collect();
+    assert_eq!(turns.len(), 4);
+    assert!(list["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["type"] == "pre-rollback"));
+}
+
+#[test]
+fn turns_without_a_passing_one_change_nothing() {
+    let repo = TestRepo::new();
+    repo.local_policy("[turns]\nrollback_on_pollution = true\npollution_threshold = 1\n");
+    repo.write("code.txt", "bad\n");
+    repo.ward(["turn", "--tests", "false"])
+        .ok()
+        .stdout_has("No passing turn to roll back to: nothing changed");
+    assert_eq!(repo.read("code.txt").as_deref(), Some("bad\n"));
+}

@@ -1,0 +1,356 @@
+//! `git ward mcp`: driven by the official Python SDK, and by hand for
+//! malformed input and output bounds.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::common::{real_git, sibling, ward_bin, TestRepo};
+
+/// The environment that runs git-ward and the test's git.
+fn command(repo: &TestRepo, program: &std::path::Path) -> Command {
+    let mut cmd = Command::new(program);
+    repo.hermetic(&mut cmd);
+    let path = format!(
+        "{}:{}",
+        real_git().parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    cmd.env("PATH", path).env("WARD_REAL_GIT", real_git());
+    cmd
+}
+
+/// A repository as the Python driver expects it (see tests/mcp_client.py).
+fn prepared() -> TestRepo {
+    let repo = TestRepo::new();
+    let origin = sibling(&repo, "origin.git");
+    repo.git([
+        "init".as_ref(),
+        "-q".as_ref(),
+        "--bare".as_ref(),
+        origin.as_os_str(),
+    ])
+    .ok();
+    repo.git([
+        "remote".as_ref(),
+        "add".as_ref(),
+        "origin".as_ref(),
+        origin.as_os_str(),
+    ])
+    .ok();
+    repo.git(["push", "-q", "-u", "origin", "main"]).ok();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    repo.write("feature.txt", "f\n").commit("feature work");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "changed\n");
+    repo.write("new.txt", "new\n");
+    repo
+}
+
+#[test]
+fn the_python_sdk_client_drives_every_tool() {
+    let repo = prepared();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py");
+    // Resolved on the test's own PATH: the driver's PATH puts the git under test first.
+    let python = which::which("python3").expect("python3 on PATH");
+    let probe = Command::new(&python)
+        .args(["-c", "import mcp"])
+        .output()
+        .expect("python3 on PATH");
+    assert!(
+        probe.status.success(),
+        "the MCP Python SDK is missing: `pip install mcp` (CI installs it)\n{}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    let out = command(&repo, &python)
+        .args([
+            script.as_ref(),
+            ward_bin().as_os_str(),
+            repo.dir.as_os_str(),
+            repo.shim_dir.join("git").as_os_str(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the driver");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("ALL OK"),
+        "driver failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    let audit = repo.ward(["audit", "--json"]).ok().stdout;
+    let lines: Vec<Value> = audit
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|r: &Value| r["source"] == "mcp")
+        .collect();
+    let has = |op: &str, tier: u64, decision: &str| {
+        lines
+            .iter()
+            .any(|r| r["operation"] == op && r["tier"] == tier && r["decision"] == decision)
+    };
+    assert!(has("git.status", 0, "allow"), "{audit}");
+    assert!(has("ward.save", 1, "deny"), "{audit}");
+    assert!(has("ward.save", 1, "autoswitch"), "{audit}");
+    assert!(has("git.checkout", 1, "deny"), "{audit}");
+    assert!(has("ward.rollback", 1, "allow"), "{audit}");
+}
+
+/// A server on pipes, for hand-written lines.
+struct Raw {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Raw {
+    fn start(repo: &TestRepo) -> Raw {
+        let mut child = command(repo, &ward_bin())
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start git-ward mcp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Raw {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn recv(&self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a reply within 20 s");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("reply is not JSON ({e}): {line}"))
+    }
+
+    fn ask(&mut self, line: &str) -> Value {
+        self.send(line);
+        self.recv()
+    }
+
+    fn call(&mut self, id: u64, tool: &str, args: Value) -> Value {
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                         "params": {"name": tool, "arguments": args}});
+        let reply = self.ask(&msg.to_string());
+        assert_eq!(reply["id"], id, "{reply}");
+        reply["result"].clone()
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let repo = TestRepo::new();
+    let mut s = Raw::start(&repo);
+    let init = s.ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#);
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(
+        init["result"]["capabilities"]["tools"]["listChanged"],
+        false
+    );
+    // A notification gets no reply: the next reply is the ping's.
+    s.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let cases = [
+        ("{not json", -32700, Value::Null),
+        ("\"just a string\"", -32600, Value::Null),
+        (r#"{"id":2,"method":"ping"}"#, -32600, json!(2)),
+        (r#"{"jsonrpc":"2.0","id":3}"#, -32600, json!(3)),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"no/such"}"#,
+            -32601,
+            json!(4),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}"#,
+            -32602,
+            json!(5),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"nope"}}"#,
+            -32602,
+            json!(6),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"git_log","arguments":[1]}}"#,
+            -32602,
+            json!(7),
+        ),
+        ("[]", -32600, Value::Null),
+    ];
+    for (line, code, id) in cases {
+        let reply = s.ask(line);
+        assert_eq!(reply["error"]["code"], code, "{line} -> {reply}");
+        assert_eq!(reply["id"], id, "{line} -> {reply}");
+    }
+    let pong = s.ask(r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
+    assert_eq!(pong, json!({"jsonrpc": "2.0", "id": "p", "result": {}}));
+    let batch = s.ask(r#"[{"jsonrpc":"2.0","id":8,"method":"ping"},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":9,"method":"tools/list"}]"#);
+    let replies = batch.as_array().expect("a batch reply");
+    assert_eq!(replies.len(), 2);
+    assert_eq!(replies[1]["result"]["tools"].as_array().unwrap().len(), 11);
+    // Tool-level errors are results with isError, carrying kind, code and hint.
+    let r = s.call(10, "git_show", json!({"commit_ref": "--output=/tmp/x"}));
+    assert_eq!(r["isError"], true);
+    assert_eq!(r["structuredContent"]["error"], "invalid_argument");
+    assert_eq!(r["structuredContent"]["code"], "EN-GIT-I-001");
+    let r = s.call(11, "git_checkout", json!({}));
+    assert_eq!(r["isError"], true);
+    assert!(r["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("branch_name"));
+    let r = s.call(12, "git_status", json!({}));
+    assert_eq!(r["isError"], false, "{r}");
+    assert_eq!(r["structuredContent"]["branch"], "main");
+}
+
+#[test]
+fn large_outputs_are_bounded_with_a_note() {
+    let repo = TestRepo::new();
+    repo.local_policy("[mcp]\nmax_output_bytes = 2048\n");
+    let big: String = (0..2000).map(|i| format!("line {i}\n")).collect();
+    repo.write("big.txt", &big);
+    repo.git(["add", "big.txt"]).ok();
+    let mut s = Raw::start(&repo);
+    let r = s.call(1, "git_diff", json!({}));
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(text.len() <= 2048, "{}", text.len());
+    assert!(
+        text.contains("[output truncated:") && text.contains("pass file_path"),
+        "{text}"
+    );
+    let r = s.call(2, "git_diff", json!({"stat_only": true}));
+    assert!(r["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("big.txt"));
+    for i in 0..300 {
+        repo.write(&format!("f{i:03}.txt"), "x");
+    }
+    let r = s.call(3, "git_status", json!({}));
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(text.len() <= 2048, "{}", text.len());
+    let v = &r["structuredContent"];
+    assert_eq!(v["truncated"]["total_entries"]["untracked"], 300, "{v}");
+    assert_eq!(v["staged"][0]["path"], "big.txt");
+}
+
+#[test]
+fn structured_content_follows_the_negotiated_version() {
+    let repo = TestRepo::new();
+    let mut s = Raw::start(&repo);
+    let init = s.ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}"#);
+    assert_eq!(init["result"]["protocolVersion"], "2024-11-05");
+    let r = s.call(2, "git_status", json!({}));
+    assert!(r.get("structuredContent").is_none(), "{r}");
+    let v: Value = serde_json::from_str(r["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(v["branch"], "main");
+}
+
+#[test]
+fn repo_path_selects_another_repository() {
+    let repo = TestRepo::new();
+    let other = TestRepo::new();
+    other.git(["switch", "-q", "-c", "elsewhere"]).ok();
+    let mut s = Raw::start(&repo);
+    let r = s.call(
+        1,
+        "git_status",
+        json!({"repo_path": other.dir.to_str().unwrap()}),
+    );
+    assert_eq!(r["structuredContent"]["branch"], "elsewhere", "{r}");
+    let r = s.call(2, "git_status", json!({"repo_path": "/nonexistent/x"}));
+    assert_eq!(r["structuredContent"]["error"], "invalid_argument", "{r}");
+}
+
+#[test]
+fn the_integration_guide_entries_parse_and_start_this_server() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/integrations.md"))
+            .unwrap();
+    let blocks = |lang: &str| -> Vec<String> {
+        let fence = format!("```{lang}\n");
+        text.split(&fence)
+            .skip(1)
+            .map(|rest| rest.split("```").next().unwrap().to_string())
+            .collect()
+    };
+    let json_blocks = blocks("json");
+    assert_eq!(json_blocks.len(), 1);
+    let v: Value = serde_json::from_str(&json_blocks[0]).unwrap();
+    assert_eq!(v["mcpServers"]["git-ward"]["command"], "git-ward");
+    assert_eq!(v["mcpServers"]["git-ward"]["args"], json!(["mcp"]));
+    let toml_blocks = blocks("toml");
+    assert_eq!(toml_blocks.len(), 1);
+    let t: toml::Table = toml::from_str(&toml_blocks[0]).unwrap();
+    let server = &t["mcp_servers"]["git-ward"];
+    assert_eq!(server["command"].as_str(), Some("git-ward"));
+    assert_eq!(server["args"][0].as_str(), Some("mcp"));
+    // The server those entries start answers `initialize` as git-ward.
+    let repo = TestRepo::new();
+    let mut s = Raw::start(&repo);
+    let init = s.ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"doc","version":"1"}}}"#);
+    assert_eq!(init["result"]["serverInfo"]["name"], "git-ward");
+}
+
+#[test]
+fn checkout_reports_git_failures_and_timeouts_by_kind() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "other"]).ok();
+    repo.write("README", "other\n").commit("other");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "uncommitted\n");
+    let mut s = Raw::start(&repo);
+    let r = s.call(1, "git_checkout", json!({"branch_name": "other"}));
+    assert_eq!(r["structuredContent"]["error"], "checkout_failed", "{r}");
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("would be overwritten") && text.contains("hint:"),
+        "{text}"
+    );
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.read("README").as_deref(), Some("uncommitted\n"));
+
+    repo.write("README", "hello\n");
+    repo.local_policy("[timeouts]\ngit_seconds = 1\n");
+    let hook = repo.dir.join(".git/hooks/post-checkout");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(&hook, "#!/bin/sh\nsleep 3\n").unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let r = s.call(2, "git_checkout", json!({"branch_name": "other"}));
+    assert_eq!(r["structuredContent"]["error"], "checkout_timeout", "{r}");
+    assert!(r["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("timeouts.git_seconds"));
+}

@@ -1,0 +1,339 @@
+//! `git ward rollback`: the plan, the confirmation, the safety checkpoint,
+//! selective and safe restores, and a rollback killed halfway.
+
+use crate::common::TestRepo;
+
+/// A checkpoint, then one change of every kind after it.
+fn changed_since() -> (TestRepo, String) {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", "*.log\n.env\n")
+        .write("keep.txt", "keep\n")
+        .write("edit.txt", "v1\n")
+        .write("gone.txt", "gone\n")
+        .commit("base");
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.write("untracked.txt", "mine\n").write(".env", "A=1\n");
+    let id = repo.checkpoint("base");
+    repo.write("edit.txt", "v2\n")
+        .write("created.txt", "new\n")
+        .write("dir/created.txt", "new\n")
+        .write("debug.log", "ignored, created since\n")
+        .write(".env", "A=2\n");
+    std::fs::remove_file(repo.dir.join("gone.txt")).unwrap();
+    std::fs::remove_file(repo.dir.join("untracked.txt")).unwrap();
+    (repo, id)
+}
+
+fn statuses(v: &serde_json::Value) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = v["plan"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["path"].as_str().unwrap().to_string(),
+                e["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_plan_names_every_kind_of_change() {
+    let (repo, id) = changed_since();
+    let (run, v) = repo.ward_json(["rollback", &id, "--dry-run", "--json"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let s = |p: &str, k: &str| (p.to_string(), k.to_string());
+    assert_eq!(
+        statuses(&v),
+        vec![
+            s(".env", "RESTORE"),
+            s("created.txt", "REMOVE"),
+            s("dir/created.txt", "REMOVE"),
+            s("edit.txt", "RESTORE"),
+            s("gone.txt", "MISSING"),
+            s("untracked.txt", "MISSING"),
+        ]
+    );
+    assert_eq!(v["plan"]["unchanged"], 3, "README, .gitignore, keep.txt");
+    assert_eq!(v["modify"], 4);
+    assert_eq!(v["remove"], 2);
+    repo.ward(["rollback", &id, "--dry-run"])
+        .ok()
+        .stdout_has("  RESTORE   edit.txt")
+        .stdout_has("  REMOVE    created.txt")
+        .stdout_has("  MISSING   gone.txt")
+        .stdout_has("  UNCHANGED 3 files")
+        .stdout_has("This will modify 4 files and remove 2 files");
+    repo.ward(["rollback", &id, "--dry-run", "--verbose"])
+        .ok()
+        .stdout_has("  UNCHANGED keep.txt");
+}
+
+#[test]
+fn dry_run_and_unconfirmed_runs_change_nothing() {
+    let (repo, id) = changed_since();
+    let before = repo.state();
+    let index = std::fs::read(repo.dir.join(".git/index")).unwrap();
+    repo.ward(["rollback", &id, "--dry-run", "--diff"])
+        .ok()
+        .stdout_has("-v2")
+        .stdout_has("Dry run: nothing changed");
+    assert_eq!(repo.state(), before);
+    repo.ward(["rollback", &id])
+        .code(1)
+        .stdout_has("Not confirmed: nothing changed")
+        .stdout_has("--yes");
+    assert_eq!(repo.state(), before);
+    let (run, v) = repo.ward_json(["rollback", &id, "--json"], &[]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(v["status"], "D");
+    assert_eq!(repo.state(), before);
+    // No answer on stdin to --interactive: no file is chosen.
+    repo.ward_stdin(["rollback", &id, "--interactive", "--no-safety"], "")
+        .ok();
+    assert_eq!(repo.state(), before);
+    assert_eq!(std::fs::read(repo.dir.join(".git/index")).unwrap(), index);
+}
+
+#[test]
+fn rollback_restores_takes_a_safety_checkpoint_and_can_be_rolled_back() {
+    let (repo, id) = changed_since();
+    let after = repo.state();
+    let edit_mtime = std::fs::metadata(repo.dir.join("keep.txt"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let run = repo
+        .ward(["rollback", &id, "--yes"])
+        .ok()
+        .stdout_has("Safety checkpoint: chk-local-2")
+        .stdout_has("Restored 4 files, removed 2 files");
+    let _ = run;
+    assert_eq!(repo.read("edit.txt").as_deref(), Some("v1\n"));
+    assert_eq!(repo.read("gone.txt").as_deref(), Some("gone\n"));
+    assert_eq!(repo.read("untracked.txt").as_deref(), Some("mine\n"));
+    assert_eq!(
+        repo.read(".env").as_deref(),
+        Some("A=1\n"),
+        "allow-listed ignored restored"
+    );
+    assert_eq!(repo.read("created.txt"), None);
+    assert!(!repo.dir.join("dir").exists(), "emptied directory removed");
+    assert_eq!(
+        repo.read("debug.log").as_deref(),
+        Some("ignored, created since\n"),
+        "ignored files are never touched"
+    );
+    assert_eq!(
+        std::fs::metadata(repo.dir.join("keep.txt"))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        edit_mtime,
+        "unchanged files are not rewritten"
+    );
+    assert!(
+        repo.rev(&format!("refs/ward/checkpoints/{id}")).is_some(),
+        "checkpoint kept"
+    );
+    let audit = std::fs::read_dir(repo.dir.join(".git/ward/audit")).unwrap();
+    let text: String = audit
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(text.contains("\"operation\":\"ward.rollback\""));
+
+    repo.ward(["rollback", "chk-local-2", "--yes", "--no-safety"])
+        .ok();
+    assert_eq!(
+        repo.state(),
+        after,
+        "rolling back the rollback gives the state back"
+    );
+    assert!(
+        repo.rev("refs/ward/checkpoints/chk-local-3").is_none(),
+        "--no-safety"
+    );
+}
+
+#[test]
+fn files_restores_only_the_named_paths() {
+    let (repo, id) = changed_since();
+    repo.ward(["rollback", &id, "--yes", "--files", "edit.txt", "dir"])
+        .ok()
+        .stdout_has("Restored 1 file, removed 1 file");
+    assert_eq!(repo.read("edit.txt").as_deref(), Some("v1\n"));
+    assert_eq!(repo.read("dir/created.txt"), None);
+    assert_eq!(repo.read("created.txt").as_deref(), Some("new\n"));
+    assert_eq!(repo.read("gone.txt"), None);
+}
+
+#[test]
+fn paths_outside_the_worktree_are_refused_before_anything_changes() {
+    let (repo, id) = changed_since();
+    let outside = repo.path("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, repo.dir.join("link")).unwrap();
+    let before = repo.state();
+    for bad in [
+        "../outside/x".to_string(),
+        outside.join("x").display().to_string(),
+        "/etc/passwd".to_string(),
+        "link/x".to_string(),
+        "edit.txt/../../outside".to_string(),
+    ] {
+        repo.ward(["rollback", &id, "--yes", "--files", "edit.txt", &bad])
+            .code(2)
+            .stderr_has("EN-GIT-I-001")
+            .stderr_has("refusing path");
+        assert_eq!(repo.state(), before, "{bad}");
+    }
+}
+
+#[test]
+fn a_symlinked_directory_in_the_checkpoint_never_leads_writes_outside() {
+    let repo = TestRepo::new();
+    repo.write("d/f.txt", "inside\n").commit("d");
+    let id = repo.checkpoint("with d");
+    let outside = repo.path("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::remove_dir_all(repo.dir.join("d")).unwrap();
+    std::os::unix::fs::symlink(&outside, repo.dir.join("d")).unwrap();
+    repo.ward(["rollback", &id, "--yes"]).ok();
+    assert!(!outside.join("f.txt").exists(), "wrote through a symlink");
+    assert_eq!(repo.read("d/f.txt").as_deref(), Some("inside\n"));
+}
+
+#[test]
+fn index_restores_the_staged_state_too() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "staged\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.write("a.txt", "worktree\n");
+    let staged = repo.git(["diff", "--cached"]).ok().stdout;
+    let id = repo.checkpoint("staged");
+    repo.git(["reset", "-q"]).ok();
+    repo.write("a.txt", "later\n");
+    repo.ward(["rollback", &id, "--yes"]).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("worktree\n"));
+    assert_eq!(
+        repo.git(["diff", "--cached"]).ok().stdout,
+        "",
+        "index left alone"
+    );
+    repo.ward(["rollback", &id, "--yes", "--index"]).ok();
+    assert_eq!(repo.git(["diff", "--cached"]).ok().stdout, staged);
+    assert_eq!(repo.read("a.txt").as_deref(), Some("worktree\n"));
+}
+
+#[test]
+fn interactive_asks_per_file() {
+    let (repo, id) = changed_since();
+    // Plan order: .env, created.txt, dir/created.txt, edit.txt, gone.txt, untracked.txt
+    repo.ward_stdin(["rollback", &id, "--interactive"], "n\ny\nn\na\n")
+        .ok();
+    assert_eq!(repo.read(".env").as_deref(), Some("A=2\n"));
+    assert_eq!(repo.read("created.txt"), None);
+    assert_eq!(repo.read("dir/created.txt").as_deref(), Some("new\n"));
+    assert_eq!(repo.read("edit.txt").as_deref(), Some("v1\n"));
+    assert_eq!(repo.read("gone.txt").as_deref(), Some("gone\n"));
+    assert_eq!(repo.read("untracked.txt").as_deref(), Some("mine\n"));
+}
+
+#[test]
+fn commit_records_the_rollback_under_the_same_rules() {
+    let (repo, id) = changed_since();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.ward(["rollback", &id, "--yes", "--commit"])
+        .ok()
+        .stdout_has(&format!("Committed as `Rollback to {id}` on agent/c1"));
+    assert_eq!(
+        repo.git(["log", "-1", "--format=%s"]).ok().stdout.trim(),
+        format!("Rollback to {id}")
+    );
+    assert_eq!(repo.git(["show", "HEAD:edit.txt"]).ok().stdout, "v1\n");
+
+    // An agent on main without a contract: the commit is denied, as any commit would be.
+    let (repo, id) = changed_since();
+    repo.ward_env(
+        ["rollback", &id, "--yes", "--commit"],
+        &[("WARD_AGENT", "1")],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-003");
+    assert_eq!(
+        repo.git(["log", "-1", "--format=%s"]).ok().stdout.trim(),
+        "base"
+    );
+    // With a contract it switches to the agent branch first.
+    repo.ward_env(
+        ["rollback", &id, "--yes", "--commit"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok();
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.rev("main"), repo.rev("HEAD~1"));
+}
+
+#[test]
+fn a_rollback_killed_at_random_points_is_recoverable() {
+    use std::os::unix::process::CommandExt;
+    let (repo, id) = changed_since();
+    for i in 0..12 {
+        repo.write(&format!("more/{i}.txt"), &"data\n".repeat(200));
+    }
+    let before = repo.state();
+    let mut killed_mid_way = 0;
+    for run in 0..20u64 {
+        let existing = repo
+            .git([
+                "for-each-ref",
+                "--format=%(refname)",
+                "refs/ward/checkpoints/",
+            ])
+            .stdout;
+        let mut cmd = std::process::Command::new(crate::common::ward_bin());
+        repo.hermetic(&mut cmd);
+        cmd.env("WARD_REAL_GIT", crate::common::real_git())
+            .args(["rollback", &id, "--yes"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0);
+        let mut child = cmd.spawn().unwrap();
+        // Spread the kill over the rollback's lifetime (roughly 0-80 ms).
+        let delay = (run * 7919 + 13) % 80;
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        unsafe {
+            libc::kill(-(child.id() as i32), libc::SIGKILL);
+        }
+        let _ = child.wait();
+        let _ = std::fs::remove_file(repo.dir.join(".git/index.lock"));
+        let now = repo
+            .git([
+                "for-each-ref",
+                "--format=%(refname)",
+                "refs/ward/checkpoints/",
+            ])
+            .stdout;
+        let new: Vec<&str> = now.lines().filter(|l| !existing.contains(l)).collect();
+        match new.as_slice() {
+            [] => assert_eq!(
+                repo.state(),
+                before,
+                "run {run}: no safety checkpoint, yet changes"
+            ),
+            [safety] => {
+                if repo.state() != before {
+                    killed_mid_way += 1;
+                }
+                let safety = safety.trim_start_matches("refs/ward/checkpoints/");
+                repo.ward(["rollback", safety, "--yes", "--no-safety"]).ok();
+                assert_eq!(repo.state(), before, "run {run}: rolling back to {safety}");
+            }
+            more => panic!("run {run}: several new checkpoints {more:?}"),
+        }
+    }
+    eprintln!("killed after changes began in {killed_mid_way} of 20 runs");
+}

@@ -1,0 +1,208 @@
+//! `git ward undo`: destructive agent commands run through the shim, then
+//! undone: files, index and refs as before the command.
+
+use crate::common::TestRepo;
+
+const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
+
+/// An agent's repository on `agent/c1` with three commits, git-ward's
+/// hooks installed (for the ref journal), dirty and untracked files, an
+/// ignored file and an allow-listed ignored one.
+fn agent_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", "*.log\n.env\nbuild/\n")
+        .commit("ignore");
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("a.txt", "a1\n").commit("a1");
+    repo.write("a.txt", "a2\n").commit("a2");
+    // The ref journal comes from the hooks; without them undo reads the
+    // refs the checkpoint recorded.
+    let _ = repo.ward(["install"]);
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.write("a.txt", "dirty\n")
+        .write("staged.txt", "staged\n");
+    repo.git(["add", "staged.txt"]).ok();
+    repo.write("new/untracked.txt", "untracked\n")
+        .write("debug.log", "log\n")
+        .write(".env", "SECRET=1\n");
+    repo
+}
+
+fn undo(repo: &TestRepo) {
+    repo.ward(["undo", "--yes"]).ok();
+}
+
+#[test]
+fn reset_hard_over_dirty_and_untracked_files() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"));
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn reset_hard_two_commits_back() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard", "HEAD~2"], C1).ok();
+    assert_ne!(repo.state(), before);
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("refs/heads/agent/c1");
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn checkout_dot_and_restore_dot() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(["checkout", "--", "."], C1).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"));
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+    repo.shim_env(["restore", "."], C1).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"));
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn clean_fdx_brings_back_only_what_was_kept() {
+    let repo = agent_repo();
+    repo.write("build/out.o", "obj\n");
+    repo.shim_env(["clean", "-fdxq"], C1).ok();
+    assert_eq!(repo.read("new/untracked.txt"), None);
+    assert_eq!(repo.read(".env"), None);
+    undo(&repo);
+    assert_eq!(
+        repo.read("new/untracked.txt").as_deref(),
+        Some("untracked\n")
+    );
+    assert_eq!(
+        repo.read(".env").as_deref(),
+        Some("SECRET=1\n"),
+        "allow-listed"
+    );
+    assert_eq!(repo.read("debug.log"), None, "ignored and not allow-listed");
+    assert_eq!(repo.read("build/out.o"), None);
+}
+
+#[test]
+fn stash_drop_comes_back() {
+    let repo = agent_repo();
+    repo.git(["stash", "-q", "-u"]).ok();
+    let before = repo.state();
+    let stash = repo.rev("refs/stash").unwrap();
+    repo.shim_env(["stash", "drop", "-q"], C1).ok();
+    assert!(repo.rev("refs/stash").is_none());
+    assert!(repo
+        .git(["for-each-ref", "--format=%(objectname)", "refs/ward/kept/"])
+        .ok()
+        .stdout
+        .contains(&stash));
+    undo(&repo);
+    assert_eq!(repo.rev("refs/stash").as_deref(), Some(stash.as_str()));
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn branch_delete_comes_back() {
+    let repo = agent_repo();
+    repo.git(["branch", "doomed", "HEAD~1"]).ok();
+    let tip = repo.rev("doomed");
+    let before = repo.state();
+    repo.shim_env(["branch", "-q", "-D", "doomed"], C1).ok();
+    assert!(repo.rev("doomed").is_none());
+    undo(&repo);
+    assert_eq!(repo.rev("doomed"), tip);
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn rebase_of_a_branch() {
+    let repo = agent_repo();
+    repo.git(["stash", "-q", "-u"]).ok();
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("m.txt", "m\n").commit("on main");
+    repo.git(["switch", "-q", "agent/c1"]).ok();
+    repo.git(["stash", "pop", "-q"]).ok();
+    repo.git(["add", "-A"]).ok();
+    repo.git(["commit", "-q", "-m", "wip"]).ok();
+    let before = repo.state();
+    repo.shim_env(["rebase", "-q", "main"], C1).ok();
+    assert_ne!(repo.rev("agent/c1"), None);
+    assert_ne!(repo.state(), before);
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn undo_twice_redoes_and_list_shows_commands() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard", "HEAD~1"], C1).ok();
+    let after = repo.state();
+    repo.ward(["undo", "--list"])
+        .ok()
+        .stdout_has("git reset -q --hard HEAD~1");
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+    undo(&repo);
+    assert_eq!(repo.state(), after, "the second undo redoes");
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn a_ref_moved_since_is_named_and_left_alone() {
+    let repo = agent_repo();
+    repo.shim_env(["reset", "-q", "--hard", "HEAD~1"], C1).ok();
+    repo.write("b.txt", "b\n").commit("human commit");
+    let moved = repo.rev("agent/c1");
+    repo.ward(["undo", "--yes"]).ok().stdout_has("moved since");
+    assert_eq!(repo.rev("agent/c1"), moved);
+}
+
+#[test]
+fn unconfirmed_undo_changes_nothing() {
+    let repo = agent_repo();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    let after = repo.state();
+    repo.ward(["undo"]).code(1).stdout_has("Not confirmed");
+    repo.ward(["undo", "--dry-run"]).ok();
+    assert_eq!(repo.state(), after);
+}
+
+/// Undo from a journal written by hand (what reference-transaction writes):
+/// the ref part works whoever recorded it.
+#[test]
+fn undo_follows_a_written_journal() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "1\n").commit("one");
+    repo.write("a.txt", "2\n").commit("two");
+    repo.write("a.txt", "dirty\n");
+    let before = repo.state();
+    let old = repo.rev("main").unwrap();
+    let id = repo.checkpoint("pre");
+    repo.git(["reset", "-q", "--hard", "HEAD~1"]).ok();
+    let new = repo.rev("main").unwrap();
+    let dir = repo.dir.join(".git/ward/audit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let wt = std::fs::canonicalize(&repo.dir).unwrap();
+    let lines = [
+        serde_json::json!({"timestamp":"2026-01-01T00:00:01.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"reference-transaction","actor":"agent","contract_id":null,"operation":"git.reset","argv":[],"tier":1,"decision":"journal","branch_before":null,"branch_after":null,"actions_taken":[],"denial_code":null,"exit_code":null,"worktree":null,"ref":"refs/heads/main","old":old,"new":new}),
+        serde_json::json!({"timestamp":"2026-01-01T00:00:02.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"shim","actor":"agent","contract_id":null,"operation":"git.reset","argv":["reset","--hard","HEAD~1"],"tier":1,"decision":"checkpoint","branch_before":"main","branch_after":"main","actions_taken":[format!("checkpoint {id}")],"denial_code":null,"exit_code":0,"worktree":wt.display().to_string()}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("audit.2026-01-01.jsonl"), text).unwrap();
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("Undo `git reset --hard HEAD~1`")
+        .stdout_has("RESTORE   a.txt");
+    undo(&repo);
+    assert_eq!(repo.rev("main").as_deref(), Some(old.as_str()));
+    assert_eq!(repo.state(), before);
+}

@@ -1,0 +1,357 @@
+//! The agent workflow: contracts, `git ward init`, `git ward save`.
+
+use crate::common::{exists, TestRepo};
+
+fn json(stdout: &str) -> serde_json::Value {
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+/// The trailers of HEAD's message, as `git interpret-trailers --parse` reads them.
+fn trailers(repo: &TestRepo) -> Vec<(String, String)> {
+    let body = repo.git(["log", "-1", "--format=%B"]).ok().stdout;
+    let path = repo.path("msg.txt");
+    std::fs::write(&path, body).unwrap();
+    let parsed = repo
+        .git([
+            "interpret-trailers".as_ref(),
+            "--parse".as_ref(),
+            path.as_os_str(),
+        ])
+        .ok()
+        .stdout;
+    parsed
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn subject(repo: &TestRepo) -> String {
+    repo.git(["log", "-1", "--format=%s"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string()
+}
+
+// ---- contract ----
+
+#[test]
+fn contract_start_show_end() {
+    let repo = TestRepo::new();
+    repo.ward(["contract", "start", "bad id"])
+        .code(2)
+        .stderr_has("EN-GIT-I-001")
+        .stderr_has("hint: a contract id is 1 to 100 characters");
+    repo.ward(["contract", "start", "task-1"]).ok();
+    let shown = json(&repo.ward(["contract", "show", "--json"]).ok().stdout);
+    assert_eq!(shown["contract"], "task-1");
+    assert!(shown["source"].as_str().unwrap().ends_with("ward/contract"));
+    let env = json(
+        &repo
+            .ward_env(["contract", "show", "--json"], &[("WARD_CONTRACT", "t2")])
+            .ok()
+            .stdout,
+    );
+    assert_eq!(env["contract"], "t2");
+    assert_eq!(env["source"], "env WARD_CONTRACT");
+    repo.ward(["contract", "start", "task-2"])
+        .code(2)
+        .stderr_has("contract 'task-1' is active");
+    repo.ward(["contract", "start", "task-2", "--force"]).ok();
+    repo.ward(["contract", "end"])
+        .ok()
+        .stdout_has("contract 'task-2' ended");
+    repo.ward(["contract", "show"])
+        .ok()
+        .stdout_has("no active contract");
+}
+
+// ---- init ----
+
+#[test]
+fn init_creates_a_versioned_workspace() {
+    let repo = TestRepo::new();
+    let ws = repo.path("ws");
+    std::fs::create_dir_all(ws.join("src")).unwrap();
+    std::fs::write(ws.join("src/app.py"), "print(1)\n").unwrap();
+    let out = repo
+        .ward([
+            "init".as_ref(),
+            ws.as_os_str(),
+            "--ignore".as_ref(),
+            "target/".as_ref(),
+            "--json".as_ref(),
+        ])
+        .ok();
+    let v = json(&out.stdout);
+    assert_eq!(v["status"], "S");
+    assert_eq!(v["created"], true);
+    assert_eq!(
+        std::fs::read_to_string(ws.join(".gitignore")).unwrap(),
+        "*.db\n*.log\n__pycache__/\n.DS_Store\ntarget/\n"
+    );
+    let git = |args: &[&str]| {
+        let mut full = vec!["-C", ws.to_str().unwrap()];
+        full.extend_from_slice(args);
+        repo.git(full).ok().stdout.trim().to_string()
+    };
+    assert_eq!(git(&["log", "--format=%s"]), "Initialize workspace");
+    assert_eq!(git(&["config", "--local", "user.name"]), "agent");
+    assert_eq!(
+        git(&["config", "--local", "user.email"]),
+        "agent@workspace.local"
+    );
+    assert_eq!(git(&["ls-files"]), ".gitignore\nsrc/app.py");
+    assert_eq!(git(&["status", "--porcelain"]), "");
+    assert_eq!(v["commit"].as_str().unwrap(), git(&["rev-parse", "HEAD"]));
+    assert_eq!(v["hooks_installed"], true, "{v}");
+}
+
+#[test]
+fn init_in_an_existing_repository_adds_only_what_is_missing() {
+    let repo = TestRepo::new();
+    repo.git(["config", "user.name", "Someone"]).ok();
+    repo.write(".gitignore", "*.log\n");
+    let head = repo.rev("HEAD");
+    let v = json(&repo.ward(["init", "--json"]).ok().stdout);
+    assert_eq!(v["created"], false);
+    assert_eq!(
+        v["gitignore_added"],
+        serde_json::json!(["*.db", "__pycache__/", ".DS_Store"])
+    );
+    assert_eq!(
+        v["identity_set"],
+        serde_json::json!({"user.email": "agent@workspace.local"})
+    );
+    assert_eq!(v["commit"], serde_json::Value::Null);
+    assert_eq!(repo.rev("HEAD"), head, "no commit on a branch with history");
+    assert_eq!(
+        repo.git(["config", "user.name"]).ok().stdout.trim(),
+        "Someone"
+    );
+    repo.ward(["init"])
+        .ok()
+        .stdout_has("is already a repository");
+    let again = json(&repo.ward(["init", "--json"]).ok().stdout);
+    assert_eq!(again["gitignore_added"], serde_json::json!([]));
+    assert_eq!(again["identity_set"], serde_json::json!({}));
+}
+
+#[test]
+fn init_without_git_changes_nothing() {
+    let repo = TestRepo::new();
+    let ws = repo.path("nogit");
+    repo.ward_env(
+        ["init".as_ref(), ws.as_os_str()],
+        &[("PATH", "/nonexistent"), ("WARD_REAL_GIT", "")],
+    )
+    .code(3)
+    .stderr_has("git not available: workspace versioning disabled");
+    assert!(!exists(&ws));
+    repo.ward_env(
+        ["init".as_ref(), ws.as_os_str(), "--json".as_ref()],
+        &[("WARD_REAL_GIT", "/nonexistent/git")],
+    )
+    .code(3)
+    .stdout_has("git not available");
+    assert!(!exists(&ws));
+}
+
+// ---- save ----
+
+#[test]
+fn save_writes_a_structured_message_with_trailers() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    repo.write("login.py", "form\n");
+    let v = json(
+        &repo
+            .ward([
+                "save",
+                "-m",
+                "Add login form",
+                "--phase",
+                "2",
+                "--todo",
+                "T-7",
+                "--notes",
+                "uses bcrypt",
+                "--notes",
+                "tests pending",
+                "--json",
+            ])
+            .ok()
+            .stdout,
+    );
+    assert_eq!(v["status"], "S");
+    assert_eq!(v["branch"], "feature");
+    assert_eq!(v["switched"], false);
+    assert_eq!(v["commit"].as_str(), repo.rev("HEAD").as_deref());
+    assert_eq!(subject(&repo), "[Phase 2] T-7: Add login form");
+    let t = trailers(&repo);
+    let keys: Vec<&str> = t.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["Completed", "Phase", "Todo", "Notes", "Notes"]);
+    let completed = &t[0].1;
+    assert!(
+        completed.len() == 24 && completed.ends_with('Z') && completed.as_bytes()[10] == b'T',
+        "RFC 3339: {completed}"
+    );
+    assert_eq!(t[1].1, "2");
+    assert_eq!(t[2].1, "T-7");
+    assert_eq!(t[3].1, "uses bcrypt");
+    assert_eq!(t[4].1, "tests pending");
+    assert_eq!(repo.git(["status", "--porcelain"]).ok().stdout, "");
+}
+
+#[test]
+fn save_commits_even_when_nothing_changed() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    let before = repo.rev("HEAD").unwrap();
+    repo.ward(["save", "-m", "Checked the plan"])
+        .ok()
+        .stdout_has("saved ");
+    assert_eq!(repo.rev("HEAD^").unwrap(), before);
+    assert_eq!(repo.rev("HEAD^{tree}"), repo.rev("HEAD^^{tree}"));
+    assert_eq!(subject(&repo), "Checked the plan");
+}
+
+#[test]
+fn save_on_main_with_a_contract_switches_to_the_agent_branch() {
+    let repo = TestRepo::new();
+    let main = repo.rev("main");
+    repo.write("feature.txt", "work\n");
+    let out = repo
+        .ward_env(
+            ["save", "-m", "Do the work", "--json"],
+            &[("WARD_CONTRACT", "c1")],
+        )
+        .ok();
+    let v = json(&out.stdout);
+    assert_eq!(v["branch"], "agent/c1");
+    assert_eq!(v["switched"], true);
+    assert_eq!(v["switched_from"], "main");
+    assert_eq!(repo.rev("main"), main, "main did not move");
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.rev("agent/c1^"), main);
+    let t = trailers(&repo);
+    assert_eq!(
+        t.last().unwrap(),
+        &("Contract".to_string(), "c1".to_string())
+    );
+    assert_eq!(
+        t.iter().filter(|(k, _)| k == "Contract").count(),
+        1,
+        "the footer appears once"
+    );
+    assert_eq!(repo.git(["status", "--porcelain"]).ok().stdout, "");
+    // Sticky: a second save stays on the agent branch.
+    let v = json(
+        &repo
+            .ward_env(["save", "-m", "More", "--json"], &[("WARD_CONTRACT", "c1")])
+            .ok()
+            .stdout,
+    );
+    assert_eq!(v["branch"], "agent/c1");
+    assert_eq!(v["switched"], false);
+}
+
+#[test]
+fn save_with_the_hooks_installed_carries_the_footer_once() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.write("x.txt", "x\n");
+    repo.ward_env(
+        ["save", "-m", "Do it", "--todo", "T-2"],
+        &[("WARD_CONTRACT", "c9")],
+    )
+    .ok()
+    .stdout_has("switched to 'agent/c9'");
+    let t = trailers(&repo);
+    let contract: Vec<_> = t.iter().filter(|(k, _)| k == "Contract").collect();
+    assert_eq!(
+        contract,
+        [&("Contract".to_string(), "c9".to_string())],
+        "{t:?}"
+    );
+    assert_eq!(subject(&repo), "T-2: Do it");
+}
+
+#[test]
+fn save_on_main_without_a_contract_is_denied_and_touches_nothing() {
+    let repo = TestRepo::new();
+    let main = repo.rev("main");
+    repo.write("staged.txt", "s\n");
+    repo.git(["add", "staged.txt"]).ok();
+    repo.write("new.txt", "n\n");
+    repo.ward_env(["save", "-m", "x"], &[("WARD_AGENT", "1")])
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-003]")
+        .stderr_has("hint: run `git ward contract start <id>` or set WARD_CONTRACT, then retry");
+    let v = json(
+        &repo
+            .ward_env(["save", "-m", "x", "--json"], &[("WARD_AGENT", "1")])
+            .code(1)
+            .stdout,
+    );
+    assert_eq!(v["status"], "D");
+    assert_eq!(v["code"], "EN-GIT-D-003");
+    assert_eq!(repo.rev("main"), main);
+    assert_eq!(
+        repo.git(["status", "--porcelain"]).ok().stdout,
+        "A  staged.txt\n?? new.txt\n"
+    );
+    let log = repo.ward(["audit", "--json"]).ok().stdout;
+    assert!(
+        log.contains("ward.save") && log.contains("EN-GIT-D-003"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_failed_commit_leaves_the_index_as_it_was() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    let hook = repo.dir.join(".git/hooks/pre-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(&hook, "#!/bin/sh\necho 'lint failed' >&2\nexit 1\n").unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    repo.write("a.txt", "a\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.write("b.txt", "b\n");
+    let head = repo.rev("HEAD");
+    let out = repo.ward(["save", "-m", "x"]);
+    assert_ne!(out.code, Some(0));
+    let out = out
+        .stderr_has("git commit failed")
+        .stderr_has("lint failed");
+    assert!(out.stderr.contains("index is as it was"), "{}", out.stderr);
+    assert_eq!(repo.rev("HEAD"), head);
+    assert_eq!(
+        repo.git(["status", "--porcelain"]).ok().stdout,
+        "A  a.txt\n?? b.txt\n"
+    );
+}
+
+// ---- demo ----
+
+#[test]
+fn the_demo_tells_the_whole_story() {
+    let repo = TestRepo::new();
+    let out = repo.ward(["demo", "--json"]);
+    let v = json(&out.stdout);
+    let failed: Vec<&serde_json::Value> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["ok"] != true)
+        .collect();
+    assert!(failed.is_empty(), "steps that went wrong: {failed:#?}");
+    assert_eq!(v["status"], "S", "{v}");
+    assert_eq!(out.code, Some(0));
+    assert!(
+        !std::path::Path::new(v["dir"].as_str().unwrap()).exists(),
+        "cleaned up"
+    );
+}
