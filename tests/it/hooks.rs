@@ -731,3 +731,14 @@ fn the_shim_warns_when_hooks_went_missing_or_were_replaced() {
     let fixed = repo.shim(["commit", "-q", "--allow-empty", "-m", "z"]).ok();
     assert!(!fixed.stderr.contains("warning"), "{}", fixed.stderr);
 }
+
+#[test]
+fn a_rename_onto_a_new_protected_name_is_refused() {
+    let repo = installed();
+    repo.git(["branch", "tmp"]).ok();
+    refused(repo.git_env(["branch", "-m", "tmp", "release/9"], AGENT));
+    assert_eq!(repo.rev("refs/heads/release/9"), None);
+    assert!(repo.rev("refs/heads/tmp").is_some());
+    repo.git_env(["branch", "-m", "tmp", "agent/x"], AGENT).ok();
+    repo.git(["branch", "-m", "agent/x", "release/9"]).ok();
+}
