@@ -25,6 +25,23 @@ pub struct Assessment {
     pub decision: Decision,
 }
 
+impl Assessment {
+    /// 0 for read-only, 1 for state-changing, after the policy's
+    /// `commands` overrides (a broken policy leaves the classifier's word).
+    pub fn tier(&self) -> u8 {
+        match &self.policy {
+            Ok(policy)
+                if decide::effective_effect(policy, &self.action)
+                    == crate::action::Effect::Read =>
+            {
+                0
+            }
+            Ok(_) => 1,
+            Err(_) => self.action.tier(),
+        }
+    }
+}
+
 /// Classifies, gathers facts and decides for git's argv (without `git` itself).
 pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
     let clock = std::time::Instant::now();

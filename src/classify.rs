@@ -26,7 +26,7 @@ mod remote;
 mod tables;
 mod worktree;
 
-pub use names::is_command;
+pub use names::{is_command, is_read as always_reads};
 
 use std::collections::HashMap;
 use std::ffi::OsString;

@@ -14,11 +14,14 @@ use std::time::{Instant, SystemTime};
 
 use crate::assess::{assess, Assessment};
 use crate::audit::{self, Record};
+use crate::classify::GitArgs;
 use crate::decide::{Head, Verdict};
 use crate::env;
 use crate::error::{exit, Error};
-use crate::facts::Repo;
+use crate::facts::{self, Repo};
 use crate::git::{self, Git};
+use crate::hooks::quick::Quick;
+use crate::hooks::Dirs;
 use crate::invocation::report;
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
@@ -39,6 +42,9 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     // `git ward ...` is git-ward's own tool, whose commands apply the rules themselves.
     if pre.rest.first().is_some_and(|c| c == "ward") {
         return exec(&real, &args, None, None);
+    }
+    if let Some(code) = fast_read(&real, &args, &pre, started) {
+        return code;
     }
     let a = assess(&args, true);
     tracing::debug!(
@@ -105,7 +111,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             }
         }
     }
-    if a.action.tier() == 0 {
+    if a.tier() == 0 {
         if log_reads {
             record.exit_code = None;
             audit::append(&audit_dir, &[record]);
@@ -119,6 +125,75 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
     record.branch_after = read_head_branch(repo);
     finish_status(&audit_dir, record, clock, status)
+}
+
+/// The read-only fast path, for the commonest case: a command that only
+/// reads whatever its arguments (`status`, `log`, `diff`, `rev-parse` ...),
+/// run at the top of a working tree (or with `GIT_DIR`), with no global
+/// option that selects another repository and no configuration on the
+/// command line or in the environment (which could switch hooks off). The
+/// full road would allow it; this reaches the same answer without opening
+/// the repository or parsing the policy: the cached settings of
+/// `hooks::quick` say whether the policy reclassifies the command and
+/// whether reads are logged. Anything else returns `None`: the full road.
+fn fast_read(
+    real: &Git,
+    args: &[OsString],
+    pre: &GitArgs,
+    started: SystemTime,
+) -> Option<ExitCode> {
+    let command = pre.rest.first()?.to_str()?;
+    let g = &pre.globals;
+    let plain = g.chdir.is_empty()
+        && g.git_dir.is_none()
+        && g.work_tree.is_none()
+        && g.config.is_empty()
+        && g.config_env.is_empty()
+        && !g.informational;
+    if !plain || !crate::classify::always_reads(command) || !facts::env_config().is_empty() {
+        return None;
+    }
+    let dirs = Dirs::find()?;
+    let quick = Quick::load(&dirs).ok()?.quick;
+    if quick.reclassified.iter().any(|c| c == command) {
+        return None;
+    }
+    let contract = match env::var(env::WARD_CONTRACT) {
+        Some(id) => Some(id),
+        None => std::fs::read_to_string(dirs.git_dir.join("ward").join("contract"))
+            .ok()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty()),
+    };
+    if contract
+        .as_deref()
+        .is_some_and(|c| !facts::valid_contract(c))
+    {
+        return None; // the full road reports it
+    }
+    let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
+    if quick.audit_reads {
+        let record = Record {
+            timestamp: audit::rfc3339(SystemTime::now()),
+            started_at: audit::rfc3339(started),
+            trace_id: trace_id.clone(),
+            source: "shim".into(),
+            actor: "agent".into(),
+            contract_id: contract.clone(),
+            operation: format!("git.{command}"),
+            argv: args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            tier: 0,
+            decision: "allow".into(),
+            branch_before: head_branch(&dirs.git_dir),
+            worktree: dirs.work_tree.as_ref().map(|w| w.display().to_string()),
+            ..Record::default()
+        };
+        audit::append(&dirs.audit_dir(), &[record]);
+    }
+    Some(exec(real, args, Some(&trace_id), contract.as_deref()))
 }
 
 /// A doorway for git-ward's own calls in this repository, carrying the trace.
@@ -158,7 +233,7 @@ fn base_record(
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
-        tier: a.action.tier(),
+        tier: a.tier(),
         decision: a.decision.word().into(),
         branch_before: facts
             .and_then(|f| f.head.as_ref())
@@ -282,7 +357,12 @@ fn reraise(sig: i32) {
 
 /// HEAD's branch after the command, read from the HEAD file (cheap, no repo open).
 fn read_head_branch(repo: &Repo) -> Option<String> {
-    let text = std::fs::read_to_string(repo.git_dir().join("HEAD")).ok()?;
+    head_branch(repo.git_dir())
+}
+
+/// The branch the HEAD file in `git_dir` names (`HEAD` when detached).
+fn head_branch(git_dir: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
     Some(match text.trim().strip_prefix("ref: ") {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),

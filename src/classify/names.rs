@@ -58,7 +58,7 @@ pub fn is_command(word: &str) -> bool {
 }
 
 /// Does this command only read, whatever its arguments?
-pub(super) fn is_read(command: &str) -> bool {
+pub fn is_read(command: &str) -> bool {
     READ.contains(&command)
 }
 

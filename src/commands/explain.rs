@@ -41,7 +41,7 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
             "argv": args.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
             "action": a.action,
             "operation": a.action.operation(),
-            "tier": a.action.tier(),
+            "tier": a.tier(),
             "facts": a.facts,
             "decision": a.decision.word(),
             "verdict": verdict,
@@ -64,7 +64,7 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
     line(
         &mut out,
         "effect:",
-        format!("{:?} (tier {})", a.action.effect, a.action.tier()).to_lowercase(),
+        format!("{:?} (tier {})", a.action.effect, a.tier()).to_lowercase(),
     );
     if let Some(alias) = &a.action.alias {
         line(&mut out, "alias:", alias.clone());

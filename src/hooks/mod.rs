@@ -25,7 +25,7 @@ pub mod install;
 mod pre_commit;
 mod pre_push;
 mod pre_receive;
-mod quick;
+pub mod quick;
 mod reference_transaction;
 mod refstore;
 

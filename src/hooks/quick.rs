@@ -35,6 +35,13 @@ pub struct Quick {
     pub agent_env: Vec<String>,
     pub protected: Vec<String>,
     pub footer: String,
+    /// Commands the policy reclassifies (`commands.read` and `commands.mutating`):
+    /// the shim's read-only fast path leaves these to the full decision.
+    #[serde(default)]
+    pub reclassified: Vec<String>,
+    /// `audit.reads`: whether the shim logs read-only commands.
+    #[serde(default)]
+    pub audit_reads: bool,
     #[serde(skip)]
     globs: Option<GlobSet>,
 }
@@ -76,6 +83,15 @@ impl Quick {
             agent_env: policy.settings.enforce.agent_env.clone(),
             protected: policy.settings.branches.protected.clone(),
             footer: policy.settings.commit.footer.clone(),
+            reclassified: [
+                &policy.settings.commands.read,
+                &policy.settings.commands.mutating,
+            ]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect(),
+            audit_reads: policy.settings.audit.reads,
             globs: None,
         };
         if cacheable {
@@ -200,6 +216,8 @@ mod tests {
             agent_env: vec![],
             protected: p.settings.branches.protected.clone(),
             footer: String::new(),
+            reclassified: vec![],
+            audit_reads: true,
             globs: None,
         };
         for name in [

@@ -12,6 +12,9 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{json, Map, Value};
 
+use super::args::type_error;
+use super::bound::{bound_json, bound_text};
+
 use crate::action::Action;
 use crate::assess::{assess, Assessment};
 use crate::audit::{self, Record};
@@ -207,6 +210,7 @@ impl<'a> Ctx<'a> {
         };
         let policy = a.policy.as_ref().ok();
         if let Some(p) = policy {
+            // Never below 1 KiB: room for some output and the note on narrowing.
             self.max_output = usize::try_from(p.settings.mcp.max_output_bytes)
                 .unwrap_or(usize::MAX)
                 .max(1024);
@@ -225,7 +229,7 @@ impl<'a> Ctx<'a> {
                 self.tool.to_string(),
                 Value::Object(self.args.clone()).to_string(),
             ],
-            tier: a.action.tier(),
+            tier: a.tier(),
             decision: a.decision.word().into(),
             branch_before: a
                 .facts
@@ -235,7 +239,7 @@ impl<'a> Ctx<'a> {
             worktree: repo.workdir().map(|w| w.display().to_string()),
             ..Record::default()
         };
-        let log = log_reads || a.action.tier() > 0;
+        let log = log_reads || a.tier() > 0;
         self.record = Some(Pending {
             record,
             audit_dir: audit::dir(repo.common_dir()),
@@ -294,64 +298,6 @@ impl<'a> Ctx<'a> {
         audit::append(&audit_dir, &[record]);
     }
 
-    // ---- arguments ----
-
-    /// An optional string argument.
-    pub fn str_arg(&self, name: &str) -> Result<Option<&'a str>, ToolError> {
-        match self.args.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err(type_error(name, "a string")),
-        }
-    }
-
-    /// A required string argument.
-    pub fn required_str(&self, name: &str) -> Result<&'a str, ToolError> {
-        self.str_arg(name)?.ok_or_else(|| {
-            ToolError::invalid(
-                "invalid_argument",
-                format!("argument '{name}' is required"),
-                format!("call {} again with '{name}'", self.tool),
-            )
-        })
-    }
-
-    /// An optional boolean argument with its default.
-    pub fn bool_arg(&self, name: &str, default: bool) -> Result<bool, ToolError> {
-        match self.args.get(name) {
-            None | Some(Value::Null) => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(type_error(name, "true or false")),
-        }
-    }
-
-    /// An optional integer argument in `range`, with its default.
-    pub fn int_arg(&self, name: &str, default: u64, max: u64) -> Result<u64, ToolError> {
-        match self.args.get(name) {
-            None | Some(Value::Null) => Ok(default),
-            Some(v) => v
-                .as_u64()
-                .filter(|n| (1..=max).contains(n))
-                .ok_or_else(|| type_error(name, &format!("an integer from 1 to {max}"))),
-        }
-    }
-
-    /// An optional list of strings; a single string counts as a list of one.
-    pub fn list_arg(&self, name: &str) -> Result<Vec<&'a str>, ToolError> {
-        match self.args.get(name) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::String(s)) => Ok(vec![s.as_str()]),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .ok_or_else(|| type_error(name, "a list of strings"))
-                })
-                .collect(),
-            Some(_) => Err(type_error(name, "a list of strings")),
-        }
-    }
-
     /// Bounds git's text output, with a note on how to ask for less.
     pub fn bounded(&self, text: String, narrow: &str) -> Output {
         Output::text(bound_text(text, self.max_output, narrow))
@@ -380,97 +326,9 @@ fn head_branch(git_dir: &Path) -> Option<String> {
     })
 }
 
-fn type_error(name: &str, want: &str) -> ToolError {
-    ToolError::invalid(
-        "invalid_argument",
-        format!("argument '{name}' must be {want}"),
-        "see the tool's input schema in tools/list",
-    )
-}
-
-/// Cuts `text` to at most `max` bytes, at a line end when one is near,
-/// and appends a note saying how much was left out and how to narrow.
-pub fn bound_text(text: String, max: usize, narrow: &str) -> String {
-    if text.len() <= max {
-        return text;
-    }
-    // Sized with the total in place of the shown count, which is never longer.
-    let note = format!(
-        "\n[output truncated: {} bytes of {} shown; {narrow}]",
-        text.len(),
-        text.len()
-    );
-    let mut cut = max.saturating_sub(note.len()).min(text.len());
-    while cut > 0 && !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    if let Some(nl) = text[..cut].rfind('\n') {
-        if nl > cut / 2 {
-            cut = nl;
-        }
-    }
-    let mut out = text[..cut].to_string();
-    out.push_str(&format!(
-        "\n[output truncated: {cut} bytes of {} shown; {narrow}]",
-        text.len()
-    ));
-    out
-}
-
-/// Halves the longest list in `value` (top level or one level down) until
-/// its JSON fits `max`, recording what was cut under `truncated`.
-pub fn bound_json(mut value: Value, max: usize, narrow: &str) -> Value {
-    let mut cut: Map<String, Value> = Map::new();
-    while value.to_string().len() > max {
-        let Some(obj) = value.as_object_mut() else {
-            break;
-        };
-        let longest = obj
-            .iter()
-            .filter_map(|(k, v)| v.as_array().map(|a| (k.clone(), a.len())))
-            .filter(|(_, n)| *n > 0)
-            .max_by_key(|(_, n)| *n);
-        let Some((key, len)) = longest else { break };
-        let total = cut.get(&key).and_then(Value::as_u64).unwrap_or(len as u64);
-        cut.insert(key.clone(), total.into());
-        if let Some(Value::Array(list)) = obj.get_mut(&key) {
-            list.truncate(len / 2);
-        }
-    }
-    if !cut.is_empty() {
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert(
-                "truncated".into(),
-                json!({ "total_entries": cut, "note": narrow }),
-            );
-        }
-    }
-    value
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_text_is_cut_with_a_note() {
-        let text = "line\n".repeat(1000);
-        let out = bound_text(text.clone(), 1024, "pass file_path");
-        assert!(out.len() <= 1024, "{}", out.len());
-        assert!(out.ends_with("of 5000 shown; pass file_path]"));
-        assert_eq!(bound_text("short".into(), 1024, "x"), "short");
-        let wide = "é".repeat(1000);
-        assert!(bound_text(wide, 1001, "n").len() <= 1001);
-    }
-
-    #[test]
-    fn long_lists_are_halved_until_they_fit() {
-        let v = json!({ "branch": "main", "untracked": (0..500).map(|i| format!("file{i}")).collect::<Vec<_>>(), "staged": ["a"] });
-        let out = bound_json(v, 2048, "commit part of the work");
-        assert!(out.to_string().len() <= 2048);
-        assert_eq!(out["truncated"]["total_entries"]["untracked"], 500);
-        assert_eq!(out["staged"], json!(["a"]));
-    }
 
     #[test]
     fn tool_errors_render_kind_code_and_hint() {

@@ -11,18 +11,24 @@
 //! the same denial codes and the same audit lines here as through `git`.
 //!
 //! Files: `jsonrpc.rs` (framing), `server.rs` (MCP methods), `tools.rs`
-//! (the list and schemas), `call.rs` (one call's road), `git_tools.rs`
-//! and `ward_tools.rs` (the tools).
+//! (the list and schemas), `call.rs` (one call's road), `args.rs` (typed
+//! arguments), `bound.rs` (output bounds), and the tools: `git_tools.rs`
+//! (status, log, show, diff, with `status.rs` reading git's porcelain),
+//! `checkout.rs`, `ward_tools.rs` (save, explain, checkpoints, rollback, undo).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use crate::error::{exit, Error, Result};
 
+mod args;
+mod bound;
 mod call;
+mod checkout;
 mod git_tools;
 mod jsonrpc;
 mod server;
+mod status;
 mod tools;
 mod ward_tools;
 

@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::call::{Ctx, ToolResult};
-use super::{git_tools, ward_tools};
+use super::{checkout, git_tools, ward_tools};
 
 /// One tool.
 pub struct Tool {
@@ -64,7 +64,7 @@ pub static TOOLS: &[Tool] = &[
         read_only: false,
         destructive: false,
         required: &["branch_name"],
-        run: git_tools::checkout,
+        run: checkout::checkout,
     },
     Tool {
         name: "save",

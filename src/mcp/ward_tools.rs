@@ -42,7 +42,11 @@ pub fn save(ctx: &mut Ctx) -> ToolResult {
 
 /// `explain`: what a git command would do here, and why, without running it.
 pub fn explain(ctx: &mut Ctx) -> ToolResult {
-    let args = ctx.list_arg("args")?;
+    // A single string is taken as words separated by spaces (no quoting).
+    let args: Vec<&str> = match ctx.str_arg("args") {
+        Ok(Some(line)) => line.split_whitespace().collect(),
+        _ => ctx.list_arg("args")?,
+    };
     if args.is_empty() {
         return Err(ToolError::invalid(
             "invalid_argument",

@@ -232,6 +232,9 @@ fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
     let r = s.call(12, "git_status", json!({}));
     assert_eq!(r["isError"], false, "{r}");
     assert_eq!(r["structuredContent"]["branch"], "main");
+    // A command line as one string is split into words.
+    let r = s.call(13, "explain", json!({"args": "commit -m x"}));
+    assert_eq!(r["structuredContent"]["code"], "EN-GIT-D-003", "{r}");
 }
 
 #[test]

@@ -590,3 +590,49 @@ fn every_shim_command_is_audited_with_its_trace() {
     let only = repo.ward(["audit", "--json", "--decision", "deny"]).ok();
     assert_eq!(only.stdout.lines().count(), 1);
 }
+
+#[test]
+fn the_read_fast_path_honours_the_policy() {
+    let repo = TestRepo::new();
+    let audit = |repo: &TestRepo| -> Vec<serde_json::Value> {
+        repo.ward(["audit", "--json"])
+            .ok()
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    // Twice: the first run fills the settings cache, the second reads it.
+    repo.shim(["status"]).ok();
+    repo.shim(["status"]).ok();
+    let lines = audit(&repo);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l["operation"] == "git.status")
+            .count(),
+        2
+    );
+    assert!(lines
+        .iter()
+        .all(|l| l["tier"] == 0 && l["branch_before"] == "main"));
+
+    // Reads switch hooks off only through config: that takes the full road.
+    repo.shim(["-c", "core.hooksPath=/dev/null", "status"])
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+
+    // A policy that reclassifies `status` as mutating is seen at once.
+    repo.local_policy("[commands]\nmutating = [\"status\"]\n");
+    repo.shim(["status"]).ok();
+    let last = audit(&repo).pop().unwrap();
+    assert_eq!(last["operation"], "git.status");
+    assert_eq!(last["tier"], 1);
+
+    // audit.reads = false: reads leave no line.
+    repo.local_policy("[audit]\nreads = false\n");
+    let before = audit(&repo).len();
+    repo.shim(["status"]).ok();
+    repo.shim(["log", "--oneline"]).ok();
+    assert_eq!(audit(&repo).len(), before);
+}

@@ -355,3 +355,36 @@ fn the_demo_tells_the_whole_story() {
         "cleaned up"
     );
 }
+
+// ---- integration guide claims ----
+
+#[test]
+fn aider_style_no_verify_commits_are_refused_unless_the_policy_allows_them() {
+    // docs/integrations.md, Aider: `git commit --no-verify` from an agent is
+    // EN-GIT-D-004; `enforce.allow_no_verify = true` lets it through, and
+    // the reference-transaction hook still guards main.
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let contract = [("WARD_CONTRACT", "aider-1")];
+    repo.write("a.py", "x = 1\n");
+    repo.shim_env(["add", "a.py"], &contract).ok();
+    repo.shim_env(["commit", "--no-verify", "-m", "aider: add a"], &contract)
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("enforce.allow_no_verify");
+    repo.shim_env(["commit", "-m", "aider: add a"], &contract)
+        .ok();
+    assert_eq!(repo.branch(), "agent/aider-1");
+    repo.local_policy("[enforce]\nallow_no_verify = true\n");
+    repo.write("a.py", "x = 2\n");
+    repo.shim_env(["commit", "-a", "--no-verify", "-m", "aider: b"], &contract)
+        .ok();
+    let main = repo.rev("main");
+    let out = repo.git_env(
+        ["update-ref", "refs/heads/main", "HEAD"],
+        &[("WARD_AGENT", "1")],
+    );
+    assert_ne!(out.code, Some(0));
+    out.stderr_has("EN-GIT-D-001");
+    assert_eq!(repo.rev("main"), main);
+}

@@ -1,0 +1,143 @@
+//! `git_checkout`: local branches only, with the seed's rules and messages.
+//!
+//! The name is classified (local, remote-tracking, revision expression),
+//! and `decide`'s checkout rule (EN-GIT-D-006) refuses all but a local
+//! branch; the refusal reaches the agent as `invalid_branch` with the code
+//! and hint. Git's own refusal is `checkout_failed`, a slow git
+//! `checkout_timeout` (`timeouts.git_seconds`).
+
+use serde_json::json;
+
+use crate::action::{Action, CheckoutTarget};
+use crate::error::Error;
+
+use super::call::{Ctx, Output, ToolError, ToolResult};
+use super::git_tools::{run, timeout_or};
+
+/// `git_checkout`: switch to a local branch, by its plain name only.
+pub fn checkout(ctx: &mut Ctx) -> ToolResult {
+    let name = ctx.required_str("branch_name")?;
+    if name.trim().is_empty() || name.chars().any(|c| c.is_control() || c == ' ') {
+        return Err(invalid_branch(name, "is not a branch name"));
+    }
+    let repo_remotes = crate::facts::Repo::at(&ctx.dir)
+        .map(|r| r.remotes())
+        .unwrap_or_default();
+    let local = crate::facts::Repo::at(&ctx.dir).is_some_and(|r| r.is_local_branch(name));
+    let target = checkout_target(name, &repo_remotes, local);
+    let action = Action {
+        checkout: Some(target),
+        ..Action::mutating("checkout")
+    };
+    let g = ctx
+        .govern("git.checkout", &["checkout", name], Some(action))
+        .map_err(|e| match e.kind {
+            "denied" if e.code == "EN-GIT-D-006" => ToolError {
+                kind: "invalid_branch",
+                ..e
+            },
+            _ => e,
+        })?;
+    if !local {
+        return Err(invalid_branch(name, "is not a local branch"));
+    }
+    let out = g
+        .git
+        .output(["checkout", "--quiet", name, "--"])
+        .map_err(|e| timeout_or("checkout_timeout", "checkout_failed", &e))?;
+    if !out.status.success() {
+        let said = String::from_utf8_lossy(&out.stderr);
+        return Err(ToolError::new(
+            "checkout_failed",
+            &Error::internal(format!("git checkout {name} failed: {}", said.trim())).with_hint(
+                "save or checkpoint your changes first (save, checkpoint_create), then retry",
+            ),
+        ));
+    }
+    let hash = run(&g, &["rev-parse", "HEAD"])?;
+    Ok(Output::json(
+        json!({ "branch": name, "commit_hash": hash.trim() }),
+    ))
+}
+
+/// What a checkout name is, as the classifier sees it: a plain local name,
+/// a remote-tracking ref, or a revision expression.
+pub fn checkout_target(name: &str, remotes: &[String], is_local: bool) -> CheckoutTarget {
+    let special = name.contains("..")
+        || name.contains(['~', '^', ':', '\\', '*', '?', '['])
+        || name.contains("@{")
+        || name.starts_with(['-', '/'])
+        || name.ends_with(['/', '.'])
+        || name == "@"
+        || name == "HEAD"
+        || (name.starts_with("refs/") && !name.starts_with("refs/remotes/"));
+    if special {
+        return CheckoutTarget::Special(name.to_string());
+    }
+    let remote = name.starts_with("remotes/")
+        || name.starts_with("refs/remotes/")
+        || (!is_local
+            && name
+                .split_once('/')
+                .is_some_and(|(r, _)| remotes.iter().any(|x| x == r)));
+    if remote {
+        CheckoutTarget::Remote(name.to_string())
+    } else {
+        CheckoutTarget::Local(name.to_string())
+    }
+}
+
+fn invalid_branch(name: &str, why: &str) -> ToolError {
+    ToolError::invalid(
+        "invalid_branch",
+        format!("'{name}' {why}"),
+        "pass the plain name of a local branch (see git_status for the current one); to work from a remote ref, create a local branch from it first",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkout_names_are_classified_like_the_seed() {
+        let remotes = vec!["origin".to_string()];
+        let t = |n: &str, local: bool| checkout_target(n, &remotes, local);
+        assert_eq!(
+            t("feature/x", true),
+            CheckoutTarget::Local("feature/x".into())
+        );
+        assert_eq!(t("main", false), CheckoutTarget::Local("main".into()));
+        for remote in [
+            "origin/main",
+            "remotes/origin/main",
+            "refs/remotes/origin/main",
+        ] {
+            assert_eq!(
+                t(remote, false),
+                CheckoutTarget::Remote(remote.into()),
+                "{remote}"
+            );
+        }
+        assert_eq!(
+            t("origin/main", true),
+            CheckoutTarget::Local("origin/main".into())
+        );
+        for special in [
+            "a..b",
+            "HEAD~1",
+            "main^",
+            "@{-1}",
+            "-f",
+            "/etc",
+            "HEAD",
+            "refs/heads/x",
+        ] {
+            assert_eq!(
+                t(special, false),
+                CheckoutTarget::Special(special.into()),
+                "{special}"
+            );
+        }
+    }
+}
