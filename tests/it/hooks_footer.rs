@@ -190,3 +190,23 @@ fn a_message_written_in_the_editor_gets_it_from_commit_msg() {
     .ok();
     assert_eq!(message(&repo, "HEAD"), "edited\n\nContract: c1\n\n");
 }
+
+#[test]
+fn another_comment_char_is_respected() {
+    let repo = on_agent_branch();
+    repo.git(["config", "core.commentChar", ";"]).ok();
+    repo.write("f.txt", "f\n");
+    repo.git(["add", "f.txt"]).ok();
+    // Verbose: the diff follows a scissors line made of the comment char;
+    // a footer put after it would be cut away with the diff.
+    repo.git_env(
+        ["commit", "-q", "-v", "-e", "-m", "work"],
+        &[
+            ("WARD_AGENT", "1"),
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_EDITOR", "true"),
+        ],
+    )
+    .ok();
+    assert_eq!(message(&repo, "HEAD"), "work\n\nContract: c1\n\n");
+}
