@@ -447,14 +447,10 @@ pub fn resolve_paths(workdir: &Path, cwd: &Path, args: &[String]) -> Result<Vec<
         {
             return Err(refuse("it is inside the git directory"));
         }
-        // `..` after a symlink goes where the link points, not back up.
-        if let Some(parent) = abs.parent() {
-            if let Ok(real) = std::fs::canonicalize(parent) {
-                let lex_parent = lexical.parent().unwrap_or(&lexical);
-                if real != lex_parent && !(rel.as_os_str().is_empty() && real == lexical) {
-                    return Err(refuse("it goes through a symlinked directory"));
-                }
-            }
+        // `..` after a symlink goes where the link points, not back up: the
+        // real path of what exists must be the lexical one.
+        if real_path(&abs, p).is_some_and(|real| real != lexical) {
+            return Err(refuse("it goes through a symlinked directory"));
         }
         check_leading(workdir, rel.as_os_str().as_bytes())
             .map_err(|_| refuse("it goes through a symlinked directory"))?;
@@ -464,6 +460,39 @@ pub fn resolve_paths(workdir: &Path, cwd: &Path, args: &[String]) -> Result<Vec<
         out.push(rel.to_string_lossy().into_owned());
     }
     Ok(out)
+}
+
+/// The real path of `abs` as far as it exists (its last component is not
+/// followed, unless it is `.` or `..`), with the rest appended.
+fn real_path(abs: &Path, arg: &Path) -> Option<PathBuf> {
+    let dots = matches!(
+        arg.components().next_back(),
+        Some(Component::ParentDir | Component::CurDir)
+    );
+    let (mut probe, tail) = if dots {
+        (abs.to_path_buf(), None)
+    } else {
+        (
+            abs.parent()?.to_path_buf(),
+            abs.file_name().map(|n| n.to_os_string()),
+        )
+    };
+    let mut rest = Vec::new();
+    let real = loop {
+        if let Ok(real) = std::fs::canonicalize(&probe) {
+            break real;
+        }
+        rest.push(probe.file_name()?.to_os_string());
+        probe.pop();
+    };
+    let mut full = real;
+    for r in rest.iter().rev() {
+        full.push(r);
+    }
+    if let Some(t) = tail {
+        full.push(t);
+    }
+    normalize(&full)
 }
 
 /// Resolves `.` and `..` without touching the filesystem; `None` above the root.

@@ -550,19 +550,28 @@ pub fn is_clean(ctx: &Ctx, tracked: bool, untracked: bool) -> Result<bool> {
     if ctx.repo.ref_id("HEAD").is_none() || !ctx.settings.checkpoint.include_ignored.is_empty() {
         return Ok(false);
     }
-    if tracked {
-        let out = ctx.git.output(["diff-index", "--quiet", "HEAD", "--"])?;
-        if !out.status.success() {
-            return Ok(false);
-        }
-    }
-    if untracked {
-        let out = ctx
-            .git
-            .output(["ls-files", "-z", "-o", "--exclude-standard", "--directory"])?;
-        if !out.stdout.is_empty() {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+    let no_locks = [("GIT_OPTIONAL_LOCKS", OsStr::new("0"))];
+    let out = if tracked {
+        // One threaded scan; optional locks off so the real index is not
+        // rewritten with refreshed stat data.
+        let mode = if untracked { "-unormal" } else { "-uno" };
+        ctx.git.output_with(
+            [
+                "status",
+                "--porcelain=v1",
+                "-z",
+                mode,
+                "--ignore-submodules=none",
+            ],
+            &no_locks,
+            None,
+        )?
+    } else {
+        ctx.git.output_with(
+            ["ls-files", "-z", "-o", "--exclude-standard", "--directory"],
+            &no_locks,
+            None,
+        )?
+    };
+    Ok(out.status.success() && out.stdout.is_empty())
 }

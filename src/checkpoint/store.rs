@@ -389,9 +389,12 @@ pub fn find(ctx: &Ctx, id: &str) -> Result<Checkpoint> {
 }
 
 /// Deletes checkpoints of this worktree beyond the newest `keep`, except
-/// pinned ones and `spare`. Returns the ids deleted.
+/// pinned ones and `spare`. Returns the ids deleted. Reading every
+/// checkpoint's trailers costs, so pruning waits until the repository holds
+/// a tenth more than `keep`, then prunes down to `keep`.
 pub fn retain(ctx: &Ctx, keep: u32, spare: &str) -> Result<Vec<String>> {
-    if ids(ctx).len() <= keep as usize {
+    let slack = keep as usize / 10;
+    if ids(ctx).len() <= keep as usize + slack {
         return Ok(Vec::new());
     }
     let here = ctx.git_dir.display().to_string();

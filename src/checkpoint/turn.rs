@@ -46,6 +46,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
     let ctx = Ctx::for_tool(&repo)?;
     let limit = crate::policy::parse_duration(&ctx.settings.turns.test_timeout)
         .unwrap_or(Duration::from_secs(30 * 60));
+    let started = std::time::SystemTime::now();
     let passed = run_tests(&args.tests, limit, args.json)?;
     let status = if passed { "pass" } else { "fail" };
 
@@ -61,6 +62,12 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
     opts.turn = Some(n);
     opts.tests = Some(status.to_string());
     let cp = snapshot::checkpoint(&ctx, opts)?;
+    super::cmd::record(
+        &ctx,
+        "ward.turn",
+        started,
+        vec![format!("checkpoint {}", cp.id), format!("tests {status}")],
+    );
     let mut text = format!("Turn {n}: tests {status}; checkpoint {}\n", cp.id);
     let mut value = json!({ "turn": n, "tests": status, "checkpoint": cp.id });
 

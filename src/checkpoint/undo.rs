@@ -382,8 +382,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let empty = super::plan::Plan::default();
     let plan = prepared.as_ref().map(|p| &p.plan).unwrap_or(&empty);
     out.say(&plan.warning());
-    let moves: Vec<&super::undo::RefStep> =
-        steps.iter().filter(|s| s.action == "move-back").collect();
+    let moves: Vec<&RefStep> = steps.iter().filter(|s| s.action == "move-back").collect();
     let mut value = json!({
         "undo": last,
         "refs": steps,
@@ -472,7 +471,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     out.say(&text);
 
     // Recorded like any command, so the next undo redoes this one.
-    let mut lines: Vec<Record> = journal
+    let lines: Vec<Record> = journal
         .iter()
         .map(|m| Record {
             timestamp: audit::rfc3339(std::time::SystemTime::now()),
@@ -489,7 +488,6 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         })
         .collect();
     audit::append(&ctx.audit_dir(), &lines);
-    lines.clear();
     super::cmd::record(
         &ctx,
         "ward.undo",

@@ -350,3 +350,36 @@ fn turns_without_a_passing_one_change_nothing() {
         .stdout_has("No passing turn to roll back to: nothing changed");
     assert_eq!(repo.read("code.txt").as_deref(), Some("bad\n"));
 }
+
+#[test]
+fn the_shim_checkpoints_before_destroying_and_only_then() {
+    let repo = TestRepo::new();
+    let c1 = [("WARD_CONTRACT", "c1")];
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    // A clean tree: nothing to lose, no checkpoint.
+    repo.shim_env(["checkout", "--", "."], &c1).ok();
+    assert!(repo.rev("refs/ward/checkpoints/chk-c1-1").is_none());
+    repo.write("README", "dirty\n");
+    repo.shim_env(["checkout", "--", "."], &c1).ok();
+    assert_eq!(repo.read("README").as_deref(), Some("hello\n"));
+    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let cp = &v["checkpoints"][0];
+    assert_eq!(cp["id"], "chk-c1-1");
+    assert_eq!(cp["type"], "pre-destructive");
+    assert_eq!(cp["command"], "git.checkout");
+    assert!(cp["trace_id"].as_str().is_some());
+    assert_eq!(
+        repo.git(["show", "refs/ward/checkpoints/chk-c1-1:README"])
+            .ok()
+            .stdout,
+        "dirty\n"
+    );
+    // A held index.lock: no checkpoint, so the command does not run.
+    repo.write("README", "dirty again\n");
+    std::fs::write(repo.dir.join(".git/index.lock"), "").unwrap();
+    repo.shim_env(["checkout", "--", "."], &c1)
+        .code(3)
+        .stderr_has("index.lock");
+    std::fs::remove_file(repo.dir.join(".git/index.lock")).unwrap();
+    assert_eq!(repo.read("README").as_deref(), Some("dirty again\n"));
+}

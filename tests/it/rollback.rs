@@ -285,7 +285,20 @@ fn a_rollback_killed_at_random_points_is_recoverable() {
         repo.write(&format!("more/{i}.txt"), &"data\n".repeat(200));
     }
     let before = repo.state();
-    let mut killed_mid_way = 0;
+    // Aim the kills around where the safety checkpoint and the writes
+    // happen: after about one dry run's time (snapshot and plan).
+    let clock = std::time::Instant::now();
+    repo.ward(["rollback", &id, "--dry-run"]).ok();
+    let plan_ms = clock.elapsed().as_millis() as u64;
+    // The state a finished rollback leaves, and back again.
+    let run = repo.ward(["rollback", &id, "--yes", "--json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let done = repo.state();
+    let safety = v["safety_checkpoint"].as_str().unwrap().to_string();
+    repo.ward(["rollback", &safety, "--yes", "--no-safety"])
+        .ok();
+    assert_eq!(repo.state(), before);
+    let (mut untouched, mut partial, mut complete) = (0, 0, 0);
     for run in 0..20u64 {
         let existing = repo
             .git([
@@ -302,8 +315,8 @@ fn a_rollback_killed_at_random_points_is_recoverable() {
             .stderr(std::process::Stdio::null())
             .process_group(0);
         let mut child = cmd.spawn().unwrap();
-        // Spread the kill over the rollback's lifetime (roughly 0-80 ms).
-        let delay = (run * 7919 + 13) % 80;
+        // From early (before any change) to late (after the last write).
+        let delay = plan_ms / 2 + (run * 7919 + 13) % 20 * plan_ms / 16;
         std::thread::sleep(std::time::Duration::from_millis(delay));
         unsafe {
             libc::kill(-(child.id() as i32), libc::SIGKILL);
@@ -319,14 +332,19 @@ fn a_rollback_killed_at_random_points_is_recoverable() {
             .stdout;
         let new: Vec<&str> = now.lines().filter(|l| !existing.contains(l)).collect();
         match new.as_slice() {
-            [] => assert_eq!(
-                repo.state(),
-                before,
-                "run {run}: no safety checkpoint, yet changes"
-            ),
+            [] => {
+                assert_eq!(
+                    repo.state(),
+                    before,
+                    "run {run}: no safety checkpoint, yet changes"
+                );
+                untouched += 1;
+            }
             [safety] => {
-                if repo.state() != before {
-                    killed_mid_way += 1;
+                match repo.state() {
+                    s if s == before => untouched += 1,
+                    s if s == done => complete += 1,
+                    _ => partial += 1,
                 }
                 let safety = safety.trim_start_matches("refs/ward/checkpoints/");
                 repo.ward(["rollback", safety, "--yes", "--no-safety"]).ok();
@@ -335,5 +353,7 @@ fn a_rollback_killed_at_random_points_is_recoverable() {
             more => panic!("run {run}: several new checkpoints {more:?}"),
         }
     }
-    eprintln!("killed after changes began in {killed_mid_way} of 20 runs");
+    eprintln!(
+        "killed: {untouched} before any change, {partial} halfway, {complete} after the last write"
+    );
 }

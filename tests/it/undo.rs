@@ -206,3 +206,23 @@ fn undo_follows_a_written_journal() {
     assert_eq!(repo.rev("main").as_deref(), Some(old.as_str()));
     assert_eq!(repo.state(), before);
 }
+
+/// Without the hooks there is no ref journal: undo falls back on the refs
+/// the checkpoint recorded, checked against their reflogs.
+#[test]
+fn without_hooks_undo_uses_the_checkpoints_record_of_refs() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("a.txt", "1\n").commit("one");
+    repo.write("a.txt", "2\n").commit("two");
+    repo.git(["branch", "doomed", "HEAD~1"]).ok();
+    repo.write("a.txt", "dirty\n");
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard", "HEAD~2"], C1).ok();
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+    repo.shim_env(["branch", "-q", "-D", "doomed"], C1).ok();
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+    assert!(!repo.dir.join(".git/hooks/reference-transaction").exists());
+}
