@@ -6,8 +6,8 @@
 //! bring messages that already carry it. prepare-commit-msg is the one that
 //! `--no-verify` does not skip; commit-msg catches the message after an
 //! editor. A message with no text yet (an editor is about to open) is left
-//! alone until commit-msg. Comment lines (`#`) and everything from the
-//! scissors line on stay after the footer.
+//! alone until commit-msg. Comment lines (`core.commentChar`, `#` by
+//! default) and everything from the scissors line on stay after the footer.
 
 use super::quick::Quick;
 use super::Dirs;
@@ -41,10 +41,44 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
     let Ok(text) = std::fs::read_to_string(file) else {
         return Ok(exit::OK);
     };
-    if let Some(new) = with_footer(&text, &footer, '#') {
+    if let Some(new) = with_footer(&text, &footer, comment_char(&dirs)) {
         std::fs::write(file, new)?;
     }
     Ok(exit::OK)
+}
+
+/// git's `core.commentChar` (`#` unless set; `auto` counts as `#`). The
+/// config files are only parsed when one of them mentions it.
+fn comment_char(dirs: &Dirs) -> char {
+    let pick = |v: &str| match v.chars().next() {
+        Some(c) if v != "auto" => c,
+        _ => '#',
+    };
+    if let Some((_, v)) = facts::env_config()
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == "core.commentchar")
+    {
+        return pick(&v);
+    }
+    let home = env::var(env::HOME).map(std::path::PathBuf::from);
+    let xdg = env::var(env::XDG_CONFIG_HOME)
+        .map(std::path::PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let files = [
+        Some(dirs.common_dir.join("config")),
+        home.map(|h| h.join(".gitconfig")),
+        xdg.map(|x| x.join("git").join("config")),
+    ];
+    let mentioned = files.iter().flatten().any(|f| {
+        std::fs::read_to_string(f).is_ok_and(|t| t.to_ascii_lowercase().contains("commentchar"))
+    });
+    if !mentioned {
+        return '#';
+    }
+    facts::Repo::at(&dirs.git_dir)
+        .and_then(|r| r.config_string("core.commentChar"))
+        .map_or('#', |v| pick(&v))
 }
 
 /// Is this line a trailer (`Key: value`) or one git writes in trailer blocks?

@@ -52,6 +52,11 @@ pub struct Loaded {
     pub policy: Option<Policy>,
 }
 
+/// The cache's format: part of the fingerprint, so a cache written with
+/// other fields is rebuilt rather than read with defaults. Bump it when
+/// [`Quick`] changes.
+const FORMAT: u32 = 2;
+
 fn cache_path(dirs: &Dirs) -> PathBuf {
     dirs.common_dir.join("ward").join("hook-cache.json")
 }
@@ -150,7 +155,7 @@ fn team_candidates() -> Result<Vec<String>> {
 /// Everything the effective policy depends on, as one string.
 fn fingerprint(dirs: &Dirs, team_candidates: &[String]) -> String {
     let mut f = format!(
-        "{}:{:x}",
+        "{FORMAT}:{}:{:x}",
         env!("CARGO_PKG_VERSION"),
         fnv(policy::BUILT_IN.as_bytes())
     );

@@ -139,6 +139,25 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                 matches_upstream: false,
                 fast_forward: true,
             };
+            // git renames a branch by deleting the old name in a transaction
+            // and writing the new one outside any: the new name never shows
+            // here. When the command that deletes is `git branch -m`, the
+            // name it moves to is judged as a creation with the same value.
+            let renamed_to = (is_zero(&line.new) && line.refname.starts_with("refs/heads/"))
+                .then(|| rename_target(&super::parent_argv()))
+                .flatten();
+            if let (Some(target), Some(value)) = (renamed_to, change.current.clone()) {
+                let target = format!("refs/heads/{target}");
+                let created = RefChange {
+                    current: store.resolve(&target),
+                    new: Some(value),
+                    refname: target,
+                    ..RefChange::default()
+                };
+                if !never_denied(&created, quick.is_protected(&created.refname)) {
+                    changes.push(created);
+                }
+            }
             if !never_denied(&change, quick.is_protected(&change.refname)) {
                 changes.push(change);
             }
@@ -175,6 +194,31 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
         capture(&dirs, &mut store, &lines, stdin, actor);
     }
     Ok(exit::OK)
+}
+
+/// The new name of `git branch -m|-M|--move [<old>] <new>`, from git's argv.
+fn rename_target(argv: &[String]) -> Option<String> {
+    if super::parent_operation(argv) != "git.branch" {
+        return None;
+    }
+    let args: Vec<&str> = argv
+        .iter()
+        .map(String::as_str)
+        .skip_while(|a| *a != "branch")
+        .skip(1)
+        .collect();
+    let moves = args.iter().any(|a| {
+        *a == "--move" || (a.starts_with('-') && !a.starts_with("--") && a.contains(['m', 'M']))
+    });
+    let names: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    match (moves, names.as_slice()) {
+        (true, [.., new]) if names.len() <= 2 => Some(new.to_string()),
+        _ => None,
+    }
 }
 
 /// Is the new value the upstream's, and is the move a fast-forward?
@@ -337,5 +381,33 @@ fn journal(stdin: &[u8]) {
     }
     if !records.is_empty() {
         audit::append(&dirs.audit_dir(), &records);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn renames_are_read_from_the_command_line() {
+        assert_eq!(
+            rename_target(&argv("git branch -m x main")).as_deref(),
+            Some("main")
+        );
+        assert_eq!(
+            rename_target(&argv("git -C d branch -M main")).as_deref(),
+            Some("main")
+        );
+        assert_eq!(
+            rename_target(&argv("git branch --move a release/2")).as_deref(),
+            Some("release/2")
+        );
+        assert_eq!(rename_target(&argv("git branch -D x")), None);
+        assert_eq!(rename_target(&argv("git branch -d main")), None);
+        assert_eq!(rename_target(&argv("git update-ref -d refs/heads/x")), None);
     }
 }

@@ -713,3 +713,32 @@ fn the_link_form_enforces_and_chains_the_same() {
     repo.ward(["uninstall"]).ok();
     assert_eq!(snapshot(&dir), before);
 }
+
+#[test]
+fn the_shim_warns_when_hooks_went_missing_or_were_replaced() {
+    let repo = TestRepo::new();
+    repo.git(["checkout", "-q", "-b", "feat"]).ok();
+    repo.ward(["install"]).ok();
+    let quiet = repo.shim(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
+    assert!(!quiet.stderr.contains("warning"), "{}", quiet.stderr);
+    write_hook(&hooks_dir(&repo).join("pre-commit"), "#!/bin/sh\nexit 0\n");
+    std::fs::remove_file(hooks_dir(&repo).join("reference-transaction")).unwrap();
+    repo.shim(["commit", "-q", "--allow-empty", "-m", "y"])
+        .ok()
+        .stderr_has("pre-commit hook was replaced")
+        .stderr_has("reference-transaction hook is missing");
+    repo.ward(["install", "--force"]).ok();
+    let fixed = repo.shim(["commit", "-q", "--allow-empty", "-m", "z"]).ok();
+    assert!(!fixed.stderr.contains("warning"), "{}", fixed.stderr);
+}
+
+#[test]
+fn a_rename_onto_a_new_protected_name_is_refused() {
+    let repo = installed();
+    repo.git(["branch", "tmp"]).ok();
+    refused(repo.git_env(["branch", "-m", "tmp", "release/9"], AGENT));
+    assert_eq!(repo.rev("refs/heads/release/9"), None);
+    assert!(repo.rev("refs/heads/tmp").is_some());
+    repo.git_env(["branch", "-m", "tmp", "agent/x"], AGENT).ok();
+    repo.git(["branch", "-m", "agent/x", "release/9"]).ok();
+}

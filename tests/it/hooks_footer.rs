@@ -167,3 +167,46 @@ fn humans_and_agents_without_a_contract_get_no_footer() {
     .ok();
     assert_eq!(contracts(&repo, "HEAD"), ["c7"]);
 }
+
+#[test]
+fn a_message_written_in_the_editor_gets_it_from_commit_msg() {
+    let repo = on_agent_branch();
+    let editor = repo.path("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\n{ echo edited; echo; cat \"$1\"; } > \"$1.new\" && mv \"$1.new\" \"$1\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    repo.git_env(
+        ["commit", "-q", "--allow-empty"],
+        &[
+            ("WARD_AGENT", "1"),
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_EDITOR", editor.to_str().unwrap()),
+        ],
+    )
+    .ok();
+    assert_eq!(message(&repo, "HEAD"), "edited\n\nContract: c1\n\n");
+}
+
+#[test]
+fn another_comment_char_is_respected() {
+    let repo = on_agent_branch();
+    repo.git(["config", "core.commentChar", ";"]).ok();
+    repo.write("f.txt", "f\n");
+    repo.git(["add", "f.txt"]).ok();
+    // Verbose: the diff follows a scissors line made of the comment char;
+    // a footer put after it would be cut away with the diff.
+    repo.git_env(
+        ["commit", "-q", "-v", "-e", "-m", "work"],
+        &[
+            ("WARD_AGENT", "1"),
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_EDITOR", "true"),
+        ],
+    )
+    .ok();
+    assert_eq!(message(&repo, "HEAD"), "work\n\nContract: c1\n\n");
+}
