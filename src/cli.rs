@@ -7,7 +7,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::{exit, Error, Result};
+use crate::error::{exit, Result};
 
 /// Makes git safe for AI coding agents: protected branches, sticky agent
 /// branches, checkpoints before destructive commands, undo.
@@ -123,9 +123,22 @@ pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result
     }
 }
 
-/// An error for a command that is not available in this build.
-pub fn unavailable(what: &str) -> Error {
-    Error::internal(format!("`git ward {what}` is not available yet"))
+/// For commands that print their own text and choose their exit code:
+/// prints the JSON value (with `--json`) or the error, returns the code.
+pub fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Result<u8> {
+    match result {
+        Ok((value, code)) => {
+            if json {
+                println!("{value}");
+            }
+            Ok(code)
+        }
+        Err(err) if json => {
+            println!("{}", err.to_json());
+            Ok(err.exit_code())
+        }
+        Err(err) => Err(err),
+    }
 }
 
 #[cfg(test)]

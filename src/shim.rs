@@ -121,6 +121,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     }
     for warning in crate::hooks::install::health(repo) {
         eprintln!("ward: warning: {warning}");
+        record.actions_taken.push(format!("warning: {warning}"));
     }
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
     record.branch_after = read_head_branch(repo);

@@ -77,19 +77,7 @@ impl Out {
 /// Runs `git ward rollback`.
 pub fn run(args: RollbackArgs) -> Result<u8> {
     let json = args.json;
-    match rollback(args) {
-        Ok((value, code)) => {
-            if json {
-                println!("{value}");
-            }
-            Ok(code)
-        }
-        Err(err) if json => {
-            println!("{}", err.to_json());
-            Ok(err.exit_code())
-        }
-        Err(err) => Err(err),
-    }
+    crate::cli::finish_coded(json, rollback(args))
 }
 
 fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {

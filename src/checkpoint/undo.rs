@@ -247,19 +247,7 @@ fn short(id: &str) -> &str {
 /// Runs `git ward undo`.
 pub fn run(args: UndoArgs) -> Result<u8> {
     let json = args.json;
-    match undo(args) {
-        Ok((value, code)) => {
-            if json {
-                println!("{value}");
-            }
-            Ok(code)
-        }
-        Err(err) if json => {
-            println!("{}", err.to_json());
-            Ok(err.exit_code())
-        }
-        Err(err) => Err(err),
-    }
+    crate::cli::finish_coded(json, undo(args))
 }
 
 fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {

@@ -1,6 +1,6 @@
 //! `git ward doctor`: checks the installation, one line per check.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{exit, Result};
 use crate::facts::{self, Repo};
@@ -68,16 +68,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The shim directory the tool installs by default.
-pub fn default_shim_dir() -> Option<PathBuf> {
-    let data = crate::env::var(crate::env::XDG_DATA_HOME)
-        .map(PathBuf::from)
-        .or_else(|| {
-            crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".local/share"))
-        })?;
-    Some(data.join("git-ward").join("shim"))
-}
-
 fn checks(fix: bool) -> Vec<Check> {
     let mut out = Vec::new();
     let me = std::env::current_exe().ok();
@@ -92,7 +82,7 @@ fn checks(fix: bool) -> Vec<Check> {
         None,
     ));
 
-    let shim_hint = default_shim_dir().map(|d| {
+    let shim_hint = crate::hooks::install::default_shim_dir().map(|d| {
         format!(
             "put the shim first on the agent's PATH: export PATH=\"{}:$PATH\" (create it with `git ward install --shim`)",
             d.display()

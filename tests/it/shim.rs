@@ -636,3 +636,34 @@ fn the_read_fast_path_honours_the_policy() {
     repo.shim(["log", "--oneline"]).ok();
     assert_eq!(audit(&repo).len(), before);
 }
+
+#[test]
+fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    repo.ward(["install"]).ok();
+    repo.shim(["commit", "-q", "--allow-empty", "-m", "quiet"])
+        .ok();
+    let hook = repo.dir.join(".git/hooks/pre-commit");
+    std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
+    let run = repo.shim(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
+    assert!(
+        run.stderr
+            .contains("ward: warning: git-ward's pre-commit hook was replaced"),
+        "{}",
+        run.stderr
+    );
+    let audit = repo.ward(["audit", "--json"]).ok().stdout;
+    let last: serde_json::Value = serde_json::from_str(audit.lines().last().unwrap()).unwrap();
+    assert!(
+        last["actions_taken"]
+            .to_string()
+            .contains("pre-commit hook was replaced"),
+        "{last}"
+    );
+
+    repo.ward(["doctor"]).code(1).stdout_has("FAIL hooks");
+    repo.ward(["doctor", "--fix"]).ok();
+    let run = repo.shim(["commit", "-q", "--allow-empty", "-m", "y"]).ok();
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}
