@@ -11,8 +11,8 @@
 # static build that ./install makes) gets rows of its own in the same run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-ward="${1:-$here/target/release/git-ward}"
-other="${2:-}"
+ward="$(realpath "${1:-$here/target/release/git-ward}")"
+other="${2:+$(realpath "$2")}"
 git="${WARD_REAL_GIT:-/usr/local/bin/git}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
