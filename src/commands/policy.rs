@@ -66,7 +66,12 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
                         "name a policy file: `git ward policy check path/to/policy.toml`",
                     )
                 })
-                .and_then(|text| Policy::built_in().with_layer(&text, Layer::Local(path.clone())))
+                .and_then(|text| {
+                    // The file is the argument: its faults are an invalid argument (exit 2).
+                    Policy::built_in()
+                        .with_layer(&text, Layer::Local(path.clone()))
+                        .map_err(|e| e.with_exit(exit::INVALID))
+                })
                 .map(|_| {
                     let msg = format!("{}: valid", path.display());
                     (serde_json::json!({ "file": path, "valid": true }), msg)

@@ -8,6 +8,7 @@ mod hooks;
 mod hooks_footer;
 mod hooks_server;
 mod mcp;
+mod policy;
 mod rollback;
 mod shim;
 mod undo;

@@ -1,0 +1,185 @@
+//! The policy layers (SPEC section 5), `policy show --origin`, `policy check`,
+//! and the audit log's query command.
+
+use crate::common::TestRepo;
+
+fn explain(repo: &TestRepo, env: &[(&str, &str)]) -> serde_json::Value {
+    let out = repo
+        .ward_env(["explain", "--json", "--", "commit", "-m", "x"], env)
+        .ok();
+    serde_json::from_str(out.stdout.trim()).unwrap()
+}
+
+#[test]
+fn every_layer_overrides_the_one_below_and_show_origin_says_which() {
+    let repo = TestRepo::new();
+    let system = repo.path("system-policy.toml");
+    std::fs::write(
+        &system,
+        "[branches]\nagent_prefix = \"sys/\"\n[checkpoint]\nkeep = 7\n",
+    )
+    .unwrap();
+    let user_dir = repo.home.join(".config/git-ward");
+    std::fs::create_dir_all(&user_dir).unwrap();
+    std::fs::write(
+        user_dir.join("policy.toml"),
+        "[branches]\nagent_prefix = \"user/\"\n",
+    )
+    .unwrap();
+    let sys = system.to_str().unwrap().to_string();
+    let env = [
+        ("WARD_SYSTEM_POLICY", sys.as_str()),
+        ("WARD_CONTRACT", "c1"),
+    ];
+
+    assert_eq!(
+        explain(&repo, &env)["switch_to"],
+        "user/c1",
+        "user overrides system"
+    );
+    repo.local_policy("[branches]\nagent_prefix = \"local/\"\n");
+    assert_eq!(
+        explain(&repo, &env)["switch_to"],
+        "local/c1",
+        "local overrides user"
+    );
+
+    let shown = repo
+        .ward_env(["policy", "show", "--origin"], &env)
+        .ok()
+        .stdout;
+    let line = |key: &str| {
+        shown
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} =")))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(
+        line("branches.agent_prefix").contains("\"local/\""),
+        "{shown}"
+    );
+    assert!(
+        line("branches.agent_prefix").contains("# local ("),
+        "{shown}"
+    );
+    assert!(line("checkpoint.keep").contains("# system ("), "{shown}");
+    assert!(line("branches.protected").contains("# built-in"), "{shown}");
+}
+
+#[test]
+fn the_team_layer_is_read_from_the_committed_protected_branch_only() {
+    let repo = TestRepo::new();
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nagent_prefix = \"team/\"\n",
+    );
+    repo.commit("team policy");
+    let env = [("WARD_CONTRACT", "c1")];
+    assert_eq!(explain(&repo, &env)["switch_to"], "team/c1");
+    let origin = repo.ward(["policy", "show", "--origin"]).ok().stdout;
+    assert!(
+        origin.contains("# team (.ward/policy.toml on main)"),
+        "{origin}"
+    );
+
+    // An agent's uncommitted edit changes nothing...
+    repo.write(
+        ".ward/policy.toml",
+        "[capabilities]\nensure_working_branch = true\n[branches]\nprotected = []\n",
+    );
+    assert_eq!(explain(&repo, &env)["switch_to"], "team/c1");
+    // ...nor does one committed on its own branch.
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.commit("loosen the policy");
+    repo.git(["switch", "-q", "main"]).ok();
+    assert_eq!(explain(&repo, &env)["switch_to"], "team/c1");
+    // `policy check` validates the working copy.
+    repo.write(".ward/policy.toml", "[branches]\nprotected = \"main\"\n");
+    repo.ward(["policy", "check"])
+        .code(2)
+        .stderr_has(".ward/policy.toml:2:");
+}
+
+#[test]
+fn ward_policy_is_honoured_for_humans_only() {
+    let repo = TestRepo::new();
+    let file = repo.path("mine.toml");
+    std::fs::write(
+        &file,
+        "[enforce]\nactors = \"everyone\"\n[capabilities]\nensure_working_branch = false\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap().to_string();
+    // A human: the file applies, so the rules bind and the capability is off.
+    let human = explain(&repo, &[("WARD_POLICY", f.as_str())]);
+    assert_eq!(human["code"], "EN-GIT-D-001", "{human}");
+    // An agent: the file is ignored (no capability change: D-003, not D-001).
+    let agent = explain(&repo, &[("WARD_POLICY", f.as_str()), ("WARD_AGENT", "1")]);
+    assert_eq!(agent["code"], "EN-GIT-D-003", "{agent}");
+}
+
+#[test]
+fn policy_check_reports_file_line_column_and_key() {
+    let repo = TestRepo::new();
+    let good = repo.path("good.toml");
+    std::fs::write(&good, "[push]\nforce_allowed = [\"agent/*\", \"wip/*\"]\n").unwrap();
+    repo.ward(["policy", "check", good.to_str().unwrap()])
+        .ok()
+        .stdout_has("valid");
+    let bad = repo.path("bad.toml");
+    std::fs::write(
+        &bad,
+        "[push]\nforce_allowed = [\"agent/*\"]\nforce_everything = true\n",
+    )
+    .unwrap();
+    let out = repo
+        .ward(["policy", "check", bad.to_str().unwrap()])
+        .code(2);
+    assert!(out.stderr.contains("bad.toml:3:1"), "{}", out.stderr);
+    assert!(out.stderr.contains("force_everything"), "{}", out.stderr);
+    assert!(out.stderr.contains("hint:"), "{}", out.stderr);
+    let json = repo
+        .ward(["policy", "check", "--json", bad.to_str().unwrap()])
+        .code(2);
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["status"], "E");
+}
+
+#[test]
+fn audit_filters_by_contract_decision_and_time() {
+    let repo = TestRepo::new();
+    repo.shim_env(["commit", "--allow-empty", "-m", "x"], &[])
+        .code(1);
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok();
+    repo.shim_env(["status"], &[("WARD_CONTRACT", "c2")]).ok();
+    let lines = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut all = vec!["audit", "--json"];
+        all.extend_from_slice(args);
+        repo.ward(all)
+            .ok()
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let c1 = lines(&["--contract", "c1"]);
+    assert!(!c1.is_empty() && c1.iter().all(|l| l["contract_id"] == "c1"));
+    assert!(c1.iter().any(|l| l["decision"] == "autoswitch"));
+    let denied = lines(&["--decision", "deny"]);
+    assert_eq!(denied.len(), 1);
+    assert_eq!(denied[0]["denial_code"], "EN-GIT-D-003");
+    assert_eq!(lines(&["--since", "1h"]).len(), lines(&[]).len());
+    repo.ward(["audit", "--since", "soon"])
+        .code(2)
+        .stderr_has("hint:");
+    let table = repo.ward(["audit", "--contract", "c2"]).ok().stdout;
+    assert!(
+        table.contains("git.status") || table.contains("status"),
+        "{table}"
+    );
+}
