@@ -212,18 +212,18 @@ impl fmt::Display for Layer {
     }
 }
 
-/// The effective policy: settings, where each came from, and globs compiled
-/// on first use (a read-only command never pays for them).
+/// The effective policy: settings, the layers above the built-in one (for
+/// origins, computed on demand), and globs compiled on first use. With no
+/// layer but the built-in one, the embedded file is parsed once, straight
+/// into [`Settings`]: that is the common case on every git call.
 #[derive(Clone, Debug)]
 pub struct Policy {
     pub settings: Settings,
-    /// Dotted key (`branches.protected`) to the layer that set it last.
-    pub origins: BTreeMap<String, Layer>,
+    /// The checked tables of the layers above the built-in one, lowest first.
+    layers: Vec<(Layer, toml::Table)>,
     protected: OnceLock<GlobSet>,
     force_allowed: OnceLock<GlobSet>,
     capability_globs: OnceLock<GlobSet>,
-    /// Accumulated table, for further layers.
-    table: toml::Table,
 }
 
 /// Parses and checks one layer's text; `source` names it in errors.
@@ -334,36 +334,30 @@ fn compile(globs: &[String]) -> std::result::Result<GlobSet, String> {
     builder.build().map_err(|e| e.to_string())
 }
 
-/// Merges `layer` into `base`, recording the origin of every leaf key it sets.
-fn merge(
-    base: &mut toml::Table,
-    layer: toml::Table,
-    prefix: &str,
-    origin: &Layer,
-    origins: &mut BTreeMap<String, Layer>,
-) {
+/// Merges `layer` into `base`, key by key; a table merges into a table.
+fn merge(base: &mut toml::Table, layer: toml::Table) {
     for (key, value) in layer {
-        let path = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
         match (base.get_mut(&key), value) {
-            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => {
-                merge(into, from, &path, origin, origins);
-            }
+            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => merge(into, from),
             (_, value) => {
-                if let toml::Value::Table(t) = &value {
-                    for sub in t.keys() {
-                        origins.insert(format!("{path}.{sub}"), origin.clone());
-                    }
-                } else {
-                    origins.insert(path, origin.clone());
-                }
                 base.insert(key, value);
             }
         }
     }
+}
+
+/// Does `table` set the dotted `key` (or a table above it)?
+fn sets(table: &toml::Table, key: &str) -> bool {
+    let mut current = table;
+    let mut parts = key.split('.').peekable();
+    while let Some(part) = parts.next() {
+        match current.get(part) {
+            Some(toml::Value::Table(t)) if parts.peek().is_some() => current = t,
+            Some(_) => return true,
+            None => return false,
+        }
+    }
+    false
 }
 
 fn leaf_origins(
@@ -391,25 +385,24 @@ impl Policy {
     /// The built-in policy alone. The embedded file is checked by a unit
     /// test, so here it is parsed once, without the per-layer checks.
     pub fn built_in() -> Self {
-        let table: toml::Table = toml::from_str(BUILT_IN).unwrap_or_default();
-        let mut origins = BTreeMap::new();
-        leaf_origins(&table, "", &Layer::BuiltIn, &mut origins);
-        Self::from_table(table, origins)
-            .unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"))
-    }
-
-    fn from_table(table: toml::Table, origins: BTreeMap<String, Layer>) -> Result<Self> {
-        let settings: Settings = table.clone().try_into().map_err(|e: toml::de::Error| {
-            Error::internal(format!("invalid policy: {}", e.message()))
-        })?;
-        Ok(Policy {
+        let settings: Settings = toml::from_str(BUILT_IN)
+            .unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"));
+        Policy {
             settings,
-            origins,
+            layers: Vec::new(),
             protected: OnceLock::new(),
             force_allowed: OnceLock::new(),
             capability_globs: OnceLock::new(),
-            table,
-        })
+        }
+    }
+
+    /// The built-in table with every layer merged on top.
+    fn merged_table(&self) -> toml::Table {
+        let mut table: toml::Table = toml::from_str(BUILT_IN).unwrap_or_default();
+        for (_, layer) in &self.layers {
+            merge(&mut table, layer.clone());
+        }
+        table
     }
 
     /// This policy with one more layer on top.
@@ -421,10 +414,37 @@ impl Policy {
     /// Puts one more layer on top, in place.
     pub fn add_layer(&mut self, text: &str, origin: Layer) -> Result<()> {
         let layer = parse_layer(text, &origin_source(&origin))?;
-        let mut table = std::mem::take(&mut self.table);
-        merge(&mut table, layer, "", &origin, &mut self.origins);
-        *self = Self::from_table(table, std::mem::take(&mut self.origins))?;
+        self.layers.push((origin, layer));
+        self.settings = self
+            .merged_table()
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                Error::internal(format!("invalid policy: {}", e.message()))
+            })?;
+        self.protected = OnceLock::new();
+        self.force_allowed = OnceLock::new();
+        self.capability_globs = OnceLock::new();
         Ok(())
+    }
+
+    /// The layer that set a dotted key (`branches.protected`) last.
+    pub fn origin(&self, key: &str) -> Layer {
+        self.layers
+            .iter()
+            .rev()
+            .find(|(_, table)| sets(table, key))
+            .map_or(Layer::BuiltIn, |(layer, _)| layer.clone())
+    }
+
+    /// Every leaf key of the effective policy, with the layer that set it last.
+    pub fn origins(&self) -> BTreeMap<String, Layer> {
+        let mut out = BTreeMap::new();
+        let built_in: toml::Table = toml::from_str(BUILT_IN).unwrap_or_default();
+        leaf_origins(&built_in, "", &Layer::BuiltIn, &mut out);
+        for (layer, table) in &self.layers {
+            leaf_origins(table, "", layer, &mut out);
+        }
+        out
     }
 
     /// This policy with the file at `path` on top, if the file exists.
@@ -491,7 +511,7 @@ impl Policy {
 
     /// The effective policy as TOML text.
     pub fn to_toml(&self) -> String {
-        toml::to_string(&self.table).unwrap_or_default()
+        toml::to_string(&self.merged_table()).unwrap_or_default()
     }
 }
 
@@ -628,8 +648,8 @@ mod tests {
         );
         assert_eq!(s.init.user_name, "agent");
         assert_eq!(s.mcp.max_output_bytes, 65536);
-        assert!(p.origins.values().all(|o| *o == Layer::BuiltIn));
-        assert!(p.origins.contains_key("branches.protected"));
+        assert!(p.origins().values().all(|o| *o == Layer::BuiltIn));
+        assert!(p.origins().contains_key("branches.protected"));
     }
 
     #[test]
@@ -676,8 +696,8 @@ mod tests {
             p.settings.branches.agent_prefix, "agent/",
             "untouched keys keep their value"
         );
-        assert!(matches!(p.origins["branches.protected"], Layer::Local(_)));
-        assert_eq!(p.origins["branches.agent_prefix"], Layer::BuiltIn);
+        assert!(matches!(p.origin("branches.protected"), Layer::Local(_)));
+        assert_eq!(p.origin("branches.agent_prefix"), Layer::BuiltIn);
     }
 
     #[test]

@@ -189,7 +189,7 @@ fn checks(fix: bool) -> Vec<Check> {
     match facts::load_policy(repo.as_ref(), false) {
         Ok(policy) => {
             let layers: std::collections::BTreeSet<String> =
-                policy.origins.values().map(|l| l.to_string()).collect();
+                policy.origins().values().map(|l| l.to_string()).collect();
             out.push(check(
                 "policy",
                 Level::Ok,

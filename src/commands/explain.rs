@@ -24,12 +24,10 @@ pub struct ExplainArgs {
 /// Runs `git ward explain`. Exit 0 whatever the decision: explaining is not refusing.
 pub fn run(args: ExplainArgs) -> Result<u8> {
     let a = assess(&args.args, args.as_agent);
-    let layer = a.decision.key.and_then(|key| {
-        a.policy
-            .as_ref()
-            .ok()
-            .and_then(|p| p.origins.get(key).map(|o| o.to_string()))
-    });
+    let layer = a
+        .decision
+        .key
+        .and_then(|key| a.policy.as_ref().ok().map(|p| p.origin(key).to_string()));
     let (verdict, code, hint, switch_to) = match &a.decision.verdict {
         Verdict::Allow => ("allow", None, None, None),
         Verdict::Deny(e) => ("deny", Some(e.code.as_str()), e.hint.clone(), None),

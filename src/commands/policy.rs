@@ -34,14 +34,14 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
             let repo = Repo::discover();
             let result = facts::load_policy(repo.as_ref(), false).map(|policy| {
                 let origins: serde_json::Map<String, serde_json::Value> = policy
-                    .origins
+                    .origins()
                     .iter()
                     .map(|(k, v)| (k.clone(), v.to_string().into()))
                     .collect();
                 let value = serde_json::json!({ "policy": policy.settings, "origins": origins });
                 let text = if origin {
                     policy
-                        .origins
+                        .origins()
                         .iter()
                         .map(|(k, layer)| format!("{k} = {}    # {layer}\n", value_of(&policy, k)))
                         .collect()
