@@ -342,18 +342,14 @@ fn protected_refs_cannot_be_moved_through_the_shim() {
         .code(1)
         .stderr_has("EN-GIT-D-001");
     repo.git(["switch", "-q", "-c", "feat"]).ok();
-    repo.shim(["branch", "-f", "main", "HEAD~1"])
-        .code(1)
-        .stderr_has("EN-GIT-D-001");
-    repo.shim(["branch", "-D", "main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-001");
-    repo.shim(["branch", "-m", "feat", "main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-001");
-    repo.shim(["update-ref", "-d", "refs/heads/main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-001");
+    for args in [
+        &["branch", "-f", "main", "HEAD~1"][..],
+        &["branch", "-D", "main"],
+        &["branch", "-m", "feat", "main"],
+        &["update-ref", "-d", "refs/heads/main"],
+    ] {
+        repo.shim(args).code(1).stderr_has("EN-GIT-D-001");
+    }
     assert_eq!(repo.rev("main"), main);
     assert_eq!(repo.branch(), "feat");
 }
@@ -364,24 +360,16 @@ fn pushes_to_protected_refs_and_force_pushes_are_refused() {
     let remote_main = remote_rev(&repo, "main");
     repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
     repo.commit("agent work");
-    repo.shim(["push", "origin", "HEAD:main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-001");
-    repo.shim(["push", "--force", "origin", "main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-005");
-    repo.shim(["push", "origin", "+HEAD:main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-005");
-    repo.shim(["push", "origin", ":main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-005");
-    repo.shim(["push", "origin", "--delete", "main"])
-        .code(1)
-        .stderr_has("EN-GIT-D-005");
-    repo.shim(["push", "--mirror", "origin"])
-        .code(1)
-        .stderr_has("EN-GIT-D-005");
+    for (args, code) in [
+        (&["push", "origin", "HEAD:main"][..], "EN-GIT-D-001"),
+        (&["push", "--force", "origin", "main"], "EN-GIT-D-005"),
+        (&["push", "origin", "+HEAD:main"], "EN-GIT-D-005"),
+        (&["push", "origin", ":main"], "EN-GIT-D-005"),
+        (&["push", "origin", "--delete", "main"], "EN-GIT-D-005"),
+        (&["push", "--mirror", "origin"], "EN-GIT-D-005"),
+    ] {
+        repo.shim(args).code(1).stderr_has(code);
+    }
     assert_eq!(remote_rev(&repo, "main"), remote_main);
     // Its own branch, force included, is fine.
     repo.shim(["push", "-q", "origin", "agent/c1"]).ok();
