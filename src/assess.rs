@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 
 use crate::action::Action;
-use crate::classify::{self, GitArgs};
+use crate::classify;
 use crate::decide::{self, Decision, Facts};
 use crate::error::Error;
 use crate::facts::{self, Repo};
@@ -15,7 +15,6 @@ use crate::policy::Policy;
 
 /// Everything known about one git command line before acting on it.
 pub struct Assessment {
-    pub git: GitArgs,
     pub action: Action,
     pub repo: Option<Repo>,
     /// The policy, or why it could not be loaded (then mutations are denied).
@@ -93,7 +92,6 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         Err(err) => (None, decide::decide_without_policy(&action, err)),
     };
     Assessment {
-        git,
         action,
         repo,
         policy,

@@ -218,6 +218,16 @@ fn user_config_files() -> Vec<(PathBuf, gix::config::Source)> {
     out
 }
 
+/// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
+/// small read, for audit lines written after git has run.
+pub fn head_branch_file(git_dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    Some(match text.trim().strip_prefix("ref: ") {
+        Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
+        None => "HEAD".to_string(),
+    })
+}
+
 /// The directory git would start in after `-C` options.
 pub fn effective_cwd(globals: &Globals) -> PathBuf {
     let mut cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

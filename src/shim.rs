@@ -36,11 +36,9 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     let started = SystemTime::now();
     let clock = Instant::now();
     let pre = crate::classify::parse_globals(&args);
-    if pre.globals.informational || pre.rest.is_empty() {
-        return exec(&real, &args, None, None);
-    }
-    // `git ward ...` is git-ward's own tool, whose commands apply the rules themselves.
-    if pre.rest.first().is_some_and(|c| c == "ward") {
+    // `--version` and the like, `git` alone, and `git ward ...` (git-ward's
+    // own tool, whose commands apply the rules themselves) go straight to git.
+    if pre.globals.informational || pre.rest.first().is_none_or(|c| c == "ward") {
         return exec(&real, &args, None, None);
     }
     if let Some(code) = fast_read(&real, &args, &pre, started) {
@@ -124,7 +122,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         record.actions_taken.push(format!("warning: {warning}"));
     }
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
-    record.branch_after = read_head_branch(repo);
+    record.branch_after = facts::head_branch_file(repo.git_dir());
     finish_status(&audit_dir, record, clock, status)
 }
 
@@ -188,7 +186,7 @@ fn fast_read(
                 .collect(),
             tier: 0,
             decision: "allow".into(),
-            branch_before: head_branch(&dirs.git_dir),
+            branch_before: facts::head_branch_file(&dirs.git_dir),
             worktree: dirs.work_tree.as_ref().map(|w| w.display().to_string()),
             ..Record::default()
         };
@@ -261,14 +259,10 @@ fn finish_status(
     match status {
         Ok(status) => {
             if let Some(sig) = status.signal() {
-                let code = 128 + sig;
-                let mut record = record;
-                record.exit_code = Some(code);
-                record.duration_ms = clock.elapsed().as_millis() as u64;
-                record.timestamp = audit::rfc3339(SystemTime::now());
-                audit::append(dir, &[record]);
+                // Logged as the shell would report it, then die of the same signal.
+                let code = finish(dir, record, clock, 128 + sig);
                 reraise(sig);
-                ExitCode::from(code as u8)
+                code
             } else {
                 finish(dir, record, clock, status.code().unwrap_or(1))
             }
@@ -354,20 +348,6 @@ fn reraise(sig: i32) {
         libc::signal(sig, libc::SIG_DFL);
         libc::raise(sig);
     }
-}
-
-/// HEAD's branch after the command, read from the HEAD file (cheap, no repo open).
-fn read_head_branch(repo: &Repo) -> Option<String> {
-    head_branch(repo.git_dir())
-}
-
-/// The branch the HEAD file in `git_dir` names (`HEAD` when detached).
-fn head_branch(git_dir: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
-    Some(match text.trim().strip_prefix("ref: ") {
-        Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
-        None => "HEAD".to_string(),
-    })
 }
 
 /// Moves to `branch` before the command runs: creates it at HEAD, or checks

@@ -292,7 +292,7 @@ impl<'a> Ctx<'a> {
                 });
             }
         }
-        record.branch_after = head_branch(&git_dir);
+        record.branch_after = crate::facts::head_branch_file(&git_dir);
         record.duration_ms = self.clock.elapsed().as_millis() as u64;
         record.timestamp = audit::rfc3339(SystemTime::now());
         audit::append(&audit_dir, &[record]);
@@ -315,15 +315,6 @@ pub fn redecide(a: &mut Assessment) {
     if let (Ok(policy), Some(facts)) = (&a.policy, &a.facts) {
         a.decision = decide::decide(policy, &a.action, facts);
     }
-}
-
-/// HEAD's branch, read from the HEAD file (`HEAD` when detached).
-fn head_branch(git_dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
-    Some(match text.trim().strip_prefix("ref: ") {
-        Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
-        None => "HEAD".to_string(),
-    })
 }
 
 #[cfg(test)]
