@@ -9,6 +9,7 @@
 //! An undo records itself the same way (its own safety checkpoint and the
 //! ref moves it made, under its own trace id), so the next undo redoes.
 
+use super::cmd::short;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -238,10 +239,6 @@ fn current(ctx: &Ctx, name: &str) -> Option<String> {
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-fn short(id: &str) -> &str {
-    super::cmd::short(id)
 }
 
 /// Runs `git ward undo`.
