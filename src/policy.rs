@@ -221,6 +221,8 @@ pub struct Policy {
     pub settings: Settings,
     /// The checked tables of the layers above the built-in one, lowest first.
     layers: Vec<(Layer, toml::Table)>,
+    /// The built-in table with every layer merged in; `None` until a layer is added.
+    merged: Option<toml::Table>,
     protected: OnceLock<GlobSet>,
     force_allowed: OnceLock<GlobSet>,
     capability_globs: OnceLock<GlobSet>,
@@ -334,6 +336,13 @@ fn compile(globs: &[String]) -> std::result::Result<GlobSet, String> {
     builder.build().map_err(|e| e.to_string())
 }
 
+/// The embedded file as a table, parsed once per process, when a layer
+/// needs merging or origins are asked for.
+fn built_in_table() -> &'static toml::Table {
+    static TABLE: OnceLock<toml::Table> = OnceLock::new();
+    TABLE.get_or_init(|| toml::from_str(BUILT_IN).unwrap_or_default())
+}
+
 /// Merges `layer` into `base`, key by key; a table merges into a table.
 fn merge(base: &mut toml::Table, layer: toml::Table) {
     for (key, value) in layer {
@@ -390,6 +399,7 @@ impl Policy {
         Policy {
             settings,
             layers: Vec::new(),
+            merged: None,
             protected: OnceLock::new(),
             force_allowed: OnceLock::new(),
             capability_globs: OnceLock::new(),
@@ -398,11 +408,9 @@ impl Policy {
 
     /// The built-in table with every layer merged on top.
     fn merged_table(&self) -> toml::Table {
-        let mut table: toml::Table = toml::from_str(BUILT_IN).unwrap_or_default();
-        for (_, layer) in &self.layers {
-            merge(&mut table, layer.clone());
-        }
-        table
+        self.merged
+            .clone()
+            .unwrap_or_else(|| built_in_table().clone())
     }
 
     /// This policy with one more layer on top.
@@ -414,13 +422,13 @@ impl Policy {
     /// Puts one more layer on top, in place.
     pub fn add_layer(&mut self, text: &str, origin: Layer) -> Result<()> {
         let layer = parse_layer(text, &origin_source(&origin))?;
+        let mut merged = self.merged_table();
+        merge(&mut merged, layer.clone());
         self.layers.push((origin, layer));
-        self.settings = self
-            .merged_table()
-            .try_into()
-            .map_err(|e: toml::de::Error| {
-                Error::internal(format!("invalid policy: {}", e.message()))
-            })?;
+        self.settings = merged.clone().try_into().map_err(|e: toml::de::Error| {
+            Error::internal(format!("invalid policy: {}", e.message()))
+        })?;
+        self.merged = Some(merged);
         self.protected = OnceLock::new();
         self.force_allowed = OnceLock::new();
         self.capability_globs = OnceLock::new();
@@ -439,8 +447,7 @@ impl Policy {
     /// Every leaf key of the effective policy, with the layer that set it last.
     pub fn origins(&self) -> BTreeMap<String, Layer> {
         let mut out = BTreeMap::new();
-        let built_in: toml::Table = toml::from_str(BUILT_IN).unwrap_or_default();
-        leaf_origins(&built_in, "", &Layer::BuiltIn, &mut out);
+        leaf_origins(built_in_table(), "", &Layer::BuiltIn, &mut out);
         for (layer, table) in &self.layers {
             leaf_origins(table, "", layer, &mut out);
         }
