@@ -93,7 +93,7 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
-        Command::Hook { name, args } => crate::hooks::run(&name, &args),
+        Command::Hook { name, args } => crate::hooks::run(&name, None, &args),
     }
 }
 

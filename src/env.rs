@@ -9,7 +9,7 @@ pub const WARD_CONTRACT: &str = "WARD_CONTRACT";
 pub const WARD_TRACE_ID: &str = "WARD_TRACE_ID";
 /// The face that started the command (`shim`, `tool`), for the hooks' audit lines.
 pub const WARD_VIA: &str = "WARD_VIA";
-/// Set by git-ward's hook scripts: the hooks directory, where a hook that
+/// Set by git-ward's `/bin/sh` hook scripts: the hooks directory, where a hook that
 /// was there before `git ward install` is kept and chained.
 pub const WARD_HOOK_DIR: &str = "WARD_HOOK_DIR";
 /// A policy file layered last; honoured for human actors only.

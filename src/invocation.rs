@@ -4,7 +4,7 @@
 //! git's arguments on untouched, so clap never sees them.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::error::Error;
@@ -14,8 +14,13 @@ use crate::error::Error;
 pub enum Role {
     /// `argv[0]` is `git`: everything after it is git's.
     Shim(Vec<OsString>),
-    /// `argv[0]` is a hook's name (a hook installed as a link).
-    Hook(String, Vec<OsString>),
+    /// A hook: its name, the directory it was started from (where a hook
+    /// it replaced is kept), and git's arguments to it.
+    Hook {
+        name: String,
+        dir: Option<PathBuf>,
+        args: Vec<OsString>,
+    },
     /// `git-ward <command>` or `git ward <command>`.
     Tool(Vec<OsString>),
 }
@@ -34,16 +39,36 @@ pub fn role(mut argv: Vec<OsString>) -> Role {
     if name == "git" {
         return Role::Shim(argv);
     }
+    // A hook installed as a link to git-ward: `argv[0]` is the hook's path.
     if crate::hooks::HOOK_NAMES.contains(&name.as_str()) {
-        return Role::Hook(name, argv);
+        let dir = Path::new(&argv0).parent().map(Path::to_path_buf);
+        return Role::Hook {
+            name,
+            dir,
+            args: argv,
+        };
     }
-    // `git-ward hook <name> ...`, as the hook scripts run it: straight to the
-    // hook, without building the tool's command line parser (hooks run up
-    // to eight times per commit).
+    // `git-ward hook <name|path> ...`: straight to the hook, without building
+    // the tool's command line parser (hooks run up to eight times per
+    // commit). A hook file whose first line is `#!/path/to/git-ward hook`
+    // arrives here with its own path; the `/bin/sh` form passes the name and
+    // its directory in WARD_HOOK_DIR.
     if argv.len() >= 2 && argv[0] == "hook" {
-        let hook = argv[1].to_string_lossy().into_owned();
+        let given = Path::new(&argv[1]);
+        let hook = given
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if crate::hooks::HOOK_NAMES.contains(&hook.as_str()) {
-            return Role::Hook(hook, argv.split_off(2));
+            let dir = match given.parent().filter(|p| !p.as_os_str().is_empty()) {
+                Some(parent) => Some(parent.to_path_buf()),
+                None => crate::env::var(crate::env::WARD_HOOK_DIR).map(PathBuf::from),
+            };
+            return Role::Hook {
+                name: hook,
+                dir,
+                args: argv.split_off(2),
+            };
         }
     }
     let mut full = vec![argv0];
@@ -56,7 +81,7 @@ pub fn main() -> ExitCode {
     init_diagnostics();
     let result = match role(std::env::args_os().collect()) {
         Role::Shim(args) => return crate::shim::main(args),
-        Role::Hook(name, args) => crate::hooks::run(&name, &args),
+        Role::Hook { name, dir, args } => crate::hooks::run(&name, dir.as_deref(), &args),
         Role::Tool(argv) => crate::cli::run(argv),
     };
     match result {
@@ -96,6 +121,11 @@ mod tests {
 
     #[test]
     fn argv0_picks_the_face() {
+        let hook = |name: &str, dir: Option<&str>, args: &[&str]| Role::Hook {
+            name: name.into(),
+            dir: dir.map(PathBuf::from),
+            args: argv(args),
+        };
         assert_eq!(
             role(argv(&["/x/shim/git", "status"])),
             Role::Shim(argv(&["status"]))
@@ -106,7 +136,7 @@ mod tests {
         );
         assert_eq!(
             role(argv(&[".git/hooks/pre-commit"])),
-            Role::Hook("pre-commit".into(), vec![])
+            hook("pre-commit", Some(".git/hooks"), &[])
         );
         assert_eq!(
             role(argv(&["/usr/bin/git-ward", "explain"])),
@@ -114,12 +144,31 @@ mod tests {
         );
         assert_eq!(role(vec![]), Role::Tool(argv(&[""])));
         assert_eq!(
-            role(argv(&["/b/git-ward", "hook", "pre-push", "origin", "u"])),
-            Role::Hook("pre-push".into(), argv(&["origin", "u"]))
-        );
-        assert_eq!(
             role(argv(&["/b/git-ward", "hook", "nonsense"])),
             Role::Tool(argv(&["/b/git-ward", "hook", "nonsense"]))
+        );
+        // The kernel starts a `#!/b/git-ward hook` file with its own path.
+        assert_eq!(
+            role(argv(&[
+                "/b/git-ward",
+                "hook",
+                "/r/.git/hooks/pre-push",
+                "o",
+                "u"
+            ])),
+            hook("pre-push", Some("/r/.git/hooks"), &["o", "u"])
+        );
+        assert_eq!(
+            role(argv(&[
+                "/b/git-ward",
+                "hook",
+                "/r/.git/hooks/pre-push.sample"
+            ])),
+            Role::Tool(argv(&[
+                "/b/git-ward",
+                "hook",
+                "/r/.git/hooks/pre-push.sample"
+            ]))
         );
     }
 }

@@ -1,10 +1,15 @@
 //! `git ward install` and `git ward uninstall`.
 //!
-//! Each hook is a small `/bin/sh` script that runs git-ward by the absolute
-//! path it was installed from, falls back to `git-ward` on PATH, and fails
-//! closed (exit 1, with a message) when neither exists. A script rather than
-//! a link: git silently skips a hook whose link points nowhere, which would
-//! fail open (the measurements are in BENCHMARKS.md). A hook that was
+//! Each hook is a two-line file whose first line starts git-ward by the
+//! absolute path it was installed from (`#!/path/to/git-ward hook`): the
+//! kernel runs git-ward directly, with no shell, and when that path is gone
+//! git cannot start the hook and fails closed (the commit or ref update is
+//! refused, and `git ward doctor` says why). Where the path cannot stand in
+//! a `#!` line (blanks, or too long for older kernels), the hook is a small
+//! `/bin/sh` script instead, which also finds `git-ward` on PATH and fails
+//! closed with a message. Not a link: git silently skips a hook whose link
+//! points nowhere, which would fail open (`--link` still offers it; the
+//! measurements are in BENCHMARKS.md). A hook that was
 //! there before is moved aside to `<name>.ward-orig` in the same directory
 //! (so its own relative paths keep working) and git-ward runs it after its
 //! own check, with the same arguments and stdin. `uninstall` removes only
@@ -48,9 +53,10 @@ pub struct InstallArgs {
     /// $XDG_DATA_HOME/git-ward/shim (~/.local/share/git-ward/shim).
     #[arg(long, value_name = "DIR", num_args = 0..=1)]
     pub shim: Option<Option<PathBuf>>,
-    /// Make each hook a link to git-ward instead of a script: faster (no
-    /// shell per hook run), but git silently skips a hook whose link points
-    /// nowhere, so a removed binary fails open.
+    /// Make each hook a link to git-ward instead of a file naming it: git
+    /// silently skips a hook whose link points nowhere, so a removed binary
+    /// fails open. No faster than the default where the default starts
+    /// git-ward directly (a `#!` line).
     #[arg(long)]
     pub link: bool,
     /// Print the result as JSON.
@@ -93,7 +99,7 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
     if let Some(dir) = &args.shim {
         return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
     }
-    let form = if args.link { Form::Link } else { Form::Script };
+    let form = if args.link { Form::Link } else { Form::File };
     let result =
         install(&std::env::current_dir()?, args.server, args.force, form).map(|(dir, reports)| {
             let text = reports
@@ -191,7 +197,35 @@ pub fn install(
     Ok((dir, reports))
 }
 
-/// The hook script for `name`.
+/// The hook file for `name`: the `#!` form where git-ward's path allows it,
+/// else the `/bin/sh` [`script`].
+pub fn hook_file(name: &str, binary: &Path, shortcut: bool) -> String {
+    match shebang(binary) {
+        Some(line) => format!(
+            "{line}\n{MARKER} `git ward uninstall` removes it and restores any hook it replaced.\n"
+        ),
+        None => script(name, binary, shortcut),
+    }
+}
+
+/// `#!<binary> hook`, when the kernel would read it back whole: no blank or
+/// control character in the path (the kernel splits the line at the first
+/// blank), and short enough for the 128-byte limit of kernels before 5.1.
+fn shebang(binary: &Path) -> Option<String> {
+    let path = binary.to_str()?;
+    let line = format!("#!{path} hook");
+    let plain = !path.chars().any(|c| c.is_whitespace() || c.is_control());
+    (plain && line.len() < 128).then_some(line)
+}
+
+/// The program a `#!` hook file starts, if it is one of ours in that form.
+fn shebang_target(path: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let first = text.lines().next()?.strip_prefix("#!")?;
+    first.strip_suffix(" hook").map(PathBuf::from)
+}
+
+/// The `/bin/sh` hook script for `name`.
 ///
 /// `shortcut` (in the default hooks directory `<git-common-dir>/hooks`,
 /// with no chained hook) lets the shell answer where nothing can need
@@ -201,7 +235,7 @@ pub fn install(
 /// footer hooks when no contract is active (no `WARD_CONTRACT`, and no
 /// contract file in the main worktree's `.git/ward/contract`; elsewhere,
 /// git-ward looks).
-pub fn script(name: &str, binary: &Path, shortcut: bool) -> String {
+fn script(name: &str, binary: &Path, shortcut: bool) -> String {
     let quoted = format!("'{}'", binary.display().to_string().replace('\'', "'\\''"));
     let shortcut = match (shortcut, name) {
         (true, "reference-transaction") => {
@@ -225,9 +259,9 @@ pub fn script(name: &str, binary: &Path, shortcut: bool) -> String {
 /// The form of the hook files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Form {
-    /// A `/bin/sh` script: absolute path, PATH fallback, fails closed.
+    /// A file naming git-ward by absolute path ([`hook_file`]): fails closed.
     #[default]
-    Script,
+    File,
     /// A link to the binary: no shell, but fails open when the binary goes.
     Link,
 }
@@ -246,7 +280,7 @@ fn is_ours(path: &Path) -> bool {
 fn is_current(path: &Path, content: &str, binary: &Path, form: Form) -> bool {
     match form {
         Form::Link => std::fs::read_link(path).is_ok_and(|t| t == binary),
-        Form::Script => {
+        Form::File => {
             std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
                 && std::fs::read_to_string(path).is_ok_and(|t| t == content)
         }
@@ -266,7 +300,7 @@ fn install_one(
     let exists = std::fs::symlink_metadata(&path).is_ok();
     let chains = std::fs::symlink_metadata(&orig).is_ok() || (exists && !is_ours(&path));
     let shortcut = default_dir && !chains;
-    let content = script(name, binary, shortcut);
+    let content = hook_file(name, binary, shortcut);
     let report = |action: &str| HookReport {
         name: name.to_string(),
         action: action.to_string(),
@@ -293,7 +327,7 @@ fn install_one(
         action = "chained";
     }
     match form {
-        Form::Script => write_executable(&path, &content)?,
+        Form::File => write_executable(&path, &content)?,
         Form::Link => std::os::unix::fs::symlink(binary, &path)?,
     }
     Ok(report(action))
@@ -391,7 +425,9 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
         .filter_map(|name| {
             let path = manifest.hooks_dir.join(name);
             if is_ours(&path) {
-                None
+                let target = shebang_target(&path)?;
+                let runs = std::fs::metadata(&target).is_ok_and(|m| m.is_file());
+                (!runs).then(|| format!("git-ward's {name} hook starts {}, which is gone: git refuses every command that runs it; run `git ward doctor --fix`", target.display()))
             } else if std::fs::symlink_metadata(&path).is_ok() {
                 Some(format!("git-ward's {name} hook was replaced by another ({}); run `git ward doctor --fix`", path.display()))
             } else {
@@ -460,4 +496,23 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
         serde_json::json!({"shim_dir": dir, "link": link, "binary": binary, "action": action, "path_line": line}),
         text,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hook_file_starts_git_ward_itself_where_the_path_allows() {
+        let text = hook_file("pre-commit", Path::new("/opt/bin/git-ward"), true);
+        assert_eq!(text.lines().next(), Some("#!/opt/bin/git-ward hook"));
+        assert!(text.lines().nth(1).unwrap().starts_with(MARKER));
+        // Blanks split a `#!` line; long lines are cut by older kernels.
+        let long = format!("/{}/git-ward", "d".repeat(120));
+        for path in ["/opt/my bin/git-ward", "/opt/t\tb/git-ward", long.as_str()] {
+            let text = hook_file("commit-msg", Path::new(path), false);
+            assert!(text.starts_with("#!/bin/sh\n"), "{path}: {text}");
+            assert!(text.contains("hook commit-msg \"$@\""), "{text}");
+        }
+    }
 }

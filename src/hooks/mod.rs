@@ -42,13 +42,14 @@ pub const HOOK_NAMES: &[&str] = &[
 /// Hooks whose input comes on stdin (replayed to a chained hook).
 const STDIN_HOOKS: &[&str] = &["pre-push", "reference-transaction", "pre-receive"];
 
-/// Runs hook `name` with git's arguments; returns the hook's exit code.
-pub fn run(name: &str, args: &[OsString]) -> Result<u8> {
+/// Runs hook `name`, started from the hooks directory `dir`, with git's
+/// arguments; returns the hook's exit code.
+pub fn run(name: &str, dir: Option<&Path>, args: &[OsString]) -> Result<u8> {
     let args: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let chained = chained_hook(name);
+    let chained = dir.and_then(|dir| chained_hook(dir, name));
     let stdin = if STDIN_HOOKS.contains(&name) {
         let mut buf = Vec::new();
         // A closed or unreadable stdin is an empty one.
@@ -76,17 +77,7 @@ pub fn run(name: &str, args: &[OsString]) -> Result<u8> {
 }
 
 /// The hook git-ward moved aside when it installed itself, if it is there.
-fn chained_hook(name: &str) -> Option<PathBuf> {
-    let me = std::env::args_os().next().map(PathBuf::from)?;
-    // Started as `<hooks>/<name>` (a link) or by the hook script with its
-    // directory in WARD_HOOKS_DIR; either way the original sits next to it.
-    let dir = env::var(env::WARD_HOOK_DIR)
-        .map(PathBuf::from)
-        .or_else(|| {
-            (me.file_name()?.to_str()? == name)
-                .then(|| me.parent().map(Path::to_path_buf))
-                .flatten()
-        })?;
+fn chained_hook(dir: &Path, name: &str) -> Option<PathBuf> {
     let path = dir.join(install::chained_name(name));
     std::fs::symlink_metadata(&path).ok().map(|_| path)
 }

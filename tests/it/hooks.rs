@@ -89,6 +89,11 @@ fn install_writes_five_hooks_and_twice_changes_nothing() {
     let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
     assert_eq!(v["status"], "S");
     let dir = hooks_dir(&repo);
+    // The kernel starts git-ward itself; the `/bin/sh` form is for paths a
+    // `#!` line cannot hold (tested in `a_missing_binary_fails_closed`).
+    let bin = crate::common::ward_bin().canonicalize().unwrap();
+    let first = format!("#!{} hook\n# git-ward hook:", bin.display());
+    let plain = !bin.display().to_string().contains(char::is_whitespace) && first.len() < 140;
     for name in [
         "pre-commit",
         "prepare-commit-msg",
@@ -97,11 +102,11 @@ fn install_writes_five_hooks_and_twice_changes_nothing() {
         "reference-transaction",
     ] {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
-        assert!(
-            text.starts_with("#!/bin/sh\n# git-ward hook:"),
-            "{name}: {text}"
-        );
-        assert!(text.contains(&format!("hook {name} \"$@\"")), "{text}");
+        if plain {
+            assert!(text.starts_with(&first), "{name}: {text}");
+        } else {
+            assert!(text.contains(&format!("hook {name} \"$@\"")), "{text}");
+        }
     }
     let before = snapshot(&dir);
     let manifest = std::fs::read(repo.dir.join(".git/ward/install.json")).unwrap();
@@ -608,10 +613,11 @@ fn a_real_deletion_is_not_mistaken_for_pack_refs() {
     assert_eq!(repo.rev("refs/heads/main").as_deref(), Some(main.as_str()));
 }
 
-#[test]
-fn a_missing_binary_fails_closed() {
-    let repo = TestRepo::new();
-    let copy = repo.path("git-ward-copy");
+/// Installs hooks from a copy of git-ward at `rel` (under the test repo),
+/// removes the copy, and returns a commit's run with no git-ward on PATH.
+fn commit_without_binary(repo: &TestRepo, rel: &str) -> crate::common::Run {
+    let copy = repo.path(rel);
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
     std::fs::copy(crate::common::ward_bin(), &copy).unwrap();
     // Another test thread may still hold the copy's write descriptor across a
     // fork for a moment ("text file busy"): retry.
@@ -640,7 +646,6 @@ fn a_missing_binary_fails_closed() {
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::remove_file(&copy).unwrap();
-    let before = repo.rev("main");
     // PATH holds git but no git-ward.
     let path = crate::common::real_git()
         .parent()
@@ -652,8 +657,27 @@ fn a_missing_binary_fails_closed() {
         ["commit", "-q", "--allow-empty", "-m", "x"],
         &[("PATH", path.as_str())],
     )
-    .code(1)
-    .stderr_has("ward: error: git-ward is missing");
+}
+
+#[test]
+fn a_missing_binary_fails_closed() {
+    // `#!/path/git-ward hook`: git cannot start the hook and refuses.
+    let repo = TestRepo::new();
+    let before = repo.rev("main");
+    let run = commit_without_binary(&repo, "bin/git-ward-copy");
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("hooks/pre-commit"), "{}", run.stderr);
+    assert_eq!(repo.rev("main"), before);
+    // Any git-ward that runs later says what happened.
+    repo.ward(["doctor"])
+        .stdout_has("git-ward-copy, which is gone");
+    // A path with a blank cannot stand in a `#!` line: the `/bin/sh` form,
+    // which says it itself.
+    let repo = TestRepo::new();
+    let before = repo.rev("main");
+    commit_without_binary(&repo, "with blank/git-ward-copy")
+        .code(1)
+        .stderr_has("ward: error: git-ward is missing");
     assert_eq!(repo.rev("main"), before);
 }
 
