@@ -10,6 +10,7 @@
 //!
 //! - [`snapshot`]: the recipe that turns the working tree into trees;
 //! - [`store`]: ids, trailers, listing, retention;
+//! - [`stash`]: the stash list, recorded and put back in order;
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
@@ -17,6 +18,7 @@ pub mod cmd;
 pub mod plan;
 pub mod rollback;
 pub mod snapshot;
+pub mod stash;
 pub mod store;
 pub mod turn;
 pub mod undo;

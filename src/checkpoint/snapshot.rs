@@ -437,7 +437,7 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     cp.conflicted = t.conflicted.clone();
     cp.refs = opts.keep_refs;
     if opts.keep_stashes {
-        cp.stashes = stashes(ctx);
+        cp.stashes = super::stash::list(ctx);
     }
 
     let head = t.head.as_deref();
@@ -522,24 +522,6 @@ fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
             .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
     }
     Ok(())
-}
-
-/// The stash entries, newest first: (commit, message).
-pub fn stashes(ctx: &Ctx) -> Vec<(String, String)> {
-    let Ok(out) = ctx.git.run([
-        "log",
-        "-g",
-        "--no-decorate",
-        "--format=%H %gs",
-        "refs/stash",
-        "--",
-    ]) else {
-        return Vec::new();
-    };
-    out.lines()
-        .filter_map(|l| l.split_once(' '))
-        .map(|(sha, msg)| (sha.to_string(), msg.to_string()))
-        .collect()
 }
 
 /// Is the working tree clean enough that a command that moves no ref can

@@ -341,28 +341,22 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let index_changes = cp
         .as_ref()
         .is_some_and(|cp| cp.index_tree.as_deref() != Some(present.index_tree.as_str()));
-    let current_stashes: Vec<String> = super::snapshot::stashes(&ctx)
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
-    let lost_stashes: Vec<(String, String)> = cp
+    let recorded_stashes = cp
         .as_ref()
-        .map(|cp| {
-            cp.stashes
-                .iter()
-                .filter(|(sha, _)| !current_stashes.contains(sha))
-                .cloned()
-                .collect()
-        })
+        .map(|cp| cp.stashes.as_slice())
         .unwrap_or_default();
+    let lost_stashes = super::stash::missing(recorded_stashes, &super::stash::list(&ctx));
     if let Some(p) = &prepared {
         out.say(&p.plan.render());
     }
     if index_changes {
         out.say("  INDEX     the staged state will be set to the checkpoint's\n");
     }
-    for (sha, msg) in &lost_stashes {
-        out.say(&format!("  STASH     {} {msg} comes back\n", short(sha)));
+    for (n, (sha, msg)) in &lost_stashes {
+        out.say(&format!(
+            "  STASH     {} {msg} comes back as stash@{{{n}}}\n",
+            short(sha)
+        ));
     }
     let empty = super::plan::Plan::default();
     let plan = prepared.as_ref().map(|p| &p.plan).unwrap_or(&empty);
@@ -436,10 +430,8 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             rollback::set_index(&ctx, cp)?;
         }
     }
-    for (sha, msg) in lost_stashes.iter().rev() {
-        if let Err(err) = ctx.git.run(["stash", "store", "-m", msg, sha]) {
-            ref_failures.push(format!("stash {}: {}", short(sha), err.message));
-        }
+    if !lost_stashes.is_empty() {
+        ref_failures.extend(super::stash::restore(&ctx, recorded_stashes));
     }
     let mut text = rollback::summary(&selected, &failures);
     if !journal.is_empty() {
