@@ -3,18 +3,20 @@
 //! A checkpoint is an ordinary commit under `refs/ward/checkpoints/<id>`:
 //! its tree is the working tree (tracked files as they are on disk,
 //! untracked files that are not ignored, allow-listed ignored ones), its
-//! parents are HEAD and a commit of the staged tree, and its metadata sits
-//! in trailers. Taking one never touches HEAD, the index, the stash, the
+//! parents are HEAD, a commit of the staged tree and, during a merge, a
+//! commit of the merge state, and its metadata sits in trailers. Taking one never touches HEAD, the index, the stash, the
 //! working tree or file mtimes: all writes go to a temporary index in the
 //! worktree's own git dir and to the object database.
 //!
 //! - [`snapshot`]: the recipe that turns the working tree into trees;
 //! - [`store`]: ids, trailers, listing, retention;
 //! - [`stash`]: the stash list, recorded and put back in order;
+//! - [`merge`]: a merge in progress, recorded and put back;
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
 pub mod cmd;
+pub mod merge;
 pub mod plan;
 pub mod rollback;
 pub mod snapshot;

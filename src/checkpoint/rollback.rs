@@ -270,7 +270,8 @@ pub fn safety_line(id: &str) -> String {
 }
 
 /// Sets the real index to the checkpoint's staged tree, keeping the stat
-/// cache of unchanged entries.
+/// cache of unchanged entries, and the merge state to its (a merge in
+/// progress comes back with its conflict stages).
 pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     let Some(tree) = &cp.index_tree else {
         return Ok(());
@@ -278,7 +279,7 @@ pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     snapshot::wait_for_index_lock(&ctx.git_dir)?;
     ctx.git.run(["read-tree", "--reset", tree])?;
     let _ = ctx.git.output(["update-index", "-q", "--refresh"]);
-    Ok(())
+    super::merge::set(ctx, cp)
 }
 
 /// `Restored 3 files, removed 1 file` and the failures.

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::json;
 
+use super::merge;
 use super::rollback::{self, Out, Prepared};
 use super::store::{self, Checkpoint};
 use super::{tool_repo, Ctx};
@@ -338,9 +339,11 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         Some(p) => p.present.clone(),
         None => super::snapshot::trees(&ctx)?,
     };
-    let index_changes = cp
-        .as_ref()
-        .is_some_and(|cp| cp.index_tree.as_deref() != Some(present.index_tree.as_str()));
+    let merge_changes = cp.as_ref().is_some_and(|cp| merge::changes(&ctx, cp));
+    let index_changes = merge_changes
+        || cp
+            .as_ref()
+            .is_some_and(|cp| cp.index_tree.as_deref() != Some(present.index_tree.as_str()));
     let recorded_stashes = cp
         .as_ref()
         .map(|cp| cp.stashes.as_slice())
@@ -351,6 +354,9 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     }
     if index_changes {
         out.say("  INDEX     the staged state will be set to the checkpoint's\n");
+    }
+    if let Some(cp) = cp.as_ref().filter(|_| merge_changes) {
+        out.say(&merge::plan_line(&ctx, cp));
     }
     for (n, (sha, msg)) in &lost_stashes {
         out.say(&format!(

@@ -39,3 +39,53 @@ fn stash_drop_of_a_middle_entry_goes_back_in_place() {
     undo(&repo);
     assert_eq!(list(), before);
 }
+
+/// A merge of `other` into `agent/c1` stopped on a conflict in `a.txt`,
+/// with `b.txt` merged cleanly.
+fn conflicted_merge() -> TestRepo {
+    let repo = agent_repo();
+    repo.git(["switch", "-q", "-c", "other"]).ok();
+    repo.write("a.txt", "theirs\n")
+        .write("b.txt", "b\n")
+        .commit("theirs");
+    repo.git(["switch", "-q", "agent/c1"]).ok();
+    repo.write("a.txt", "ours\n").commit("ours");
+    repo.git(["merge", "-q", "other"]).code(1);
+    repo
+}
+
+fn merge_state(repo: &TestRepo) -> String {
+    let status = repo.git(["status", "--porcelain=v1"]).ok().stdout;
+    let head = repo.rev("MERGE_HEAD").unwrap_or_default();
+    let msg = std::fs::read_to_string(repo.dir.join(".git/MERGE_MSG")).unwrap_or_default();
+    format!("{status}{head}\n{msg}{}", repo.state())
+}
+
+#[test]
+fn merge_abort_and_reset_during_a_conflict_come_back_in_progress() {
+    let repo = conflicted_merge();
+    let before = merge_state(&repo);
+    assert!(before.contains("UU a.txt"));
+    assert!(repo.read("a.txt").unwrap().contains("<<<<<<<"));
+
+    repo.shim_env(["merge", "--abort"], C1).ok();
+    assert!(repo.rev("MERGE_HEAD").is_none());
+    undo(&repo);
+    assert_eq!(merge_state(&repo), before);
+
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    assert!(repo.rev("MERGE_HEAD").is_none());
+    undo(&repo);
+    assert_eq!(merge_state(&repo), before);
+}
+
+#[test]
+fn a_checkpoint_during_a_merge_shows_it() {
+    let repo = conflicted_merge();
+    let theirs = repo.rev("other").unwrap();
+    let id = repo.checkpoint("mid-merge");
+    repo.ward(["checkpoint", "show", &id])
+        .ok()
+        .stdout_has(&format!("Merging:     {theirs}"))
+        .stdout_has("Conflicted:  a.txt");
+}
