@@ -149,6 +149,7 @@ fn describe(cp: &Checkpoint) -> String {
     t.push_str(&format!("Branch:      {}\n", opt(&cp.branch)));
     t.push_str(&format!("HEAD:        {}\n", opt(&cp.head)));
     t.push_str(&format!("Contract:    {}\n", opt(&cp.contract)));
+    t.push_str(&format!("Worktree:    {}\n", opt(&cp.workdir)));
     if let Some(n) = cp.turn {
         t.push_str(&format!("Turn:        {n}\n"));
     }

@@ -24,6 +24,7 @@ pub mod stash;
 pub mod store;
 pub mod turn;
 pub mod undo;
+pub mod worktree;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -102,6 +103,21 @@ impl<'r> Ctx<'r> {
         Ctx::new(Git::locate()?, repo, policy.settings, contract, trace)
     }
 
+    /// The same context for another worktree of the repository.
+    pub fn sibling<'s>(&self, repo: &'s Repo) -> Result<Ctx<'s>> {
+        let ctx = Ctx::new(
+            self.git.clone(),
+            repo,
+            self.settings.clone(),
+            self.contract.clone(),
+            self.trace_id.clone(),
+        )?;
+        Ok(Ctx {
+            actor: self.actor,
+            ..ctx
+        })
+    }
+
     /// The audit directory.
     pub fn audit_dir(&self) -> PathBuf {
         crate::audit::dir(&self.common_dir)
@@ -123,13 +139,16 @@ fn absolute(path: &std::path::Path) -> PathBuf {
 }
 
 /// Takes the pre-destructive checkpoint for a command the shim is about to
-/// run (SPEC section 6). `git` runs in the repository's working tree.
-/// Returns the checkpoint id, or `None` when there was nothing to save.
-/// An error means the command must not run: a silently missing checkpoint
-/// is the worst outcome.
+/// run (SPEC section 6). `git` runs in the repository's working tree; `cwd`
+/// is the directory git will run the command in. Returns the checkpoint
+/// id, or `None` when there was nothing to save. An error means the
+/// command must not run: a silently missing checkpoint is the worst
+/// outcome. The checkpoint of `worktree remove` is taken of the worktree
+/// it removes (see [`worktree`]).
 pub fn before_destructive(
     git: &Git,
     repo: &Repo,
+    cwd: &std::path::Path,
     action: &Action,
     contract: Option<&str>,
     trace_id: &str,
@@ -145,6 +164,13 @@ pub fn before_destructive(
         contract.map(str::to_string),
         trace_id.to_string(),
     )?;
+    let removed = action
+        .removes_worktree
+        .as_deref()
+        .and_then(|arg| worktree::named(&ctx.git, cwd, arg))
+        .and_then(|dir| Repo::at(&dir));
+    let removed_ctx = removed.as_ref().map(|r| ctx.sibling(r)).transpose()?;
+    let ctx = removed_ctx.as_ref().unwrap_or(&ctx);
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a
     // checkout of another commit tracked ones and untracked ones in its way.
@@ -153,7 +179,7 @@ pub fn before_destructive(
         "checkout" | "switch" if action.checkout.is_some() => (true, true),
         _ => (true, false),
     };
-    if !moves_refs && snapshot::is_clean(&ctx, tracked, untracked)? {
+    if !moves_refs && snapshot::is_clean(ctx, tracked, untracked)? {
         return Ok(None);
     }
     let mut opts = snapshot::Options::new(Kind::PreDestructive);
@@ -162,8 +188,8 @@ pub fn before_destructive(
     if action.command == "stash" {
         opts.keep_stashes = true;
     }
-    opts.keep_refs = named_refs(&ctx, action);
-    let made = snapshot::checkpoint(&ctx, opts)?;
+    opts.keep_refs = named_refs(ctx, action);
+    let made = snapshot::checkpoint(ctx, opts)?;
     for path in &made.skipped {
         eprintln!(
             "ward: checkpoint {} left out {path} (larger than checkpoint.max_file_size)",

@@ -85,6 +85,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     let repo = tool_repo()?;
     let ctx = Ctx::for_tool(&repo)?;
     let cp = store::find(&ctx, &args.id)?;
+    if let Some(gone) = super::worktree::gone(&ctx, &cp)? {
+        return Err(super::worktree::gone_error(&cp, &gone));
+    }
     let cwd = std::env::current_dir()?;
     let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
     let paths = plan::resolve_paths(&ctx.workdir, &cwd, &args.files)?;

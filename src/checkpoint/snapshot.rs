@@ -437,6 +437,7 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     cp.tests = opts.tests;
     cp.trace_id = Some(ctx.trace_id.clone());
     cp.worktree = Some(ctx.git_dir.display().to_string());
+    cp.workdir = Some(ctx.workdir.display().to_string());
     cp.command = opts.command;
     cp.pinned = opts.pinned;
     cp.counts = t.counts.clone();

@@ -10,11 +10,12 @@
 //! The trailers, in the order [`Checkpoint::message`] writes them, each
 //! `Ward-<key>: <value>` on one line: `Id`, `Type`, `Created`, `Branch`,
 //! `Head`, `Contract`, `Turn`, `Tests`, `Trace`, `Worktree` (the git dir),
-//! `Command`, `Pinned`, `Index` (the staged tree), `Files` (the counts),
-//! then one line per item: `Skipped`, `Conflicted` (a path),
-//! `Stash` (`<commit> <message>`, newest first), `Ref` (`<name> <commit>`),
-//! `Merge-Head` (a commit `MERGE_HEAD` named), and `Merge-State` (the
-//! commit holding a merge in progress, see [`super::merge`]).
+//! `Workdir` (the top of the working tree), `Command`, `Pinned`, `Index`
+//! (the staged tree), `Files` (the counts), then one line per item:
+//! `Skipped`, `Conflicted` (a path), `Stash` (`<commit> <message>`, newest
+//! first), `Ref` (`<name> <commit>`), `Merge-Head` (a commit `MERGE_HEAD`
+//! named), and `Merge-State` (the commit holding a merge in progress, see
+//! [`super::merge`]).
 
 use serde::Serialize;
 
@@ -89,6 +90,8 @@ pub struct Checkpoint {
     pub tests: Option<String>,
     pub trace_id: Option<String>,
     pub worktree: Option<String>,
+    /// The top of the working tree it was taken of.
+    pub workdir: Option<String>,
     pub command: Option<String>,
     pub pinned: bool,
     pub counts: Counts,
@@ -134,6 +137,9 @@ impl Checkpoint {
         }
         if let Some(w) = &self.worktree {
             t("Worktree", w);
+        }
+        if let Some(w) = &self.workdir {
+            t("Workdir", w);
         }
         if let Some(c) = &self.command {
             t("Command", c);
@@ -197,6 +203,7 @@ impl Checkpoint {
                 "Tests" => cp.tests = Some(v),
                 "Trace" => cp.trace_id = Some(v),
                 "Worktree" => cp.worktree = Some(v),
+                "Workdir" => cp.workdir = Some(v),
                 "Command" => cp.command = Some(v),
                 "Pinned" => cp.pinned = value == "true",
                 "Index" => cp.index_tree = Some(v),
@@ -237,6 +244,7 @@ impl Checkpoint {
             tests: None,
             trace_id: None,
             worktree: None,
+            workdir: None,
             command: None,
             pinned: false,
             counts: Counts::default(),

@@ -1,6 +1,8 @@
 //! `git ward undo` of what lives beside the working tree: a linked worktree
 //! the command removed, the order of the stash, a merge in progress.
 
+use std::path::Path;
+
 use crate::common::TestRepo;
 
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
@@ -18,6 +20,94 @@ fn agent_repo() -> TestRepo {
 
 fn undo(repo: &TestRepo) {
     repo.ward(["undo", "--yes"]).ok();
+}
+
+/// Git run in another directory (as a human).
+fn git_in(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
+    let mut all = vec!["-C", dir.to_str().unwrap()];
+    all.extend_from_slice(args);
+    repo.git(all).ok().stdout
+}
+
+/// What a worktree holds: HEAD, status, index, and its files' contents.
+fn worktree_state(repo: &TestRepo, dir: &Path) -> String {
+    let mut s = git_in(repo, dir, &["rev-parse", "--abbrev-ref", "HEAD"]);
+    s += &git_in(repo, dir, &["rev-parse", "HEAD"]);
+    s += &git_in(repo, dir, &["status", "--porcelain=v1", "-uall"]);
+    s += &git_in(repo, dir, &["ls-files", "-s"]);
+    for f in ["a.txt", "staged.txt", "new/untracked.txt"] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+        s += &format!("{f}: {text}");
+    }
+    s
+}
+
+/// Modified, staged and untracked work in a linked worktree.
+fn dirty(dir: &Path) {
+    std::fs::write(dir.join("a.txt"), "wip\n").unwrap();
+    std::fs::write(dir.join("staged.txt"), "staged\n").unwrap();
+    std::fs::create_dir_all(dir.join("new")).unwrap();
+    std::fs::write(dir.join("new/untracked.txt"), "untracked\n").unwrap();
+}
+
+#[test]
+fn worktree_remove_force_of_a_branch_comes_back() {
+    let repo = agent_repo();
+    let wt = repo.path("wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1-side", path])
+        .ok();
+    dirty(&wt);
+    git_in(&repo, &wt, &["add", "staged.txt"]);
+    let before = worktree_state(&repo, &wt);
+    let main_before = repo.state();
+
+    let real = std::fs::canonicalize(repo.tmp.path()).unwrap().join("wt");
+    repo.shim_env(["worktree", "remove", "--force", "../wt"], C1)
+        .ok();
+    assert!(!wt.exists());
+    repo.ward(["rollback", "chk-c1-1", "--yes"])
+        .code(2)
+        .stderr_has("no longer exists")
+        .stderr_has(&format!(
+            "git worktree add {} agent/c1-side",
+            real.display()
+        ));
+    assert_eq!(repo.state(), main_before);
+    undo(&repo);
+    assert_eq!(worktree_state(&repo, &wt), before);
+    assert_eq!(
+        repo.state(),
+        main_before,
+        "the current worktree is left alone"
+    );
+}
+
+#[test]
+fn worktree_remove_twice_forced_of_a_detached_locked_worktree_comes_back() {
+    let repo = agent_repo();
+    repo.write("sub/keep", "x\n").commit("sub");
+    let wt = repo.path("wt2");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "--detach", path, "HEAD~1"])
+        .ok();
+    repo.git(["worktree", "lock", path]).ok();
+    dirty(&wt);
+    let before = worktree_state(&repo, &wt);
+
+    // Relative to the directory `-C` names, as git reads it.
+    repo.shim_env(
+        ["-C", "sub", "worktree", "remove", "-f", "-f", "../../wt2"],
+        C1,
+    )
+    .ok();
+    assert!(!wt.exists());
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("WORKTREE")
+        .stdout_has(path);
+    undo(&repo);
+    assert_eq!(worktree_state(&repo, &wt), before);
 }
 
 #[test]
