@@ -105,8 +105,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&diff(&ctx, &prepared.present.tree, &cp.tree, &paths)?);
     }
     out.say(&prepared.plan.render());
-    let index_changes =
-        args.index && cp.index_tree.as_deref() != Some(&prepared.present.index_tree);
+    let index_changes = args.index
+        && (cp.index_tree.as_deref() != Some(&prepared.present.index_tree)
+            || super::merge::changes(&ctx, &cp));
     if index_changes {
         out.say("  INDEX     the staged state will be set to the checkpoint's\n");
     }

@@ -170,12 +170,16 @@ fn merge_abort_and_reset_during_a_conflict_come_back_in_progress() {
 }
 
 #[test]
-fn a_checkpoint_during_a_merge_shows_it() {
+fn a_checkpoint_during_a_merge_shows_it_and_rollback_index_puts_it_back() {
     let repo = conflicted_merge();
+    let before = merge_state(&repo);
     let theirs = repo.rev("other").unwrap();
     let id = repo.checkpoint("mid-merge");
     repo.ward(["checkpoint", "show", &id])
         .ok()
         .stdout_has(&format!("Merging:     {theirs}"))
         .stdout_has("Conflicted:  a.txt");
+    repo.git(["merge", "--abort"]).ok();
+    repo.ward(["rollback", &id, "--index", "--yes"]).ok();
+    assert_eq!(merge_state(&repo), before);
 }
