@@ -114,6 +114,9 @@ pub struct Action {
     pub hooks_off: Option<String>,
     pub push: Option<Push>,
     pub checkout: Option<CheckoutTarget>,
+    /// The worktree `worktree remove` names, as written (`../wt`, or the
+    /// end of its path); git resolves it against the directory it runs in.
+    pub removes_worktree: Option<String>,
     /// Syncing from a remote (`fetch`, `pull`).
     pub syncs: bool,
     /// False for commands that need no repository (`--version`, `clone`, `init`, `config --global`).
@@ -150,6 +153,7 @@ impl Action {
             hooks_off: None,
             push: None,
             checkout: None,
+            removes_worktree: None,
             syncs: false,
             needs_repo: true,
         }

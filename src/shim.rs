@@ -89,6 +89,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         match crate::checkpoint::before_destructive(
             &git_here,
             repo,
+            &facts::effective_cwd(&pre.globals),
             &a.action,
             contract.as_deref(),
             &trace_id,

@@ -149,6 +149,7 @@ fn describe(cp: &Checkpoint) -> String {
     t.push_str(&format!("Branch:      {}\n", opt(&cp.branch)));
     t.push_str(&format!("HEAD:        {}\n", opt(&cp.head)));
     t.push_str(&format!("Contract:    {}\n", opt(&cp.contract)));
+    t.push_str(&format!("Worktree:    {}\n", opt(&cp.workdir)));
     if let Some(n) = cp.turn {
         t.push_str(&format!("Turn:        {n}\n"));
     }
@@ -162,6 +163,14 @@ fn describe(cp: &Checkpoint) -> String {
     }
     for s in &cp.skipped {
         t.push_str(&format!("Left out:    {s}\n"));
+    }
+    for h in &cp.merge_heads {
+        t.push_str(&format!("Merging:     {h}\n"));
+    }
+    if let Some(s) = &cp.merge_state {
+        t.push_str(&format!(
+            "Merge state: {s} (MERGE_HEAD, MERGE_MSG, conflict stages)\n"
+        ));
     }
     for c in &cp.conflicted {
         t.push_str(&format!("Conflicted:  {c} (staged side: ours)\n"));

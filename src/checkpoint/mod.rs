@@ -3,23 +3,28 @@
 //! A checkpoint is an ordinary commit under `refs/ward/checkpoints/<id>`:
 //! its tree is the working tree (tracked files as they are on disk,
 //! untracked files that are not ignored, allow-listed ignored ones), its
-//! parents are HEAD and a commit of the staged tree, and its metadata sits
-//! in trailers. Taking one never touches HEAD, the index, the stash, the
+//! parents are HEAD, a commit of the staged tree and, during a merge, a
+//! commit of the merge state, and its metadata sits in trailers. Taking one never touches HEAD, the index, the stash, the
 //! working tree or file mtimes: all writes go to a temporary index in the
 //! worktree's own git dir and to the object database.
 //!
 //! - [`snapshot`]: the recipe that turns the working tree into trees;
 //! - [`store`]: ids, trailers, listing, retention;
+//! - [`stash`]: the stash list, recorded and put back in order;
+//! - [`merge`]: a merge in progress, recorded and put back;
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
 pub mod cmd;
+pub mod merge;
 pub mod plan;
 pub mod rollback;
 pub mod snapshot;
+pub mod stash;
 pub mod store;
 pub mod turn;
 pub mod undo;
+pub mod worktree;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -98,6 +103,21 @@ impl<'r> Ctx<'r> {
         Ctx::new(Git::locate()?, repo, policy.settings, contract, trace)
     }
 
+    /// The same context for another worktree of the repository.
+    pub fn sibling<'s>(&self, repo: &'s Repo) -> Result<Ctx<'s>> {
+        let ctx = Ctx::new(
+            self.git.clone(),
+            repo,
+            self.settings.clone(),
+            self.contract.clone(),
+            self.trace_id.clone(),
+        )?;
+        Ok(Ctx {
+            actor: self.actor,
+            ..ctx
+        })
+    }
+
     /// The audit directory.
     pub fn audit_dir(&self) -> PathBuf {
         crate::audit::dir(&self.common_dir)
@@ -119,13 +139,16 @@ fn absolute(path: &std::path::Path) -> PathBuf {
 }
 
 /// Takes the pre-destructive checkpoint for a command the shim is about to
-/// run (SPEC section 6). `git` runs in the repository's working tree.
-/// Returns the checkpoint id, or `None` when there was nothing to save.
-/// An error means the command must not run: a silently missing checkpoint
-/// is the worst outcome.
+/// run (SPEC section 6). `git` runs in the repository's working tree; `cwd`
+/// is the directory git will run the command in. Returns the checkpoint
+/// id, or `None` when there was nothing to save. An error means the
+/// command must not run: a silently missing checkpoint is the worst
+/// outcome. The checkpoint of `worktree remove` is taken of the worktree
+/// it removes (see [`worktree`]).
 pub fn before_destructive(
     git: &Git,
     repo: &Repo,
+    cwd: &std::path::Path,
     action: &Action,
     contract: Option<&str>,
     trace_id: &str,
@@ -141,6 +164,13 @@ pub fn before_destructive(
         contract.map(str::to_string),
         trace_id.to_string(),
     )?;
+    let removed = action
+        .removes_worktree
+        .as_deref()
+        .and_then(|arg| worktree::named(&ctx.git, cwd, arg))
+        .and_then(|dir| Repo::at(&dir));
+    let removed_ctx = removed.as_ref().map(|r| ctx.sibling(r)).transpose()?;
+    let ctx = removed_ctx.as_ref().unwrap_or(&ctx);
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a
     // checkout of another commit tracked ones and untracked ones in its way.
@@ -149,7 +179,7 @@ pub fn before_destructive(
         "checkout" | "switch" if action.checkout.is_some() => (true, true),
         _ => (true, false),
     };
-    if !moves_refs && snapshot::is_clean(&ctx, tracked, untracked)? {
+    if !moves_refs && snapshot::is_clean(ctx, tracked, untracked)? {
         return Ok(None);
     }
     let mut opts = snapshot::Options::new(Kind::PreDestructive);
@@ -158,8 +188,8 @@ pub fn before_destructive(
     if action.command == "stash" {
         opts.keep_stashes = true;
     }
-    opts.keep_refs = named_refs(&ctx, action);
-    let made = snapshot::checkpoint(&ctx, opts)?;
+    opts.keep_refs = named_refs(ctx, action);
+    let made = snapshot::checkpoint(ctx, opts)?;
     for path in &made.skipped {
         eprintln!(
             "ward: checkpoint {} left out {path} (larger than checkpoint.max_file_size)",

@@ -85,6 +85,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     let repo = tool_repo()?;
     let ctx = Ctx::for_tool(&repo)?;
     let cp = store::find(&ctx, &args.id)?;
+    if let Some(gone) = super::worktree::gone(&ctx, &cp)? {
+        return Err(super::worktree::gone_error(&cp, &gone));
+    }
     let cwd = std::env::current_dir()?;
     let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
     let paths = plan::resolve_paths(&ctx.workdir, &cwd, &args.files)?;
@@ -102,8 +105,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&diff(&ctx, &prepared.present.tree, &cp.tree, &paths)?);
     }
     out.say(&prepared.plan.render());
-    let index_changes =
-        args.index && cp.index_tree.as_deref() != Some(&prepared.present.index_tree);
+    let index_changes = args.index
+        && (cp.index_tree.as_deref() != Some(&prepared.present.index_tree)
+            || super::merge::changes(&ctx, &cp));
     if index_changes {
         out.say("  INDEX     the staged state will be set to the checkpoint's\n");
     }
@@ -270,7 +274,8 @@ pub fn safety_line(id: &str) -> String {
 }
 
 /// Sets the real index to the checkpoint's staged tree, keeping the stat
-/// cache of unchanged entries.
+/// cache of unchanged entries, and the merge state to its (a merge in
+/// progress comes back with its conflict stages).
 pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     let Some(tree) = &cp.index_tree else {
         return Ok(());
@@ -278,7 +283,7 @@ pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     snapshot::wait_for_index_lock(&ctx.git_dir)?;
     ctx.git.run(["read-tree", "--reset", tree])?;
     let _ = ctx.git.output(["update-index", "-q", "--refresh"]);
-    Ok(())
+    super::merge::set(ctx, cp)
 }
 
 /// `Restored 3 files, removed 1 file` and the failures.

@@ -82,6 +82,8 @@ pub struct Trees {
     /// Untracked files left out for their size, with the size.
     pub skipped: Vec<String>,
     pub conflicted: Vec<String>,
+    /// The index's conflict stages, as `ls-files -u -z` lists them.
+    pub stages: Vec<u8>,
     /// Allow-listed ignored files included in the tree.
     pub ignored: Vec<String>,
 }
@@ -227,9 +229,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     // The staged tree first: `write-tree` also fills the copy's cache of
     // tree ids, so the working tree's `write-tree` below only rehashes the
     // directories that differ.
-    let (index_tree, conflicted) = staged_tree(&ctx.git, &idx)?;
-    t.index_tree = index_tree;
-    t.conflicted = conflicted;
+    (t.index_tree, t.conflicted, t.stages) = staged_tree(&ctx.git, &idx)?;
 
     // One scan of the working tree, as `git status` makes it (threaded
     // lstat, the stat cache of the copied index): what differs from the
@@ -333,23 +333,25 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
 }
 
 /// The staged tree of an index copy. A conflicted index has no tree: each
-/// conflicted path keeps its `ours` side, and is named.
-fn staged_tree(git: &Git, idx: &TempIndex) -> Result<(String, Vec<String>)> {
+/// conflicted path keeps its `ours` side, and is named; its stages are
+/// returned as `ls-files -u -z` lists them.
+fn staged_tree(git: &Git, idx: &TempIndex) -> Result<(String, Vec<String>, Vec<u8>)> {
     match run_idx(git, idx, &["write-tree"], None) {
-        Ok(tree) => Ok((text(tree), Vec::new())),
+        Ok(tree) => Ok((text(tree), Vec::new(), Vec::new())),
         Err(_) => {
-            let conflicted = resolve_conflicts(git, idx)?;
-            Ok((text(run_idx(git, idx, &["write-tree"], None)?), conflicted))
+            let stages = run_idx(git, idx, &["ls-files", "-u", "-z"], None)?;
+            let conflicted = resolve_conflicts(git, idx, &stages)?;
+            let tree = text(run_idx(git, idx, &["write-tree"], None)?);
+            Ok((tree, conflicted, stages))
         }
     }
 }
 
 /// Resolves each conflicted path of the temporary index to stage 0 with
 /// its `ours` side (or removes it when ours deleted it). Returns the paths.
-fn resolve_conflicts(git: &Git, idx: &TempIndex) -> Result<Vec<String>> {
-    let out = run_idx(git, idx, &["ls-files", "-u", "-z"], None)?;
+fn resolve_conflicts(git: &Git, idx: &TempIndex, out: &[u8]) -> Result<Vec<String>> {
     let mut stages: std::collections::BTreeMap<Vec<u8>, (Option<String>, u8)> = Default::default();
-    for rec in nul_paths(&out) {
+    for rec in nul_paths(out) {
         // "<mode> <sha> <stage>\t<path>"
         let Some(tab) = rec.iter().position(|b| *b == b'\t') else {
             continue;
@@ -402,7 +404,12 @@ fn human_size(n: u64) -> String {
 }
 
 /// Commits a tree with parents, as git-ward. Returns the commit id.
-fn commit_tree(ctx: &Ctx, tree: &str, parents: &[&str], message: &str) -> Result<String> {
+pub(super) fn commit_tree(
+    ctx: &Ctx,
+    tree: &str,
+    parents: &[&str],
+    message: &str,
+) -> Result<String> {
     let mut args = vec!["commit-tree", "--no-gpg-sign", tree];
     for p in parents {
         args.extend(["-p", p]);
@@ -430,6 +437,7 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     cp.tests = opts.tests;
     cp.trace_id = Some(ctx.trace_id.clone());
     cp.worktree = Some(ctx.git_dir.display().to_string());
+    cp.workdir = Some(ctx.workdir.display().to_string());
     cp.command = opts.command;
     cp.pinned = opts.pinned;
     cp.counts = t.counts.clone();
@@ -437,7 +445,7 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     cp.conflicted = t.conflicted.clone();
     cp.refs = opts.keep_refs;
     if opts.keep_stashes {
-        cp.stashes = stashes(ctx);
+        cp.stashes = super::stash::list(ctx);
     }
 
     let head = t.head.as_deref();
@@ -458,6 +466,12 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     };
     let mut parents: Vec<&str> = head.into_iter().collect();
     parents.extend(index_commit.as_deref());
+    let merge = super::merge::record(ctx, &t.stages)?;
+    if let Some(m) = merge {
+        cp.merge_heads = m.heads;
+        cp.merge_state = Some(m.state);
+    }
+    parents.extend(cp.merge_state.as_deref());
 
     let prefix = store::id_prefix(ctx.contract.as_deref());
     let mut n = store::read_seq(ctx, &prefix)
@@ -524,30 +538,15 @@ fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     Ok(())
 }
 
-/// The stash entries, newest first: (commit, message).
-pub fn stashes(ctx: &Ctx) -> Vec<(String, String)> {
-    let Ok(out) = ctx.git.run([
-        "log",
-        "-g",
-        "--no-decorate",
-        "--format=%H %gs",
-        "refs/stash",
-        "--",
-    ]) else {
-        return Vec::new();
-    };
-    out.lines()
-        .filter_map(|l| l.split_once(' '))
-        .map(|(sha, msg)| (sha.to_string(), msg.to_string()))
-        .collect()
-}
-
 /// Is the working tree clean enough that a command that moves no ref can
 /// destroy nothing? With `tracked`, tracked files and the index match HEAD;
-/// with `untracked`, there are no untracked files. Unsure answers say "not
-/// clean".
+/// with `untracked`, there are no untracked files; and no merge is in
+/// progress. Unsure answers say "not clean".
 pub fn is_clean(ctx: &Ctx, tracked: bool, untracked: bool) -> Result<bool> {
-    if ctx.repo.ref_id("HEAD").is_none() || !ctx.settings.checkpoint.include_ignored.is_empty() {
+    if ctx.repo.ref_id("HEAD").is_none()
+        || !ctx.settings.checkpoint.include_ignored.is_empty()
+        || ctx.git_dir.join("MERGE_HEAD").exists()
+    {
         return Ok(false);
     }
     let no_locks = [("GIT_OPTIONAL_LOCKS", OsStr::new("0"))];

@@ -6,6 +6,16 @@
 //! process took it first. Commits the checkpoint must keep reachable
 //! (dropped stashes, a deleted branch's tip) get refs under
 //! `refs/ward/kept/<id>/`.
+//!
+//! The trailers, in the order [`Checkpoint::message`] writes them, each
+//! `Ward-<key>: <value>` on one line: `Id`, `Type`, `Created`, `Branch`,
+//! `Head`, `Contract`, `Turn`, `Tests`, `Trace`, `Worktree` (the git dir),
+//! `Workdir` (the top of the working tree), `Command`, `Pinned`, `Index`
+//! (the staged tree), `Files` (the counts), then one line per item:
+//! `Skipped`, `Conflicted` (a path), `Stash` (`<commit> <message>`, newest
+//! first), `Ref` (`<name> <commit>`), `Merge-Head` (a commit `MERGE_HEAD`
+//! named), and `Merge-State` (the commit holding a merge in progress, see
+//! [`super::merge`]).
 
 use serde::Serialize;
 
@@ -80,6 +90,8 @@ pub struct Checkpoint {
     pub tests: Option<String>,
     pub trace_id: Option<String>,
     pub worktree: Option<String>,
+    /// The top of the working tree it was taken of.
+    pub workdir: Option<String>,
     pub command: Option<String>,
     pub pinned: bool,
     pub counts: Counts,
@@ -91,6 +103,10 @@ pub struct Checkpoint {
     pub stashes: Vec<(String, String)>,
     /// Refs the command named, with their values then.
     pub refs: Vec<(String, String)>,
+    /// The commits a merge in progress was merging (`MERGE_HEAD`).
+    pub merge_heads: Vec<String>,
+    /// The commit recording that merge (see [`super::merge`]).
+    pub merge_state: Option<String>,
 }
 
 impl Checkpoint {
@@ -122,6 +138,9 @@ impl Checkpoint {
         if let Some(w) = &self.worktree {
             t("Worktree", w);
         }
+        if let Some(w) = &self.workdir {
+            t("Workdir", w);
+        }
         if let Some(c) = &self.command {
             t("Command", c);
         }
@@ -151,6 +170,12 @@ impl Checkpoint {
         for (name, sha) in &self.refs {
             t("Ref", &format!("{name} {sha}"));
         }
+        for h in &self.merge_heads {
+            t("Merge-Head", h);
+        }
+        if let Some(s) = &self.merge_state {
+            t("Merge-State", s);
+        }
         m
     }
 
@@ -178,6 +203,7 @@ impl Checkpoint {
                 "Tests" => cp.tests = Some(v),
                 "Trace" => cp.trace_id = Some(v),
                 "Worktree" => cp.worktree = Some(v),
+                "Workdir" => cp.workdir = Some(v),
                 "Command" => cp.command = Some(v),
                 "Pinned" => cp.pinned = value == "true",
                 "Index" => cp.index_tree = Some(v),
@@ -188,6 +214,8 @@ impl Checkpoint {
                     let (sha, msg) = value.split_once(' ').unwrap_or((value, ""));
                     cp.stashes.push((sha.to_string(), msg.to_string()));
                 }
+                "Merge-Head" => cp.merge_heads.push(v),
+                "Merge-State" => cp.merge_state = Some(v),
                 "Ref" => {
                     if let Some((name, sha)) = value.split_once(' ') {
                         cp.refs.push((name.to_string(), sha.to_string()));
@@ -216,6 +244,7 @@ impl Checkpoint {
             tests: None,
             trace_id: None,
             worktree: None,
+            workdir: None,
             command: None,
             pinned: false,
             counts: Counts::default(),
@@ -223,6 +252,8 @@ impl Checkpoint {
             conflicted: Vec::new(),
             stashes: Vec::new(),
             refs: Vec::new(),
+            merge_heads: Vec::new(),
+            merge_state: None,
         }
     }
 
@@ -494,6 +525,8 @@ mod tests {
         c.skipped.push("big.bin (20 MiB)".into());
         c.stashes.push(("123".into(), "WIP on main".into()));
         c.refs.push(("refs/heads/x".into(), "456".into()));
+        c.merge_heads.push("789".into());
+        c.merge_state = Some("abc".into());
         let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
         assert_eq!(back.description, "turn 2 more");
         assert_eq!(back.kind, Kind::Turn);
@@ -502,6 +535,8 @@ mod tests {
         assert_eq!(back.skipped, c.skipped);
         assert_eq!(back.stashes, c.stashes);
         assert_eq!(back.refs, c.refs);
+        assert_eq!(back.merge_heads, c.merge_heads);
+        assert_eq!(back.merge_state, c.merge_state);
         assert!(back.pinned);
         assert_eq!(back.commit, "cc");
     }

@@ -15,8 +15,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::json;
 
+use super::merge;
 use super::rollback::{self, Out, Prepared};
 use super::store::{self, Checkpoint};
+use super::worktree;
 use super::{tool_repo, Ctx};
 use crate::audit::{self, Record};
 use crate::error::{exit, Result};
@@ -330,39 +332,59 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&line);
     }
 
-    let prepared: Option<Prepared> = match &cp {
-        Some(cp) => Some(rollback::prepare(&ctx, cp, &[], false)?),
+    // A checkpoint of another worktree: one the command removed comes
+    // back; one that still exists is restored where it is.
+    let gone = match &cp {
+        Some(cp) => worktree::gone(&ctx, cp)?,
         None => None,
+    };
+    let there = match (&cp, &gone) {
+        (Some(cp), None) => worktree::open_elsewhere(&ctx, cp),
+        _ => None,
+    };
+    let there_ctx = there.as_ref().map(|r| ctx.sibling(r)).transpose()?;
+    let here = there_ctx.as_ref().unwrap_or(&ctx);
+    let prepared: Option<Prepared> = match (&cp, &gone) {
+        (Some(cp), Some(g)) => Some(g.prepare(&ctx, cp)?),
+        (Some(cp), None) => Some(rollback::prepare(here, cp, &[], false)?),
+        _ => None,
     };
     let present = match &prepared {
         Some(p) => p.present.clone(),
         None => super::snapshot::trees(&ctx)?,
     };
-    let index_changes = cp
+    let merge_changes = match (&cp, &gone) {
+        (Some(cp), Some(_)) => !cp.merge_heads.is_empty(),
+        (Some(cp), None) => merge::changes(here, cp),
+        _ => false,
+    };
+    let index_changes = merge_changes
+        || gone.is_some()
+        || cp
+            .as_ref()
+            .is_some_and(|cp| cp.index_tree.as_deref() != Some(present.index_tree.as_str()));
+    let recorded_stashes = cp
         .as_ref()
-        .is_some_and(|cp| cp.index_tree.as_deref() != Some(present.index_tree.as_str()));
-    let current_stashes: Vec<String> = super::snapshot::stashes(&ctx)
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
-    let lost_stashes: Vec<(String, String)> = cp
-        .as_ref()
-        .map(|cp| {
-            cp.stashes
-                .iter()
-                .filter(|(sha, _)| !current_stashes.contains(sha))
-                .cloned()
-                .collect()
-        })
+        .map(|cp| cp.stashes.as_slice())
         .unwrap_or_default();
+    let lost_stashes = super::stash::missing(recorded_stashes, &super::stash::list(&ctx));
+    if let Some(g) = &gone {
+        out.say(&g.plan_line());
+    }
     if let Some(p) = &prepared {
         out.say(&p.plan.render());
     }
     if index_changes {
         out.say("  INDEX     the staged state will be set to the checkpoint's\n");
     }
-    for (sha, msg) in &lost_stashes {
-        out.say(&format!("  STASH     {} {msg} comes back\n", short(sha)));
+    if let Some(cp) = cp.as_ref().filter(|_| merge_changes) {
+        out.say(&merge::plan_line(here, cp));
+    }
+    for (n, (sha, msg)) in &lost_stashes {
+        out.say(&format!(
+            "  STASH     {} {msg} comes back as stash@{{{n}}}\n",
+            short(sha)
+        ));
     }
     let empty = super::plan::Plan::default();
     let plan = prepared.as_ref().map(|p| &p.plan).unwrap_or(&empty);
@@ -392,7 +414,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     };
     let started = std::time::SystemTime::now();
     let safety =
-        rollback::take_safety(&ctx, &present, &format!("before undo of {}", last.title()))?;
+        rollback::take_safety(here, &present, &format!("before undo of {}", last.title()))?;
     out.say(&rollback::safety_line(&safety));
 
     let mut journal = Vec::new();
@@ -430,16 +452,23 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             ));
         }
     }
-    let failures = super::plan::apply(&ctx, &selected)?;
+    let (made, made_ctx);
+    let target = match &gone {
+        Some(g) => {
+            made = g.recreate(&ctx)?;
+            made_ctx = ctx.sibling(&made)?;
+            &made_ctx
+        }
+        None => here,
+    };
+    let failures = super::plan::apply(target, &selected)?;
     if index_changes {
         if let Some(cp) = &cp {
-            rollback::set_index(&ctx, cp)?;
+            rollback::set_index(target, cp)?;
         }
     }
-    for (sha, msg) in lost_stashes.iter().rev() {
-        if let Err(err) = ctx.git.run(["stash", "store", "-m", msg, sha]) {
-            ref_failures.push(format!("stash {}: {}", short(sha), err.message));
-        }
+    if !lost_stashes.is_empty() {
+        ref_failures.extend(super::stash::restore(&ctx, recorded_stashes));
     }
     let mut text = rollback::summary(&selected, &failures);
     if !journal.is_empty() {

@@ -401,10 +401,13 @@ fn the_issue_command_lines() {
         ("gc --prune=now", m("gc")),
         (
             "worktree remove --force ../wt",
-            destroys(
-                m("worktree"),
-                "worktree remove --force deletes the worktree's uncommitted changes",
-            ),
+            Action {
+                removes_worktree: Some("../wt".into()),
+                ..destroys(
+                    m("worktree"),
+                    "worktree remove --force deletes the worktree's uncommitted changes",
+                )
+            },
         ),
         ("add -A", commits(m("add"))),
         (

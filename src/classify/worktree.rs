@@ -225,7 +225,7 @@ pub(super) fn stash(args: &[String], a: &mut Action) {
 }
 
 /// `worktree`: `list` reads; `remove --force` deletes a worktree with its
-/// uncommitted changes (SPEC); `add` makes a branch with `-b`/`-B`, or
+/// uncommitted changes (SPEC), `remove` names it; `add` makes a branch with `-b`/`-B`, or
 /// guesses one like `checkout` (from a remote with `<commit-ish>` naming a
 /// branch that exists there only; named after the path's last component
 /// without a `<commit-ish>`, created at HEAD unless it exists).
@@ -233,9 +233,14 @@ pub(super) fn worktree(args: &[String], ctx: &Context, a: &mut Action) {
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
         Some("list") => a.effect = Effect::Read,
-        Some("remove") if parse(rest, tables::WORKTREE_REMOVE, false).count("force") > 0 => {
-            a.destructive =
-                Some("worktree remove --force deletes the worktree's uncommitted changes".into());
+        Some("remove") => {
+            let p = parse(rest, tables::WORKTREE_REMOVE, false);
+            if p.count("force") > 0 {
+                a.destructive = Some(
+                    "worktree remove --force deletes the worktree's uncommitted changes".into(),
+                );
+            }
+            a.removes_worktree = p.args.first().cloned();
         }
         Some("add") => worktree_add(rest, ctx, a),
         _ => {}

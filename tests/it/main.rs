@@ -12,4 +12,5 @@ mod policy;
 mod rollback;
 mod shim;
 mod undo;
+mod undo_state;
 mod workflow;

@@ -653,7 +653,13 @@ fn edge_cases() {
         ("remote show origin", r("remote")),
         ("remote add x y", m("remote")),
         ("worktree list", r("worktree")),
-        ("worktree remove ../wt", m("worktree")),
+        (
+            "worktree remove ../wt",
+            Action {
+                removes_worktree: Some("../wt".into()),
+                ..m("worktree")
+            },
+        ),
         (
             "worktree add ../topic",
             refs(

@@ -1,0 +1,208 @@
+//! Linked worktrees that `git worktree remove --force` deletes: which one
+//! the command names, and bringing it back.
+//!
+//! The pre-destructive checkpoint of `worktree remove` is taken of the
+//! worktree being removed, not of the one the command runs in; its
+//! `Ward-Workdir` trailer says where that worktree was. Undo re-creates it
+//! with `git worktree add` at the same path, on the same branch when that
+//! still exists and is checked out nowhere else (else detached at the
+//! checkpoint's HEAD), then restores its files and index from the
+//! checkpoint as a rollback would. A lock the worktree had is not put back.
+
+use std::path::{Path, PathBuf};
+
+use super::rollback::Prepared;
+use super::store::Checkpoint;
+use super::Ctx;
+use crate::error::{Error, Result};
+use crate::facts::Repo;
+use crate::git::Git;
+
+/// One entry of `git worktree list --porcelain`.
+struct Listed {
+    path: PathBuf,
+    branch: Option<String>,
+}
+
+/// The worktrees of the repository, the main one first.
+fn list(git: &Git) -> Vec<Listed> {
+    let Ok(out) = git.output(["worktree", "list", "--porcelain", "-z"]) else {
+        return Vec::new();
+    };
+    let mut all: Vec<Listed> = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).split('\0') {
+        if let Some(path) = line.strip_prefix("worktree ") {
+            all.push(Listed {
+                path: PathBuf::from(path),
+                branch: None,
+            });
+        } else if let (Some(b), Some(last)) = (line.strip_prefix("branch "), all.last_mut()) {
+            last.branch = Some(b.strip_prefix("refs/heads/").unwrap_or(b).to_string());
+        }
+    }
+    all
+}
+
+/// The worktree `git worktree remove <arg>` deletes, found as git finds it:
+/// the one worktree whose path ends with `arg` at a directory boundary,
+/// else the one at `arg` taken relative to `cwd` (where git runs, after
+/// `-C`), both sides' symlinks resolved.
+pub fn named(git: &Git, cwd: &Path, arg: &str) -> Option<PathBuf> {
+    let all = list(git);
+    if !arg.is_empty() {
+        let by_suffix: Vec<&Listed> = all
+            .iter()
+            .filter(|w| {
+                let p = w.path.to_string_lossy();
+                p.strip_suffix(arg)
+                    .is_some_and(|head| head.is_empty() || head.ends_with('/'))
+            })
+            .collect();
+        if let [one] = by_suffix.as_slice() {
+            return Some(one.path.clone());
+        }
+    }
+    let wanted = std::fs::canonicalize(cwd.join(arg)).ok()?;
+    all.into_iter()
+        .map(|w| w.path)
+        .find(|p| std::fs::canonicalize(p).is_ok_and(|p| p == wanted))
+}
+
+/// Where a checkpoint's worktree was, when that is not `ctx`'s.
+fn elsewhere(ctx: &Ctx, cp: &Checkpoint) -> Option<PathBuf> {
+    let dir = PathBuf::from(cp.workdir.as_deref()?);
+    let same = dir == ctx.workdir || std::fs::canonicalize(&dir).is_ok_and(|d| d == ctx.workdir);
+    (!same).then_some(dir)
+}
+
+/// The worktree of this repository whose top is `dir`, if there is one.
+fn open(ctx: &Ctx, dir: &Path) -> Option<Repo> {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let repo = Repo::at(dir)?;
+    let top = repo.workdir().and_then(real);
+    (top.is_some() && top == real(dir) && real(repo.common_dir()).as_ref() == Some(&ctx.common_dir))
+        .then_some(repo)
+}
+
+/// The repository of another worktree that still exists, when the
+/// checkpoint was taken there.
+pub fn open_elsewhere(ctx: &Ctx, cp: &Checkpoint) -> Option<Repo> {
+    open(ctx, &elsewhere(ctx, cp)?)
+}
+
+/// A removed worktree, and how to bring it back.
+pub struct Gone {
+    pub path: PathBuf,
+    /// The branch to check out; `None`: detached at `start`.
+    pub branch: Option<String>,
+    /// The commit it starts at.
+    pub start: String,
+}
+
+impl Gone {
+    /// The plan's line.
+    pub fn plan_line(&self) -> String {
+        let on = match &self.branch {
+            Some(b) => format!("on branch {b}"),
+            None => format!("detached at {}", super::cmd::short(&self.start)),
+        };
+        format!(
+            "  WORKTREE  {} comes back ({on}), with its files and index as the checkpoint holds them\n",
+            self.path.display()
+        )
+    }
+
+    /// The plan from a fresh checkout of it to the checkpoint, and the
+    /// present of `ctx` (whose safety checkpoint undo takes).
+    pub fn prepare(&self, ctx: &Ctx, cp: &Checkpoint) -> Result<Prepared> {
+        let start = ctx
+            .git
+            .run(["rev-parse", &format!("{}^{{tree}}", self.start)])?;
+        let files = (cp.counts.files > 0).then_some(cp.counts.files);
+        let plan = super::plan::compute(ctx, &start, &cp.tree, &[], &[], files, false)?;
+        let present = super::snapshot::trees(ctx)?;
+        Ok(Prepared { present, plan })
+    }
+
+    /// `git worktree add` at its path; returns its repository.
+    pub fn recreate(&self, ctx: &Ctx) -> Result<Repo> {
+        let path = self.path.to_string_lossy();
+        let mut args = vec!["worktree", "add", "-q"];
+        match &self.branch {
+            Some(b) => args.extend([path.as_ref(), b.as_str()]),
+            None => args.extend(["--detach", path.as_ref(), self.start.as_str()]),
+        }
+        ctx.git.run(&args)?;
+        Repo::at(&self.path)
+            .ok_or_else(|| Error::internal(format!("cannot open the worktree made at {path}")))
+    }
+}
+
+/// The worktree a checkpoint was taken of, when it is not `ctx`'s and no
+/// longer exists (a `worktree remove` deleted it). An error when there is
+/// no commit to re-create it at.
+pub fn gone(ctx: &Ctx, cp: &Checkpoint) -> Result<Option<Gone>> {
+    let Some(path) = elsewhere(ctx, cp).filter(|dir| open(ctx, dir).is_none()) else {
+        return Ok(None);
+    };
+    let empty = |d: &Path| std::fs::read_dir(d).is_ok_and(|mut d| d.next().is_none());
+    if path.exists() && !empty(&path) {
+        return Err(Error::invalid(
+            format!(
+                "checkpoint {} holds the worktree at {}, where something else is now",
+                cp.id,
+                path.display()
+            ),
+            "move that out of the way and run it again",
+        ));
+    }
+    let all = list(&ctx.git);
+    let free = |b: &String| {
+        ctx.repo.ref_id(&format!("refs/heads/{b}")).is_some()
+            && !all.iter().any(|w| w.branch.as_ref() == Some(b))
+    };
+    let branch = cp.branch.clone().filter(free);
+    let start = match &branch {
+        Some(b) => ctx.repo.ref_id(&format!("refs/heads/{b}")),
+        None => cp.head.clone(),
+    };
+    let Some(start) = start else {
+        return Err(Error::invalid(
+            format!(
+                "checkpoint {} holds the worktree at {}, which no longer exists and had no commit",
+                cp.id,
+                path.display()
+            ),
+            format!(
+                "make a worktree there, then restore into it: `git -C <it> ward rollback {} --yes`",
+                cp.id
+            ),
+        ));
+    };
+    Ok(Some(Gone {
+        path,
+        branch,
+        start,
+    }))
+}
+
+/// The error for a rollback to a checkpoint of a removed worktree: what to
+/// type to get it back.
+pub fn gone_error(cp: &Checkpoint, g: &Gone) -> Error {
+    let path = g.path.display();
+    let add = match &g.branch {
+        Some(b) => format!("git worktree add {path} {b}"),
+        None => format!("git worktree add --detach {path} {}", g.start),
+    };
+    Error::invalid(
+        format!(
+            "checkpoint {} holds the worktree at {path}, which no longer exists",
+            cp.id
+        ),
+        format!(
+            "if removing it was the last agent command, `git ward undo` brings it back; \
+             else `{add}`, then `git -C {path} ward rollback {} --index --yes`",
+            cp.id
+        ),
+    )
+}

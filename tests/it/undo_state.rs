@@ -1,0 +1,185 @@
+//! `git ward undo` of what lives beside the working tree: a linked worktree
+//! the command removed, the order of the stash, a merge in progress.
+
+use std::path::Path;
+
+use crate::common::TestRepo;
+
+const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
+
+/// An agent's repository on `agent/c1`, hooks installed, a clean tree.
+fn agent_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write(".gitignore", "*.log\n")
+        .write("a.txt", "a1\n")
+        .commit("a1");
+    let _ = repo.ward(["install"]);
+    repo
+}
+
+fn undo(repo: &TestRepo) {
+    repo.ward(["undo", "--yes"]).ok();
+}
+
+/// Git run in another directory (as a human).
+fn git_in(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
+    let mut all = vec!["-C", dir.to_str().unwrap()];
+    all.extend_from_slice(args);
+    repo.git(all).ok().stdout
+}
+
+/// What a worktree holds: HEAD, status, index, and its files' contents.
+fn worktree_state(repo: &TestRepo, dir: &Path) -> String {
+    let mut s = git_in(repo, dir, &["rev-parse", "--abbrev-ref", "HEAD"]);
+    s += &git_in(repo, dir, &["rev-parse", "HEAD"]);
+    s += &git_in(repo, dir, &["status", "--porcelain=v1", "-uall"]);
+    s += &git_in(repo, dir, &["ls-files", "-s"]);
+    for f in ["a.txt", "staged.txt", "new/untracked.txt"] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+        s += &format!("{f}: {text}");
+    }
+    s
+}
+
+/// Modified, staged and untracked work in a linked worktree.
+fn dirty(dir: &Path) {
+    std::fs::write(dir.join("a.txt"), "wip\n").unwrap();
+    std::fs::write(dir.join("staged.txt"), "staged\n").unwrap();
+    std::fs::create_dir_all(dir.join("new")).unwrap();
+    std::fs::write(dir.join("new/untracked.txt"), "untracked\n").unwrap();
+}
+
+#[test]
+fn worktree_remove_force_of_a_branch_comes_back() {
+    let repo = agent_repo();
+    let wt = repo.path("wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1-side", path])
+        .ok();
+    dirty(&wt);
+    git_in(&repo, &wt, &["add", "staged.txt"]);
+    let before = worktree_state(&repo, &wt);
+    let main_before = repo.state();
+
+    let real = std::fs::canonicalize(repo.tmp.path()).unwrap().join("wt");
+    repo.shim_env(["worktree", "remove", "--force", "../wt"], C1)
+        .ok();
+    assert!(!wt.exists());
+    repo.ward(["rollback", "chk-c1-1", "--yes"])
+        .code(2)
+        .stderr_has("no longer exists")
+        .stderr_has(&format!(
+            "git worktree add {} agent/c1-side",
+            real.display()
+        ));
+    assert_eq!(repo.state(), main_before);
+    undo(&repo);
+    assert_eq!(worktree_state(&repo, &wt), before);
+    assert_eq!(
+        repo.state(),
+        main_before,
+        "the current worktree is left alone"
+    );
+}
+
+#[test]
+fn worktree_remove_twice_forced_of_a_detached_locked_worktree_comes_back() {
+    let repo = agent_repo();
+    repo.write("sub/keep", "x\n").commit("sub");
+    let wt = repo.path("wt2");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "--detach", path, "HEAD~1"])
+        .ok();
+    repo.git(["worktree", "lock", path]).ok();
+    dirty(&wt);
+    let before = worktree_state(&repo, &wt);
+
+    // Relative to the directory `-C` names, as git reads it.
+    repo.shim_env(
+        ["-C", "sub", "worktree", "remove", "-f", "-f", "../../wt2"],
+        C1,
+    )
+    .ok();
+    assert!(!wt.exists());
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("WORKTREE")
+        .stdout_has(path);
+    undo(&repo);
+    assert_eq!(worktree_state(&repo, &wt), before);
+}
+
+#[test]
+fn stash_drop_of_a_middle_entry_goes_back_in_place() {
+    let repo = agent_repo();
+    for n in 1..=3 {
+        repo.write("a.txt", &format!("stash {n}\n"));
+        repo.git(["stash", "push", "-q", "-m", &format!("entry {n}")])
+            .ok();
+    }
+    let list = || {
+        repo.git(["stash", "list", "--format=%H %gd %gs"])
+            .ok()
+            .stdout
+    };
+    let before = list();
+    repo.shim_env(["stash", "drop", "-q", "stash@{1}"], C1).ok();
+    assert_eq!(list().lines().count(), 2);
+    undo(&repo);
+    assert_eq!(list(), before);
+}
+
+/// A merge of `other` into `agent/c1` stopped on a conflict in `a.txt`,
+/// with `b.txt` merged cleanly.
+fn conflicted_merge() -> TestRepo {
+    let repo = agent_repo();
+    repo.git(["switch", "-q", "-c", "other"]).ok();
+    repo.write("a.txt", "theirs\n")
+        .write("b.txt", "b\n")
+        .commit("theirs");
+    repo.git(["switch", "-q", "agent/c1"]).ok();
+    repo.write("a.txt", "ours\n").commit("ours");
+    repo.git(["merge", "-q", "other"]).code(1);
+    repo
+}
+
+fn merge_state(repo: &TestRepo) -> String {
+    let status = repo.git(["status", "--porcelain=v1"]).ok().stdout;
+    let head = repo.rev("MERGE_HEAD").unwrap_or_default();
+    let msg = std::fs::read_to_string(repo.dir.join(".git/MERGE_MSG")).unwrap_or_default();
+    format!("{status}{head}\n{msg}{}", repo.state())
+}
+
+#[test]
+fn merge_abort_and_reset_during_a_conflict_come_back_in_progress() {
+    let repo = conflicted_merge();
+    let before = merge_state(&repo);
+    assert!(before.contains("UU a.txt"));
+    assert!(repo.read("a.txt").unwrap().contains("<<<<<<<"));
+
+    repo.shim_env(["merge", "--abort"], C1).ok();
+    assert!(repo.rev("MERGE_HEAD").is_none());
+    undo(&repo);
+    assert_eq!(merge_state(&repo), before);
+
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    assert!(repo.rev("MERGE_HEAD").is_none());
+    undo(&repo);
+    assert_eq!(merge_state(&repo), before);
+}
+
+#[test]
+fn a_checkpoint_during_a_merge_shows_it_and_rollback_index_puts_it_back() {
+    let repo = conflicted_merge();
+    let before = merge_state(&repo);
+    let theirs = repo.rev("other").unwrap();
+    let id = repo.checkpoint("mid-merge");
+    repo.ward(["checkpoint", "show", &id])
+        .ok()
+        .stdout_has(&format!("Merging:     {theirs}"))
+        .stdout_has("Conflicted:  a.txt");
+    repo.git(["merge", "--abort"]).ok();
+    repo.ward(["rollback", &id, "--index", "--yes"]).ok();
+    assert_eq!(merge_state(&repo), before);
+}
