@@ -43,8 +43,9 @@ enum Level {
 }
 
 impl Dirs {
-    /// The repository git would find from `start` (after any `-C`), walking
-    /// up; `None` when there is none or when in doubt.
+    /// The repository git would find from `start`, walking up; `None` when
+    /// there is none or when in doubt. `start` is a physical path, as
+    /// `getcwd` gives it (git walks up from there, not through symlinks).
     pub fn discover(start: &Path) -> Option<Dirs> {
         if DISCOVERY_ENV
             .iter()
@@ -52,10 +53,8 @@ impl Dirs {
         {
             return None;
         }
-        // The physical path, as git's getcwd() after chdir() would give it.
-        let start = start.canonicalize().ok()?;
-        let device = std::fs::metadata(&start).ok()?.dev();
-        let mut dir = start.as_path();
+        let device = std::fs::metadata(start).ok()?.dev();
+        let mut dir = start;
         loop {
             match level(dir) {
                 Level::Found(dirs) => return Some(dirs),
