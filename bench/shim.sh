@@ -9,6 +9,7 @@
 #
 # The default binary is target/release/git-ward; a second one (say, the
 # static build that ./install makes) gets rows of its own in the same run.
+# IN=d000 runs every command from that subdirectory of each repository.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 ward="$(realpath "${1:-$here/target/release/git-ward}")"
@@ -39,7 +40,7 @@ make_repo "$work/small" 10
 make_repo "$work/large" 20000
 
 for repo in small large; do
-  cd "$work/$repo"
+  cd "$work/$repo/${IN:-.}"
   "$git" status >/dev/null # warm the index stat cache
   "$work/shim/git" status >/dev/null # fill the settings cache
   extra=()
@@ -57,7 +58,7 @@ for repo in small large; do
     -n "git commit (mutating, child)" "$git commit -q --allow-empty -m x" \
     -n "shim commit (mutating, child)" "$work/shim/git commit -q --allow-empty -m x" \
     "${extra[@]}" >/dev/null
-  echo "### $repo repository ($(git ls-files | wc -l) files)"
+  echo "### $repo repository ($("$git" ls-files :/ | wc -l) files)"
   echo
   cat "$work/$repo.md"
   echo

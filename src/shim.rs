@@ -14,7 +14,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::assess::{assess, Assessment};
 use crate::audit::{self, Record};
-use crate::classify::GitArgs;
+use crate::classify::{GitArgs, Globals};
 use crate::decide::{Head, Verdict};
 use crate::env;
 use crate::error::{exit, Error};
@@ -129,8 +129,8 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
 
 /// The read-only fast path, for the commonest case: a command that only
 /// reads whatever its arguments (`status`, `log`, `diff`, `rev-parse` ...),
-/// run at the top of a working tree (or with `GIT_DIR`), with no global
-/// option that selects another repository and no configuration on the
+/// run anywhere in a working tree (after any `-C`) or with `GIT_DIR`, with
+/// no `--git-dir`, `--work-tree` or `--bare` and no configuration on the
 /// command line or in the environment (which could switch hooks off). The
 /// full road would allow it; this reaches the same answer without opening
 /// the repository or parsing the policy: the cached settings of
@@ -144,16 +144,16 @@ fn fast_read(
 ) -> Option<ExitCode> {
     let command = pre.rest.first()?.to_str()?;
     let g = &pre.globals;
-    let plain = g.chdir.is_empty()
-        && g.git_dir.is_none()
+    let plain = g.git_dir.is_none()
         && g.work_tree.is_none()
+        && !g.bare
         && g.config.is_empty()
         && g.config_env.is_empty()
         && !g.informational;
     if !plain || !crate::classify::always_reads(command) || !facts::env_config().is_empty() {
         return None;
     }
-    let dirs = Dirs::find()?;
+    let dirs = fast_dirs(g)?;
     let quick = Quick::load(&dirs).ok()?.quick;
     if quick.reclassified.iter().any(|c| c == command) {
         return None;
@@ -193,7 +193,26 @@ fn fast_read(
         };
         audit::append(&dirs.audit_dir(), &[record]);
     }
+    tracing::debug!("read-only fast path; exec");
     Some(exec(real, args, Some(&trace_id), contract.as_deref()))
+}
+
+/// The repository git will use, found without opening it: with `GIT_DIR`
+/// exported, that git dir, and the working directory as the top of the
+/// working tree (as git takes it); else discovered upwards from where `-C`
+/// leads. `None` when in doubt.
+fn fast_dirs(g: &Globals) -> Option<Dirs> {
+    if env::var("GIT_DIR").is_some() {
+        // `-C` then `GIT_DIR` relative to the new directory: the full road.
+        return g.chdir.is_empty().then(Dirs::find).flatten();
+    }
+    let start = if g.chdir.is_empty() {
+        std::env::current_dir().ok()? // getcwd: physical already
+    } else {
+        // Physical, as git's getcwd() after its chdir()s gives it.
+        facts::effective_cwd(g).canonicalize().ok()?
+    };
+    Dirs::discover(&start)
 }
 
 /// A doorway for git-ward's own calls in this repository, carrying the trace.

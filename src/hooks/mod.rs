@@ -20,6 +20,7 @@ use crate::decide::{Actor, Decision};
 use crate::env;
 use crate::error::{exit, Error, Result};
 
+mod discover;
 mod footer;
 pub mod install;
 mod pre_commit;

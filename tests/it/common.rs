@@ -76,6 +76,17 @@ impl Run {
         self
     }
 
+    /// Asserts stderr does not contain `text`.
+    #[track_caller]
+    pub fn stderr_lacks(self, text: &str) -> Run {
+        assert!(
+            !self.stderr.contains(text),
+            "stderr has {text:?}:\n{}",
+            self.stderr
+        );
+        self
+    }
+
     /// Asserts stdout contains `text`.
     #[track_caller]
     pub fn stdout_has(self, text: &str) -> Run {
@@ -210,6 +221,31 @@ impl TestRepo {
         let mut cmd = self.shim_command(args);
         cmd.envs(env.iter().copied()).stdin(Stdio::null());
         Run::from(cmd.output().expect("run shim"))
+    }
+
+    /// Runs `git` through the shim from `dir` (a subdirectory, say).
+    pub fn shim_in<I, S>(&self, dir: &Path, args: I, env: &[(&str, &str)]) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = self.shim_command(args);
+        cmd.current_dir(dir)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null());
+        Run::from(cmd.output().expect("run shim"))
+    }
+
+    /// Runs the real git (not the shim) from `dir`, as a human.
+    pub fn git_in<I, S>(&self, dir: &Path, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(real_git());
+        self.hermetic(&mut cmd);
+        cmd.current_dir(dir).args(args).stdin(Stdio::null());
+        Run::from(cmd.output().expect("run git"))
     }
 
     /// The shim's `Command`, for tests that need stdin or signals.

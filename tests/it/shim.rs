@@ -582,18 +582,10 @@ fn every_shim_command_is_audited_with_its_trace() {
 #[test]
 fn the_read_fast_path_honours_the_policy() {
     let repo = TestRepo::new();
-    let audit = |repo: &TestRepo| -> Vec<serde_json::Value> {
-        repo.ward(["audit", "--json"])
-            .ok()
-            .stdout
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
     // Twice: the first run fills the settings cache, the second reads it.
     repo.shim(["status"]).ok();
     repo.shim(["status"]).ok();
-    let lines = audit(&repo);
+    let lines = audit_lines(&repo);
     assert_eq!(
         lines
             .iter()
@@ -613,16 +605,216 @@ fn the_read_fast_path_honours_the_policy() {
     // A policy that reclassifies `status` as mutating is seen at once.
     repo.local_policy("[commands]\nmutating = [\"status\"]\n");
     repo.shim(["status"]).ok();
-    let last = audit(&repo).pop().unwrap();
+    let last = audit_lines(&repo).pop().unwrap();
     assert_eq!(last["operation"], "git.status");
     assert_eq!(last["tier"], 1);
 
     // audit.reads = false: reads leave no line.
     repo.local_policy("[audit]\nreads = false\n");
-    let before = audit(&repo).len();
+    let before = audit_lines(&repo).len();
     repo.shim(["status"]).ok();
     repo.shim(["log", "--oneline"]).ok();
-    assert_eq!(audit(&repo).len(), before);
+    assert_eq!(audit_lines(&repo).len(), before);
+}
+
+// --- The read-only fast path below the top of the working tree ---------
+
+/// What the shim says on stderr with `WARD_LOG=debug` when it takes the
+/// read-only fast path, and when it takes the full road.
+const FAST: &str = "read-only fast path";
+const FULL: &str = "assessed";
+
+/// A repository on `main` with `sub/dir`, a modified file, an untracked
+/// one, a directory `elsewhere` beside it and a link `link -> repo/sub`.
+fn with_subdirectories() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("sub/dir/f.txt", "f\n");
+    repo.commit("sub");
+    repo.write("README", "changed\n")
+        .write("sub/dir/new.txt", "new\n");
+    std::fs::create_dir_all(repo.path("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(repo.dir.join("sub"), repo.path("link")).unwrap();
+    repo
+}
+
+/// Reads run below the top: (directory, command line).
+fn reads_below_the_top(repo: &TestRepo) -> Vec<(std::path::PathBuf, Vec<String>)> {
+    let top = repo.dir.to_str().unwrap().to_string();
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    vec![
+        (repo.dir.join("sub/dir"), words(&["status"])),
+        (
+            repo.dir.join("sub/dir"),
+            words(&["rev-parse", "HEAD", "--show-prefix"]),
+        ),
+        (
+            repo.dir.join("sub"),
+            words(&["-C", "dir", "diff", "--stat"]),
+        ),
+        (
+            repo.path("elsewhere"),
+            words(&["-C", &top, "-C", "sub/dir", "status", "--short"]),
+        ),
+        (
+            repo.tmp.path().to_path_buf(),
+            words(&["-C", "link/dir/..", "log", "--oneline"]),
+        ),
+    ]
+}
+
+#[test]
+fn reads_from_a_subdirectory_or_after_dash_c_answer_as_git_does() {
+    let repo = with_subdirectories();
+    for (dir, args) in reads_below_the_top(&repo) {
+        let ours = repo.shim_in(&dir, &args, &[]).ok();
+        let git = repo.git_in(&dir, &args).ok();
+        assert_eq!(ours.stdout, git.stdout, "{args:?} in {}", dir.display());
+        assert_eq!(ours.stderr, git.stderr, "{args:?} in {}", dir.display());
+    }
+}
+
+#[test]
+fn reads_from_a_subdirectory_or_after_dash_c_take_the_fast_path() {
+    let repo = with_subdirectories();
+    let debug = [("WARD_LOG", "debug")];
+    for (dir, args) in reads_below_the_top(&repo) {
+        repo.shim_in(&dir, &args, &debug)
+            .ok()
+            .stderr_has(FAST)
+            .stderr_lacks(FULL);
+    }
+    // What the full road records for a read from a subdirectory (`-c` takes it).
+    repo.shim_in(&repo.dir.join("sub/dir"), ["-c", "x.y=z", "status"], &debug)
+        .ok()
+        .stderr_has(FULL);
+    let lines = audit_lines(&repo);
+    let (full, fast) = lines.split_last().unwrap();
+    assert_eq!(fast.len(), reads_below_the_top(&repo).len());
+    let top = repo.dir.canonicalize().unwrap();
+    assert_eq!(full["worktree"], top.to_str().unwrap());
+    for line in fast {
+        assert_eq!(line["worktree"], full["worktree"], "{line}");
+        assert_eq!(line["branch_before"], "main", "{line}");
+        assert_eq!(line["tier"], 0, "{line}");
+    }
+}
+
+#[test]
+fn a_read_the_policy_calls_mutating_takes_the_full_road_from_below_the_top() {
+    let repo = with_subdirectories();
+    repo.local_policy("[commands]\nmutating = [\"status\"]\n");
+    let top = repo.dir.to_str().unwrap();
+    let debug = [("WARD_LOG", "debug")];
+    repo.shim_in(&repo.dir.join("sub/dir"), ["status"], &debug)
+        .ok()
+        .stderr_has(FULL)
+        .stderr_lacks(FAST);
+    repo.shim_in(
+        &repo.path("elsewhere"),
+        ["-C", top, "-C", "sub", "status"],
+        &debug,
+    )
+    .ok()
+    .stderr_has(FULL)
+    .stderr_lacks(FAST);
+    // Run as a child and logged with its exit status, as mutating commands are.
+    for line in audit_lines(&repo) {
+        assert_eq!(line["tier"], 1, "{line}");
+        assert_eq!(line["exit_code"], 0, "{line}");
+    }
+}
+
+#[test]
+fn mutations_from_below_the_top_are_refused_on_a_protected_branch() {
+    let repo = with_subdirectories();
+    let head = repo.rev("HEAD");
+    let top = repo.dir.to_str().unwrap();
+    let cases: [(&std::path::Path, &[&str]); 3] = [
+        (&repo.dir.join("sub/dir"), &["commit", "-qam", "x"]),
+        (
+            &repo.path("elsewhere"),
+            &["-C", top, "-C", "sub", "commit", "-qam", "x"],
+        ),
+        (repo.tmp.path(), &["-C", "link", "commit", "-qam", "x"]),
+    ];
+    for (dir, args) in cases {
+        repo.shim_in(dir, args, &[])
+            .code(1)
+            .stderr_has("EN-GIT-D-003");
+    }
+    assert_eq!(repo.rev("HEAD"), head);
+    assert_eq!(repo.branch(), "main");
+}
+
+#[test]
+fn linked_worktrees_and_bare_repositories_are_found_from_below_their_top() {
+    let repo = with_subdirectories();
+    repo.git(["branch", "feat"]).ok();
+    let wt = repo.path("wt");
+    repo.git(["worktree", "add", "-q", wt.to_str().unwrap(), "feat"])
+        .ok();
+    let bare = repo.path("bare.git");
+    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()])
+        .ok();
+    let debug = [("WARD_LOG", "debug")];
+    let in_wt = repo.shim_in(&wt.join("sub/dir"), ["status", "--short"], &debug);
+    assert_eq!(in_wt.ok().stderr_has(FAST).stdout, "");
+    repo.shim_in(&bare.join("refs"), ["log", "--oneline"], &debug)
+        .ok()
+        .stderr_has(FAST)
+        .stdout_has("sub");
+    let lines = audit_lines(&repo);
+    let wt_line = lines.last().unwrap();
+    assert_eq!(
+        wt_line["worktree"],
+        wt.canonicalize().unwrap().to_str().unwrap()
+    );
+    assert_eq!(wt_line["branch_before"], "feat");
+    // The bare repository keeps its own log, with no working tree.
+    let mut cmd = std::process::Command::new(crate::common::ward_bin());
+    repo.hermetic(&mut cmd);
+    let out = cmd
+        .current_dir(&bare)
+        .args(["audit", "--json"])
+        .output()
+        .unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["operation"], "git.log");
+    assert!(line["worktree"].is_null(), "{line}");
+}
+
+#[test]
+fn unusual_layouts_below_the_top_take_the_full_road() {
+    let repo = with_subdirectories();
+    let sub = repo.dir.join("sub/dir");
+    let ceiling = repo.tmp.path().to_str().unwrap();
+    let debug = [("WARD_LOG", "debug")];
+    let cases: [(&std::path::Path, &[(&str, &str)]); 2] = [
+        (&sub, &[("GIT_CEILING_DIRECTORIES", ceiling)]),
+        (&repo.dir.join(".git/refs"), &[]),
+    ];
+    for (dir, env) in cases {
+        let git = repo.git_in(dir, ["rev-parse", "--git-dir"]);
+        let ours = repo.shim_in(dir, ["rev-parse", "--git-dir"], &[env, &debug].concat());
+        assert_eq!(ours.stdout, git.stdout, "{}", dir.display());
+        ours.ok().stderr_has(FULL).stderr_lacks(FAST);
+    }
+    // A `.git` in a subdirectory that git would not take for a repository.
+    std::fs::create_dir_all(sub.join(".git")).unwrap();
+    repo.shim_in(&sub, ["status"], &debug)
+        .ok()
+        .stderr_has(FULL)
+        .stderr_lacks(FAST);
+}
+
+/// The audit log, one JSON value per line.
+fn audit_lines(repo: &TestRepo) -> Vec<serde_json::Value> {
+    repo.ward(["audit", "--json"])
+        .ok()
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
