@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Shim overhead, measured side by side in one hyperfine run per repository:
-# `git status` and `git rev-parse HEAD` through the shim vs the real git, on
-# a small repository and on a 20,000-file one; plus `git-ward explain` vs
-# `git rev-parse HEAD`, and the number of git processes a read-only command
-# starts through the shim (strace).
+# Shim overhead, measured interleaved (bench/interleave.py) per repository:
+# `git status` and `git rev-parse HEAD` through the shim vs the real git (and
+# vs a shim that only execs git: the floor), on a small repository and on a
+# 20,000-file one; plus `git-ward explain` vs `git rev-parse HEAD`, and the
+# number of git processes a read-only command starts through the shim
+# (strace).
 #
 #   bench/shim.sh [path/to/git-ward [path/to/another/git-ward]]
 #
@@ -17,6 +18,20 @@ other="${2:+$(realpath "$2")}"
 git="${WARD_REAL_GIT:-/usr/local/bin/git}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# The floor for any shim: a static Rust program, built like ./install's
+# binary, that only execs the real git (built before HOME changes, for rustup).
+cat > "$work/exec.rs" <<RS
+use std::os::unix::process::CommandExt;
+fn main() {
+    let e = std::process::Command::new("$git").args(std::env::args_os().skip(1)).exec();
+    eprintln!("{e}");
+    std::process::exit(127);
+}
+RS
+mkdir -p "$work/exec-only"
+rustc -O -C target-feature=+crt-static -C relocation-model=static \
+  -o "$work/exec-only/git" "$work/exec.rs"
+
 export HOME="$work/home" GIT_CONFIG_NOSYSTEM=1 WARD_REAL_GIT="$git"
 export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@x GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@x
 mkdir -p "$HOME" "$work/shim" "$work/shim2"
@@ -45,41 +60,23 @@ for repo in small large; do
   "$work/shim/git" status >/dev/null # fill the settings cache
   extra=()
   if [ -n "$other" ]; then
-    extra=(-n "shim (2nd binary) rev-parse HEAD" "$work/shim2/git rev-parse HEAD"
-           -n "shim (2nd binary) status" "$work/shim2/git status")
+    extra=("shim (2nd binary) rev-parse HEAD:git rev-parse HEAD=$work/shim2/git rev-parse HEAD"
+           "shim (2nd binary) status:git status=$work/shim2/git status")
   fi
-  hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-markdown "$work/$repo.md" \
-    --export-json "$work/$repo.json" \
-    -n "git rev-parse HEAD" "$git rev-parse HEAD" \
-    -n "shim rev-parse HEAD" "$work/shim/git rev-parse HEAD" \
-    -n "git status" "$git status" \
-    -n "shim status" "$work/shim/git status" \
-    -n "git-ward explain" "$ward explain -- commit -m x" \
-    -n "git commit (mutating, child)" "$git commit -q --allow-empty -m x" \
-    -n "shim commit (mutating, child)" "$work/shim/git commit -q --allow-empty -m x" \
-    "${extra[@]}" >/dev/null
   echo "### $repo repository ($("$git" ls-files :/ | wc -l) files)"
   echo
-  cat "$work/$repo.md"
-  echo
-  python3 - "$work/$repo.json" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-def row(a, b):
-    if a in r and b in r:
-        ma, mb = r[a]["median"] * 1e3, r[b]["median"] * 1e3
-        ca = (r[a]["user"] + r[a]["system"]) * 1e3
-        cb = (r[b]["user"] + r[b]["system"]) * 1e3
-        print(f"| {b} vs {a} | {mb - ma:+.2f} ms ({mb / ma:.2f}x) | {cb - ca:+.2f} ms ({cb / ca:.2f}x) |")
-print("| added by the shim | median wall | mean CPU (user+sys) |")
-print("|---|---|---|")
-row("git rev-parse HEAD", "shim rev-parse HEAD")
-row("git status", "shim status")
-row("git commit (mutating, child)", "shim commit (mutating, child)")
-row("git rev-parse HEAD", "shim (2nd binary) rev-parse HEAD")
-row("git status", "shim (2nd binary) status")
-row("git rev-parse HEAD", "git-ward explain")
-PY
+  rounds=${ROUNDS:-60}
+  [ "$repo" = large ] && rounds=${ROUNDS_LARGE:-20}
+  python3 "$here/bench/interleave.py" --rounds "$rounds" \
+    "git rev-parse HEAD=$git rev-parse HEAD" \
+    "exec-only shim rev-parse HEAD:git rev-parse HEAD=$work/exec-only/git rev-parse HEAD" \
+    "shim rev-parse HEAD:git rev-parse HEAD=$work/shim/git rev-parse HEAD" \
+    "git status:git status=$git status" \
+    "shim status:git status=$work/shim/git status" \
+    "git-ward explain:git rev-parse HEAD=$ward explain -- commit -m x" \
+    "git commit (mutating, child):git commit (mutating, child)=$git commit -q --allow-empty -m x" \
+    "shim commit (mutating, child):git commit (mutating, child)=$work/shim/git commit -q --allow-empty -m x" \
+    "${extra[@]}"
   echo
 done
 

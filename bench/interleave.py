@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Interleaved timing of a few commands, for noisy shared machines.
+
+hyperfine runs all of one command's iterations, then the next command's: a
+burst of load on the machine lands on one command only. This runs them in
+rounds instead (each round: every command, in a fresh random order, a few
+times), so every command sees the same machine, and reports per command the
+median wall time and the median CPU time (user + system of the child) over
+all runs, with the difference to the first command.
+
+    bench/interleave.py [--rounds N] [--per-round K] [--cwd DIR] \
+        'NAME=command line' 'NAME:BASE=command line' ...
+
+Each command is compared with the one named BASE (default: the first).
+Commands are split on blanks (no shell). stdout and stderr go to /dev/null.
+"""
+import argparse
+import os
+import random
+import resource
+import shlex
+import statistics
+import subprocess
+import time
+
+
+def run_once(argv, cwd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=100)
+    ap.add_argument("--per-round", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=20)
+    ap.add_argument("--cwd", default=os.getcwd())
+    ap.add_argument("commands", nargs="+")
+    args = ap.parse_args()
+    cmds, bases = [], {}
+    for c in args.commands:
+        name, _, line = c.partition("=")
+        name, _, base = name.partition(":")
+        cmds.append((name, shlex.split(line)))
+        bases[name] = base or cmds[0][0]
+    for name, argv in cmds:
+        for _ in range(args.warmup):
+            run_once(argv, args.cwd)
+    walls = {name: [] for name, _ in cmds}
+    cpus = {name: [] for name, _ in cmds}
+    for _ in range(args.rounds):
+        order = cmds[:]
+        random.shuffle(order)
+        for name, argv in order:
+            for _ in range(args.per_round):
+                w, c = run_once(argv, args.cwd)
+                walls[name].append(w)
+                cpus[name].append(c)
+    runs = args.rounds * args.per_round
+    print(f"| {runs} runs each, interleaved | vs | median wall | median CPU (user+sys) |")
+    print("|---|---|---|---|")
+    for name, _ in cmds:
+        base = bases[name]
+        bw, bc = statistics.median(walls[base]), statistics.median(cpus[base])
+        w, c = statistics.median(walls[name]), statistics.median(cpus[name])
+        vs = "" if base == name else base
+        print(f"| {name} | {vs} | {w*1e3:.2f} ms ({(w-bw)*1e3:+.2f}, {w/bw:.2f}x) "
+              f"| {c*1e3:.2f} ms ({(c-bc)*1e3:+.2f}, {c/bc:.2f}x) |")
+
+
+if __name__ == "__main__":
+    main()
