@@ -8,8 +8,10 @@
 #   sh      the same from a path with a blank (the `/bin/sh` script form)
 #   link    `git ward install --link`
 #   ward2   `git ward install` with a second binary, if one is given
-# usage: bench/hooks.sh [GIT] [WARD] [WARD2]   (RUNS=300 FRUNS=20 by default)
+# usage: bench/hooks.sh [GIT] [WARD] [WARD2]
+#   (ROUNDS=60 rounds of 5 commits, FROUNDS=10 rounds of 2 fetches)
 set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
 GIT=${1:-/usr/local/bin/git}
 WARD=$(realpath "${2:-target/release/git-ward}")
 WARD2=${3:+$(realpath "$3")}
@@ -36,21 +38,16 @@ for v in $VARIANTS; do
     ward2) (cd $v && "$WARD2" install >/dev/null);;
   esac
 done
-cmds=(); for v in $VARIANTS; do cmds+=(-n "$v" "$GIT -C $B/$v commit -q --allow-empty -m x"); done
-hyperfine -N -w 30 -r "${RUNS:-300}" --export-json "$B/human.json" "${cmds[@]}"
-WARD_AGENT=1 WARD_CONTRACT=c1 hyperfine -N -w 30 -r "${RUNS:-300}" --export-json "$B/agent.json" "${cmds[@]}"
-cmds=(); for v in $VARIANTS; do
-  cmds+=(-n "$v" --prepare "$B/deltags $v" "$GIT -C $B/$v fetch -q --no-auto-gc origin refs/tags/*:refs/tags/*")
+# Interleaved rounds (bench/interleave.py): every variant sees the same machine.
+commit=(); fetch=(); prep=()
+for v in $VARIANTS; do
+  commit+=("$v:native=$GIT -C $B/$v commit -q --allow-empty -m x")
+  fetch+=("$v:native=$GIT -C $B/$v fetch -q --no-auto-gc origin refs/tags/*:refs/tags/*")
+  prep+=(--prepare "$v=$B/deltags $v")
 done
-hyperfine -N -w 3 -r "${FRUNS:-20}" --export-json "$B/fetch.json" "${cmds[@]}"
-# Median and mean CPU (user + system) of each, and the ratio to the floor.
-python3 - "$B" <<'PY'
-import json, sys
-for what in ["human", "agent", "fetch"]:
-    rs = json.load(open(f"{sys.argv[1]}/{what}.json"))["results"]
-    cpu = {r["command"]: r["user"] + r["system"] for r in rs}
-    med = {r["command"]: r["median"] for r in rs}
-    floor_m, floor_c = med["native"], cpu["native"]
-    print(f"{what:6}", "  ".join(f"{n}: {med[n]*1e3:.1f} ms ({med[n]/floor_m:.2f}x) cpu {cpu[n]*1e3:.1f} ({cpu[n]/floor_c:.2f}x)" for n in med))
-PY
-echo "results in $B"
+echo "### human commit"
+python3 "$here/bench/interleave.py" --rounds "${ROUNDS:-60}" --warmup 10 "${commit[@]}"
+echo "### agent commit (WARD_AGENT=1 WARD_CONTRACT=c1)"
+WARD_AGENT=1 WARD_CONTRACT=c1 python3 "$here/bench/interleave.py" --rounds "${ROUNDS:-60}" --warmup 10 "${commit[@]}"
+echo "### fetch of 100 tags"
+python3 "$here/bench/interleave.py" --rounds "${FROUNDS:-10}" --per-round 2 --warmup 2 "${prep[@]}" "${fetch[@]}"

@@ -12,6 +12,9 @@ all runs, with the difference to the first command.
         'NAME=command line' 'NAME:BASE=command line' ...
 
 Each command is compared with the one named BASE (default: the first).
+`--prepare 'NAME=command line'` runs that command, untimed, before each
+timed run of NAME; `--stdin 'NAME=FILE'` gives NAME that file as its input
+(else /dev/null).
 Commands are split on blanks (no shell). stdout and stderr go to /dev/null.
 """
 import argparse
@@ -24,10 +27,11 @@ import subprocess
 import time
 
 
-def run_once(argv, cwd):
+def run_once(argv, cwd, stdin=None):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL,
+    subprocess.run(argv, cwd=cwd, input=stdin,
+                   stdin=None if stdin is not None else subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -41,6 +45,8 @@ def main():
     ap.add_argument("--per-round", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--cwd", default=os.getcwd())
+    ap.add_argument("--prepare", action="append", default=[])
+    ap.add_argument("--stdin", action="append", default=[])
     ap.add_argument("commands", nargs="+")
     args = ap.parse_args()
     cmds, bases = [], {}
@@ -49,9 +55,25 @@ def main():
         name, _, base = name.partition(":")
         cmds.append((name, shlex.split(line)))
         bases[name] = base or cmds[0][0]
+    prepare = {}
+    for p in args.prepare:
+        name, _, line = p.partition("=")
+        prepare[name] = shlex.split(line)
+
+    inputs = {}
+    for p in args.stdin:
+        name, _, path = p.partition("=")
+        with open(path, "rb") as f:
+            inputs[name] = f.read()
+
+    def timed(name, argv):
+        if name in prepare:
+            run_once(prepare[name], args.cwd)
+        return run_once(argv, args.cwd, inputs.get(name))
+
     for name, argv in cmds:
         for _ in range(args.warmup):
-            run_once(argv, args.cwd)
+            timed(name, argv)
     walls = {name: [] for name, _ in cmds}
     cpus = {name: [] for name, _ in cmds}
     for _ in range(args.rounds):
@@ -59,7 +81,7 @@ def main():
         random.shuffle(order)
         for name, argv in order:
             for _ in range(args.per_round):
-                w, c = run_once(argv, args.cwd)
+                w, c = timed(name, argv)
                 walls[name].append(w)
                 cpus[name].append(c)
     runs = args.rounds * args.per_round
