@@ -128,6 +128,52 @@ fn messages_arrive_unchanged() {
 }
 
 #[test]
+fn a_read_hands_git_the_environment_once_with_the_markers_and_sigpipe_default() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TestRepo::new();
+    // A stand-in for the real git that shows what it was given.
+    let probe = repo.path("probe-git");
+    std::fs::write(
+        &probe,
+        "#!/bin/sh\necho \"args: $*\"\nenv\ngrep SigIgn /proc/$$/status\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = repo
+        .shim_env(
+            ["status", "--short"],
+            &[
+                ("WARD_REAL_GIT", probe.to_str().unwrap()),
+                ("WARD_TRACE_ID", "t-outer"),
+                ("WARD_AGENT", "0"),
+                ("KEPT_AS_IS", "a=b c"),
+            ],
+        )
+        .ok()
+        .stdout;
+    assert!(out.starts_with("args: status --short\n"), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let once = |line: &str| lines.iter().filter(|l| **l == line).count() == 1;
+    assert!(once("KEPT_AS_IS=a=b c"), "{out}");
+    assert!(once("WARD_TRACE_ID=t-outer"), "{out}");
+    assert!(once("WARD_VIA=shim"), "{out}");
+    assert!(once("WARD_AGENT=1"), "{out}");
+    assert!(!lines.contains(&"WARD_AGENT=0"), "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("WARD_SHIM_SEEN=")).count(),
+        1,
+        "{out}"
+    );
+    // SIGPIPE (13) is not ignored: `git log | head` ends git quietly.
+    let ignored = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .map(|m| u64::from_str_radix(m.trim(), 16).unwrap())
+        .unwrap();
+    assert_eq!(ignored & (1 << 12), 0, "{out}");
+}
+
+#[test]
 fn non_utf8_arguments_are_preserved() {
     use std::os::unix::ffi::OsStrExt;
     let repo = TestRepo::new();
