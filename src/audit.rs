@@ -85,7 +85,7 @@ fn report_once(message: &str) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static REPORTED: AtomicBool = AtomicBool::new(false);
     if !REPORTED.swap(true, Ordering::Relaxed) {
-        eprintln!("{message}");
+        crate::output::errln!("{message}");
     }
 }
 

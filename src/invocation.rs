@@ -108,7 +108,7 @@ fn init_diagnostics() {
 
 /// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.
 pub fn report(err: &Error) {
-    eprint!("{}", err.render());
+    crate::output::err!("{}", err.render());
 }
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         }
         out.push('\n');
     }
-    print!("{out}");
+    crate::output::out!("{out}");
     Ok(exit::OK)
 }
 

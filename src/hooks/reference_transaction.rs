@@ -302,7 +302,7 @@ fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], acto
         .map_or(Ok(()), std::fs::create_dir_all)
         .and_then(|()| std::fs::write(&path, text));
     if let Err(e) = result {
-        eprintln!(
+        crate::output::errln!(
             "ward: warning: cannot record the ref journal in {}: {e}",
             path.display()
         );
