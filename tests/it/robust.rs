@@ -68,3 +68,29 @@ fn run_of(output: std::process::Output) -> Run {
         output,
     }
 }
+
+#[test]
+fn audit_reads_over_garbage_lines_and_any_since() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git_env(
+        ["commit", "--allow-empty", "-m", "x"],
+        &[("WARD_AGENT", "1")],
+    );
+    let dir = repo.dir.join(".git/ward/audit");
+    let mut garbage = b"garbage\n{\n{\"timestamp\":5}\n\xff\xfe\n".to_vec();
+    garbage.extend_from_slice(
+        br#"{"timestamp":"99999999999999999-99-99T99:99:99.999Z","started_at":"","duration_ms":0,"trace_id":"","source":"x","actor":"agent","contract_id":null,"operation":"","argv":[],"tier":1,"decision":"allow","branch_before":null,"branch_after":null,"actions_taken":[],"denial_code":null,"exit_code":null,"worktree":null}"#,
+    );
+    garbage.push(b'\n');
+    std::fs::write(dir.join("audit.1999-01-01.jsonl"), &garbage).unwrap();
+    std::fs::write(dir.join("audit.x"), vec![0xffu8; 100_000]).unwrap();
+    for since in ["1d", "200000000000000d", "0s"] {
+        let run = repo.ward(["audit", "--since", since]);
+        no_panic(&run, since);
+        run.ok();
+    }
+    repo.ward(["audit", "--json"])
+        .ok()
+        .stdout_has("\"decision\":\"deny\"");
+}
