@@ -3,10 +3,13 @@
 //! environment values, a reader that goes away. A failure is an error
 //! with a hint; a hook that guards a protected ref fails closed.
 
+use std::ffi::OsStr;
+use std::io::Write;
 use std::os::fd::FromRawFd;
-use std::process::{Command, Stdio};
+use std::os::unix::ffi::OsStrExt;
+use std::process::Stdio;
 
-use crate::common::{real_git, ward_bin, Run, TestRepo};
+use crate::common::{Run, TestRepo};
 
 /// Asserts the process ended without a panic (Rust's exit code 101, the
 /// "panicked" line on stderr).
@@ -47,25 +50,12 @@ fn output_into_a_reader_that_went_away_is_dropped_without_a_panic() {
             )
         };
         drop(read);
-        let mut cmd = Command::new(ward_bin());
-        repo.hermetic(&mut cmd);
-        cmd.env("WARD_REAL_GIT", real_git())
-            .args(args)
-            .stdin(Stdio::null())
+        let mut cmd = repo.ward_command(args);
+        cmd.stdin(Stdio::null())
             .stdout(Stdio::from(write))
             .stderr(Stdio::piped());
         let output = cmd.output().expect("run git-ward");
-        no_panic(&run_of(output), &format!("{args:?}"));
-    }
-}
-
-/// A finished process as a [`Run`].
-fn run_of(output: std::process::Output) -> Run {
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        output,
+        no_panic(&Run::from(output), &format!("{args:?}"));
     }
 }
 
@@ -93,4 +83,119 @@ fn audit_reads_over_garbage_lines_and_any_since() {
     repo.ward(["audit", "--json"])
         .ok()
         .stdout_has("\"decision\":\"deny\"");
+}
+/// `git-ward <args>` with `stdin` bytes and extra (possibly non-UTF-8) environment.
+fn ward_with(repo: &TestRepo, args: &[&OsStr], stdin: &[u8], env: &[(&str, &OsStr)]) -> Run {
+    let mut cmd = repo.ward_command(args);
+    cmd.envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("run git-ward");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // git-ward may exit without reading all of it.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("wait for git-ward");
+    writer.join().unwrap();
+    Run::from(output)
+}
+
+fn os(s: &str) -> &OsStr {
+    OsStr::new(s)
+}
+
+#[test]
+fn hooks_take_garbage_on_stdin_and_in_arguments_without_a_panic() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let mut inputs: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        b"garbage".to_vec(),
+        b"a b\n\n \r\n".to_vec(),
+        b"\xff\xfe \x00 refs/heads/\xff\r\n".to_vec(),
+        format!("{} {} refs/heads/main\r\n", "0".repeat(40), "g".repeat(40)).into_bytes(),
+    ];
+    inputs.push(vec![b'x'; 1 << 20]);
+    inputs.push((0..=255u8).cycle().take(5000).collect());
+    let hooks = [
+        "reference-transaction",
+        "pre-push",
+        "pre-receive",
+        "pre-commit",
+        "commit-msg",
+    ];
+    let bad = OsStr::from_bytes(b"\xff\xfe");
+    let arg_sets: [&[&OsStr]; 4] = [
+        &[],
+        &[os("preparing")],
+        &[os("prepared"), os("extra"), os("more")],
+        &[bad, bad],
+    ];
+    for hook in hooks {
+        for args in arg_sets {
+            for (i, input) in inputs.iter().enumerate() {
+                let mut argv = vec![os("hook"), os(hook)];
+                argv.extend_from_slice(args);
+                let run = ward_with(&repo, &argv, input, &[("WARD_AGENT", os("1"))]);
+                no_panic(&run, &format!("{hook} {args:?} input {i}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_protected_ref_in_odd_hook_input_is_still_refused() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let z = "0".repeat(40);
+    let head = repo.rev("HEAD").unwrap();
+    let agent = [("WARD_AGENT", os("1"))];
+    // A new value that is no object id still moves main.
+    for line in [
+        format!("{head} nothex refs/heads/main\r\n"),
+        format!("{head} {z} refs/heads/main\n\u{ff}garbage\n"),
+    ] {
+        for state in ["preparing", "prepared"] {
+            let args = [os("hook"), os("reference-transaction"), os(state)];
+            let run = ward_with(&repo, &args, line.as_bytes(), &agent);
+            no_panic(&run, &line);
+            assert_eq!(run.code, Some(1), "{line:?} {state}: {}", run.stderr);
+        }
+    }
+    // A push deleting main, amid garbage lines.
+    let push = format!("junk\n(delete) {z} refs/heads/main {head}\r\n\u{ff}\n");
+    let args = [os("hook"), os("pre-push"), os("origin"), os("url")];
+    let run = ward_with(&repo, &args, push.as_bytes(), &agent);
+    no_panic(&run, "pre-push");
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    // On a server, for everyone: a non-hex new value is no fast-forward.
+    let receive = format!("{head} nothex refs/heads/main\n");
+    let args = [os("hook"), os("pre-receive")];
+    let run = ward_with(&repo, &args, receive.as_bytes(), &[]);
+    no_panic(&run, "pre-receive");
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
+fn a_chained_hook_runs_from_a_hooks_directory_that_is_not_utf8() {
+    let repo = TestRepo::new();
+    let dir = repo.tmp.path().join(OsStr::from_bytes(b"hooks-\xff"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let marker = repo.path("chained-ran");
+    let orig = dir.join("pre-commit.ward-orig");
+    std::fs::write(&orig, format!("#!/bin/sh\ntouch '{}'\n", marker.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&orig, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = ward_with(
+        &repo,
+        &[os("hook"), os("pre-commit")],
+        b"",
+        &[("WARD_HOOK_DIR", dir.as_os_str())],
+    );
+    no_panic(&run, "pre-commit");
+    run.ok();
+    assert!(marker.exists(), "the chained hook did not run");
 }
