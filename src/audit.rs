@@ -85,7 +85,7 @@ fn report_once(message: &str) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static REPORTED: AtomicBool = AtomicBool::new(false);
     if !REPORTED.swap(true, Ordering::Relaxed) {
-        eprintln!("{message}");
+        crate::output::errln!("{message}");
     }
 }
 
@@ -151,9 +151,20 @@ pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
     };
     let mut t = hms.split(':').map(|p| p.parse::<i64>().ok());
     let (h, mi, s) = (t.next()??, t.next()??, t.next()??);
+    // Fields in range keep the arithmetic far from overflow (a log line
+    // may hold anything).
+    let in_range = (0..=9999).contains(&y)
+        && (1..=12).contains(&m)
+        && (1..=31).contains(&day)
+        && (0..24).contains(&h)
+        && (0..60).contains(&mi)
+        && (0..=60).contains(&s);
+    if !in_range {
+        return None;
+    }
     let secs = days_from_civil(y, m, day) * 86_400 + h * 3600 + mi * 60 + s;
     let secs = u64::try_from(secs).ok()?;
-    Some(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_millis(millis))
+    UNIX_EPOCH.checked_add(Duration::from_secs(secs) + Duration::from_millis(millis))
 }
 
 // Howard Hinnant's civil calendar algorithms.
@@ -198,6 +209,7 @@ mod tests {
             Some("2000-02-29T12:00:00.000Z")
         );
         assert_eq!(parse_rfc3339("garbage"), None);
+        assert_eq!(parse_rfc3339("99999999999999999-01-01T00:00:00Z"), None);
     }
 
     #[test]
@@ -254,5 +266,23 @@ mod tests {
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), 1600);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any text, and any numbers in the shape of a timestamp: no panic.
+        #[test]
+        fn timestamps_from_a_log_line_never_panic(
+            text in ".{0,40}",
+            n in proptest::collection::vec(proptest::num::i64::ANY, 7),
+        ) {
+            let _ = parse_rfc3339(&text);
+            let shaped = format!(
+                "{}-{}-{}T{}:{}:{}.{}Z",
+                n[0], n[1], n[2], n[3], n[4], n[5], n[6]
+            );
+            let _ = parse_rfc3339(&shaped);
+        }
     }
 }

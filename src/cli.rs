@@ -106,17 +106,17 @@ pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result
                 if let Some(map) = value.as_object_mut() {
                     map.entry("status").or_insert("S".into());
                 }
-                println!("{value}");
+                crate::output::outln!("{value}");
             } else if !text.is_empty() {
-                print!("{text}");
+                crate::output::out!("{text}");
                 if !text.ends_with('\n') {
-                    println!();
+                    crate::output::outln!();
                 }
             }
             Ok(exit::OK)
         }
         Err(err) if json => {
-            println!("{}", err.to_json());
+            crate::output::outln!("{}", err.to_json());
             Ok(err.exit_code())
         }
         Err(err) => Err(err),
@@ -129,12 +129,12 @@ pub fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Resu
     match result {
         Ok((value, code)) => {
             if json {
-                println!("{value}");
+                crate::output::outln!("{value}");
             }
             Ok(code)
         }
         Err(err) if json => {
-            println!("{}", err.to_json());
+            crate::output::outln!("{}", err.to_json());
             Ok(err.exit_code())
         }
         Err(err) => Err(err),

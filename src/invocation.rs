@@ -62,7 +62,10 @@ pub fn role(mut argv: Vec<OsString>) -> Role {
         if crate::hooks::HOOK_NAMES.contains(&hook.as_str()) {
             let dir = match given.parent().filter(|p| !p.as_os_str().is_empty()) {
                 Some(parent) => Some(parent.to_path_buf()),
-                None => crate::env::var(crate::env::WARD_HOOK_DIR).map(PathBuf::from),
+                // A path, which need not be UTF-8.
+                None => std::env::var_os(crate::env::WARD_HOOK_DIR)
+                    .filter(|d| !d.is_empty())
+                    .map(PathBuf::from),
             };
             return Role::Hook {
                 name: hook,
@@ -108,7 +111,7 @@ fn init_diagnostics() {
 
 /// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.
 pub fn report(err: &Error) {
-    eprint!("{}", err.render());
+    crate::output::err!("{}", err.render());
 }
 
 #[cfg(test)]

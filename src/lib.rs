@@ -31,5 +31,6 @@ pub mod git;
 pub mod hooks;
 pub mod invocation;
 pub mod mcp;
+pub mod output;
 pub mod policy;
 pub mod shim;

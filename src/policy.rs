@@ -798,4 +798,23 @@ mod tests {
         );
         assert_eq!(parse_duration("soon"), None);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// TOML-ish text: a layer or an error naming the file, line and column.
+        #[test]
+        fn any_layer_text_is_a_layer_or_a_located_error(
+            text in "([\\[\\]a-z_.]{0,12}( = )?(\"[^\"]{0,8}\"|[0-9]{1,25}|\\[|\\]|true|\\{|\\}|\\PC{0,6})?\n){0,8}",
+        ) {
+            if let Err(e) = Policy::built_in().with_layer(&text, Layer::BuiltIn) {
+                let m = e.to_string();
+                proptest::prop_assert!(m.contains("invalid policy"), "{}", m);
+            }
+            if let Err(e) = parse_layer(&text, "p.toml") {
+                let m = e.to_string();
+                proptest::prop_assert!(m.contains("p.toml"), "{}", m);
+            }
+        }
+    }
 }

@@ -80,7 +80,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
                 .and_then(|f| f.head.as_ref())
                 .and_then(Head::branch)
                 .unwrap_or("HEAD");
-            eprintln!("ward: on protected '{from}'; switched to '{branch}'");
+            crate::output::errln!("ward: on protected '{from}'; switched to '{branch}'");
             record.actions_taken.push(format!("switched to {branch}"));
         }
         Verdict::Allow => {}
@@ -119,7 +119,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         return exec(&real, &args, Some(&trace_id), contract.as_deref());
     }
     for warning in crate::hooks::install::health(repo) {
-        eprintln!("ward: warning: {warning}");
+        crate::output::errln!("ward: warning: {warning}");
         record.actions_taken.push(format!("warning: {warning}"));
     }
     let status = run_child(&real, &args, &trace_id, contract.as_deref());

@@ -191,7 +191,7 @@ pub fn before_destructive(
     opts.keep_refs = named_refs(ctx, action);
     let made = snapshot::checkpoint(ctx, opts)?;
     for path in &made.skipped {
-        eprintln!(
+        crate::output::errln!(
             "ward: checkpoint {} left out {path} (larger than checkpoint.max_file_size)",
             made.id
         );

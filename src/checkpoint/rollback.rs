@@ -65,9 +65,9 @@ pub struct Out {
 impl Out {
     pub fn say(&self, text: &str) {
         if !self.json && !text.is_empty() {
-            print!("{text}");
+            crate::output::out!("{text}");
             if !text.ends_with('\n') {
-                println!();
+                crate::output::outln!();
             }
             let _ = std::io::stdout().flush();
         }
@@ -234,7 +234,7 @@ pub fn confirm<'p>(
                 chosen.push(*e);
                 continue;
             }
-            eprint!("{} {}? [y/N/a] ", e.status.word(), e.path);
+            crate::output::err!("{} {}? [y/N/a] ", e.status.word(), e.path);
             let answer = lines.next().and_then(|l| l.ok()).unwrap_or_default();
             match answer.trim() {
                 "y" | "Y" | "yes" => chosen.push(*e),
@@ -253,7 +253,7 @@ pub fn confirm<'p>(
     if !std::io::stdin().is_terminal() {
         return Ok(None);
     }
-    eprint!("Continue with {what}? [y/N] ");
+    crate::output::err!("Continue with {what}? [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
     std::io::stdin().lock().read_line(&mut answer)?;

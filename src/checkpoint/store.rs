@@ -540,4 +540,18 @@ mod tests {
         assert!(back.pinned);
         assert_eq!(back.commit, "cc");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any commit message, trailers or not: no panic.
+        #[test]
+        fn any_message_parses_without_panic(
+            message in "((Ward-[A-Za-z-]{0,12}: )?\\PC{0,30}\n){0,12}",
+        ) {
+            if let Some(cp) = Checkpoint::parse("c", "t", &message) {
+                let _ = (cp.number(), cp.to_json(), cp.message());
+            }
+        }
+    }
 }

@@ -174,7 +174,7 @@ fn run_tests(cmd: &str, limit: Duration, json: bool) -> Result<bool> {
                 libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
             }
             let _ = child.wait();
-            eprintln!(
+            crate::output::errln!(
                 "ward: the tests ran longer than turns.test_timeout ({}s): counted as failing",
                 limit.as_secs()
             );

@@ -40,7 +40,8 @@ pub fn run(args: AuditArgs) -> Result<u8> {
                     "use a number with s, m, h or d: `--since 1h`",
                 )
             })?;
-            Some(SystemTime::now() - d)
+            // Longer ago than the clock reaches: every line is newer.
+            SystemTime::now().checked_sub(d)
         }
         None => None,
     };
@@ -78,7 +79,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         }
         out.push('\n');
     }
-    print!("{out}");
+    crate::output::out!("{out}");
     Ok(exit::OK)
 }
 

@@ -64,7 +64,7 @@ pub fn run(args: DemoArgs) -> Result<u8> {
     let story = demo.story();
     let ok = story.is_ok() && demo.failed == 0;
     if args.json {
-        println!(
+        crate::output::outln!(
             "{}",
             json!({
                 "status": if ok { "S" } else { "E" },
@@ -77,12 +77,14 @@ pub fn run(args: DemoArgs) -> Result<u8> {
         );
     } else {
         match &story {
-            Err(e) => println!("\nthe demo stopped: {}", e.message),
-            Ok(()) if ok => println!("\nevery step went as the story says."),
-            Ok(()) => println!("\n{} step(s) did not go as the story says.", demo.failed),
+            Err(e) => crate::output::outln!("\nthe demo stopped: {}", e.message),
+            Ok(()) if ok => crate::output::outln!("\nevery step went as the story says."),
+            Ok(()) => {
+                crate::output::outln!("\n{} step(s) did not go as the story says.", demo.failed)
+            }
         }
         if args.keep {
-            println!("the repository is kept in {}", demo.ws.display());
+            crate::output::outln!("the repository is kept in {}", demo.ws.display());
         }
     }
     if !args.keep {
@@ -222,7 +224,7 @@ impl Demo {
 
     fn say(&self, text: &str) {
         if !self.json {
-            println!("{text}");
+            crate::output::outln!("{text}");
         }
     }
 

@@ -246,7 +246,7 @@ pub fn run(args: DoctorArgs) -> Result<u8> {
     if args.json {
         let value =
             serde_json::json!({ "status": if failed { "E" } else { "S" }, "checks": report });
-        println!("{value}");
+        crate::output::outln!("{value}");
     } else {
         for c in &report {
             let level = match c.level {
@@ -254,9 +254,9 @@ pub fn run(args: DoctorArgs) -> Result<u8> {
                 Level::Warn => "warn",
                 Level::Fail => "FAIL",
             };
-            println!("{level} {:<11}{}", c.name, c.detail);
+            crate::output::outln!("{level} {:<11}{}", c.name, c.detail);
             if let (Some(hint), false) = (&c.hint, c.level == Level::Ok) {
-                println!("     {:<11}hint: {hint}", "");
+                crate::output::outln!("     {:<11}hint: {hint}", "");
             }
         }
     }

@@ -53,7 +53,7 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
             "policy_layer": layer,
             "policy_error": a.policy.as_ref().err().map(|e| e.message.clone()),
         });
-        println!("{value}");
+        crate::output::outln!("{value}");
         return Ok(exit::OK);
     }
     let mut out = String::new();
@@ -104,6 +104,6 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
         }
         Verdict::Allow => out.push_str("would run the command\n"),
     }
-    print!("{out}");
+    crate::output::out!("{out}");
     Ok(exit::OK)
 }

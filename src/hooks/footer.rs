@@ -192,4 +192,24 @@ mod tests {
             None
         );
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any message, footer and comment character: no panic, and once
+        /// appended the footer is never appended again.
+        #[test]
+        fn any_message_takes_the_footer_once(
+            text in "(\\PC|\n|#|>8| ){0,120}",
+            footer in "[A-Za-z:\\[\\] -]{1,20}",
+            comment in proptest::char::any(),
+        ) {
+            if let Some(once) = with_footer(&text, footer.trim(), comment) {
+                // A footer that starts with the comment character reads as a comment.
+                if !footer.trim().is_empty() && !footer.trim().starts_with(comment) {
+                    proptest::prop_assert_eq!(with_footer(&once, footer.trim(), comment), None);
+                }
+            }
+        }
+    }
 }

@@ -364,7 +364,7 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
             }
         } else if std::fs::symlink_metadata(&path).is_ok() {
             if has_orig {
-                eprintln!(
+                crate::output::errln!(
                     "ward: warning: {} is not git-ward's; the hook git-ward kept from before stays at {}",
                     path.display(),
                     orig.display()

@@ -93,4 +93,26 @@ mod tests {
         assert_eq!(s.refname, "refs/heads/x");
         assert!(parse_line("garbage").is_none());
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any line: no panic; a parsed line's ref is its third field from the right.
+        #[test]
+        fn any_line_parses_without_panic(line in "\\PC{0,200}") {
+            if let Some(u) = parse_line(&line) {
+                proptest::prop_assert!(!u.refname.contains(' '));
+            }
+        }
+    }
+
+    #[test]
+    fn missing_fields_and_crlf_are_no_line() {
+        let a = "1".repeat(40);
+        assert!(parse_line("").is_none());
+        assert!(parse_line(&format!("HEAD {a} refs/heads/main")).is_none());
+        // git never sends CR; a CRLF line keeps its CR in the remote id, not the ref.
+        let u = parse_line(&format!("HEAD {a} refs/heads/main {a}\r")).unwrap();
+        assert_eq!(u.refname, "refs/heads/main");
+    }
 }

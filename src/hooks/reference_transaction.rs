@@ -302,7 +302,7 @@ fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], acto
         .map_or(Ok(()), std::fs::create_dir_all)
         .and_then(|()| std::fs::write(&path, text));
     if let Err(e) = result {
-        eprintln!(
+        crate::output::errln!(
             "ward: warning: cannot record the ref journal in {}: {e}",
             path.display()
         );
@@ -409,5 +409,41 @@ mod tests {
         assert_eq!(rename_target(&argv("git branch -D x")), None);
         assert_eq!(rename_target(&argv("git branch -d main")), None);
         assert_eq!(rename_target(&argv("git update-ref -d refs/heads/x")), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any bytes on stdin, any argv of the parent git: no panic, and
+        /// every line kept names a ref worth a look.
+        #[test]
+        fn any_input_parses_without_panic(
+            stdin in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+            words in proptest::collection::vec("[-a-zA-Z]{0,3}|branch|-m|-M", 0..6),
+        ) {
+            for l in parse(&stdin) {
+                proptest::prop_assert!(journaled(&l.refname));
+                let _ = zero_like(&l.new, &l.old);
+            }
+            let mut argv = vec!["git".to_string()];
+            argv.extend(words);
+            let _ = rename_target(&argv);
+        }
+    }
+
+    #[test]
+    fn odd_lines_are_skipped_or_read_whole() {
+        let z = "0".repeat(40);
+        let long = "f".repeat(1 << 20);
+        let text = format!(
+            "{z} {z}\n{z}\r\n\n  \nnothex alsonot refs/heads/main\r\n{z} {long} refs/heads/x y\n"
+        );
+        let mut bytes = text.into_bytes();
+        bytes.push(0xff);
+        let lines = parse(&bytes);
+        let names: Vec<&str> = lines.iter().map(|l| l.refname.as_str()).collect();
+        assert_eq!(names, ["refs/heads/main", "refs/heads/x y"]);
+        assert_eq!(lines[0].new, "alsonot");
+        assert_eq!(parse(b"\xff\xfe \x00 refs/heads/\xff\n").len(), 1);
     }
 }

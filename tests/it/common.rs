@@ -30,7 +30,7 @@ pub struct Run {
 }
 
 impl Run {
-    fn from(output: Output) -> Run {
+    pub fn from(output: Output) -> Run {
         Run {
             code: output.status.code(),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -283,6 +283,17 @@ impl TestRepo {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
+        let mut cmd = self.ward_command(args);
+        cmd.envs(env.iter().copied()).stdin(Stdio::null());
+        Run::from(cmd.output().expect("run git-ward"))
+    }
+
+    /// The tool's `Command`, for tests that need stdin or odd environment.
+    pub fn ward_command<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
         let mut cmd = Command::new(ward_bin());
         self.hermetic(&mut cmd);
         let path = format!(
@@ -292,10 +303,8 @@ impl TestRepo {
         );
         cmd.env("PATH", path)
             .env("WARD_REAL_GIT", real_git())
-            .args(args)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null());
-        Run::from(cmd.output().expect("run git-ward"))
+            .args(args);
+        cmd
     }
 
     /// Writes a file in the working tree (parents created).

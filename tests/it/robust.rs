@@ -1,0 +1,201 @@
+//! Malformed input never makes git-ward panic: garbage on a hook's stdin,
+//! odd hook arguments, corrupt files under `<git-common-dir>/ward/`, odd
+//! environment values, a reader that goes away. A failure is an error
+//! with a hint; a hook that guards a protected ref fails closed.
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::os::fd::FromRawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::process::Stdio;
+
+use crate::common::{Run, TestRepo};
+
+/// Asserts the process ended without a panic (Rust's exit code 101, the
+/// "panicked" line on stderr).
+#[track_caller]
+fn no_panic(run: &Run, what: &str) {
+    assert_ne!(run.code, Some(101), "{what}: exit 101\n{}", run.stderr);
+    assert!(
+        !run.stderr.contains("panicked"),
+        "{what}: panicked\n{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn output_into_a_reader_that_went_away_is_dropped_without_a_panic() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git_env(
+        ["commit", "--allow-empty", "-m", "x"],
+        &[("WARD_AGENT", "1")],
+    );
+    for args in [
+        &["audit"][..],
+        &["audit", "--json"],
+        &["explain", "commit", "-m", "x"],
+        &["checkpoints"],
+        &["policy", "show"],
+    ] {
+        // stdout is a pipe whose reading end is already closed.
+        let mut fds = [0; 2];
+        // SAFETY: pipe(2) fills two fresh descriptors, each owned once below.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: fds[0] is ours and closed here, fds[1] is handed to the child.
+        let (read, write) = unsafe {
+            (
+                std::fs::File::from_raw_fd(fds[0]),
+                std::fs::File::from_raw_fd(fds[1]),
+            )
+        };
+        drop(read);
+        let mut cmd = repo.ward_command(args);
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::from(write))
+            .stderr(Stdio::piped());
+        let output = cmd.output().expect("run git-ward");
+        no_panic(&Run::from(output), &format!("{args:?}"));
+    }
+}
+
+#[test]
+fn audit_reads_over_garbage_lines_and_any_since() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git_env(
+        ["commit", "--allow-empty", "-m", "x"],
+        &[("WARD_AGENT", "1")],
+    );
+    let dir = repo.dir.join(".git/ward/audit");
+    let mut garbage = b"garbage\n{\n{\"timestamp\":5}\n\xff\xfe\n".to_vec();
+    garbage.extend_from_slice(
+        br#"{"timestamp":"99999999999999999-99-99T99:99:99.999Z","started_at":"","duration_ms":0,"trace_id":"","source":"x","actor":"agent","contract_id":null,"operation":"","argv":[],"tier":1,"decision":"allow","branch_before":null,"branch_after":null,"actions_taken":[],"denial_code":null,"exit_code":null,"worktree":null}"#,
+    );
+    garbage.push(b'\n');
+    std::fs::write(dir.join("audit.1999-01-01.jsonl"), &garbage).unwrap();
+    std::fs::write(dir.join("audit.x"), vec![0xffu8; 100_000]).unwrap();
+    for since in ["1d", "200000000000000d", "0s"] {
+        let run = repo.ward(["audit", "--since", since]);
+        no_panic(&run, since);
+        run.ok();
+    }
+    repo.ward(["audit", "--json"])
+        .ok()
+        .stdout_has("\"decision\":\"deny\"");
+}
+/// `git-ward <args>` with `stdin` bytes and extra (possibly non-UTF-8) environment.
+fn ward_with(repo: &TestRepo, args: &[&OsStr], stdin: &[u8], env: &[(&str, &OsStr)]) -> Run {
+    let mut cmd = repo.ward_command(args);
+    cmd.envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("run git-ward");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // git-ward may exit without reading all of it.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("wait for git-ward");
+    writer.join().unwrap();
+    Run::from(output)
+}
+
+fn os(s: &str) -> &OsStr {
+    OsStr::new(s)
+}
+
+#[test]
+fn hooks_take_garbage_on_stdin_and_in_arguments_without_a_panic() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let mut inputs: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        b"garbage".to_vec(),
+        b"a b\n\n \r\n".to_vec(),
+        b"\xff\xfe \x00 refs/heads/\xff\r\n".to_vec(),
+        format!("{} {} refs/heads/main\r\n", "0".repeat(40), "g".repeat(40)).into_bytes(),
+    ];
+    inputs.push(vec![b'x'; 1 << 20]);
+    inputs.push((0..=255u8).cycle().take(5000).collect());
+    let hooks = [
+        "reference-transaction",
+        "pre-push",
+        "pre-receive",
+        "pre-commit",
+        "commit-msg",
+    ];
+    let bad = OsStr::from_bytes(b"\xff\xfe");
+    let arg_sets: [&[&OsStr]; 4] = [
+        &[],
+        &[os("preparing")],
+        &[os("prepared"), os("extra"), os("more")],
+        &[bad, bad],
+    ];
+    for hook in hooks {
+        for args in arg_sets {
+            for (i, input) in inputs.iter().enumerate() {
+                let mut argv = vec![os("hook"), os(hook)];
+                argv.extend_from_slice(args);
+                let run = ward_with(&repo, &argv, input, &[("WARD_AGENT", os("1"))]);
+                no_panic(&run, &format!("{hook} {args:?} input {i}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_protected_ref_in_odd_hook_input_is_still_refused() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let z = "0".repeat(40);
+    let head = repo.rev("HEAD").unwrap();
+    let agent = [("WARD_AGENT", os("1"))];
+    // A new value that is no object id still moves main.
+    for line in [
+        format!("{head} nothex refs/heads/main\r\n"),
+        format!("{head} {z} refs/heads/main\n\u{ff}garbage\n"),
+    ] {
+        for state in ["preparing", "prepared"] {
+            let args = [os("hook"), os("reference-transaction"), os(state)];
+            let run = ward_with(&repo, &args, line.as_bytes(), &agent);
+            no_panic(&run, &line);
+            assert_eq!(run.code, Some(1), "{line:?} {state}: {}", run.stderr);
+        }
+    }
+    // A push deleting main, amid garbage lines.
+    let push = format!("junk\n(delete) {z} refs/heads/main {head}\r\n\u{ff}\n");
+    let args = [os("hook"), os("pre-push"), os("origin"), os("url")];
+    let run = ward_with(&repo, &args, push.as_bytes(), &agent);
+    no_panic(&run, "pre-push");
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    // On a server, for everyone: a non-hex new value is no fast-forward.
+    let receive = format!("{head} nothex refs/heads/main\n");
+    let args = [os("hook"), os("pre-receive")];
+    let run = ward_with(&repo, &args, receive.as_bytes(), &[]);
+    no_panic(&run, "pre-receive");
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
+fn a_chained_hook_runs_from_a_hooks_directory_that_is_not_utf8() {
+    let repo = TestRepo::new();
+    let dir = repo.tmp.path().join(OsStr::from_bytes(b"hooks-\xff"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let marker = repo.path("chained-ran");
+    let orig = dir.join("pre-commit.ward-orig");
+    std::fs::write(&orig, format!("#!/bin/sh\ntouch '{}'\n", marker.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&orig, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = ward_with(
+        &repo,
+        &[os("hook"), os("pre-commit")],
+        b"",
+        &[("WARD_HOOK_DIR", dir.as_os_str())],
+    );
+    no_panic(&run, "pre-commit");
+    run.ok();
+    assert!(marker.exists(), "the chained hook did not run");
+}
