@@ -82,7 +82,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
     let policy = facts::load_policy(repo.as_ref(), via_shim);
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy loaded");
     let (facts, decision) = match &policy {
-        Ok(policy) => match facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim) {
+        Ok(policy) => match repo
+            .as_ref()
+            .map_or(Ok(()), Repo::refs_readable)
+            .and_then(|()| facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim))
+        {
             Ok(facts) => {
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)

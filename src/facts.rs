@@ -157,9 +157,32 @@ impl Repo {
         )
     }
 
+    /// Does this repository keep its refs in the reftable backend? gix reads
+    /// refs from files only: there, `HEAD` names `refs/heads/.invalid` and
+    /// no branch is found.
+    pub fn reftable(&self) -> bool {
+        uses_reftable(self.common_dir())
+    }
+
+    /// Fails when the refs cannot be read in process (reftable): the facts
+    /// a decision needs (the current branch, the branches that exist) would
+    /// be wrong, and checkpoints could not be listed or claimed.
+    pub fn refs_readable(&self) -> Result<()> {
+        if !self.reftable() {
+            return Ok(());
+        }
+        Err(Error::invalid(
+            "this repository keeps its refs in reftable, which git-ward reads only through its hooks: it cannot check out, switch or checkpoint here",
+            "convert it to the files backend (`git refs migrate --ref-format=files`, git 2.46 or newer), or let a person run this command",
+        ))
+    }
+
     /// The text of `.ward/policy.toml` committed on the first protected
     /// branch that exists locally, with that branch's name.
     pub fn team_policy(&self, protected: &[String]) -> Option<(String, String)> {
+        if self.reftable() {
+            return self.team_policy_via_git(protected);
+        }
         for pattern in protected {
             if pattern.starts_with("tags/") || pattern.contains(['*', '?', '[']) {
                 continue;
@@ -182,6 +205,35 @@ impl Repo {
                 pattern.clone(),
                 String::from_utf8_lossy(&object.data).into_owned(),
             ));
+        }
+        None
+    }
+
+    /// [`Repo::team_policy`] through the real git, for reftable repositories.
+    fn team_policy_via_git(&self, protected: &[String]) -> Option<(String, String)> {
+        let git = crate::git::Git::locate()
+            .ok()?
+            .detached_from_env()
+            .env("GIT_DIR", self.common_dir());
+        for pattern in protected {
+            if pattern.starts_with("tags/") || pattern.contains(['*', '?', '[']) {
+                continue;
+            }
+            let commit = format!("refs/heads/{pattern}^{{commit}}");
+            let found = git.output(["rev-parse", "--verify", "-q", &commit]).ok()?;
+            if !found.status.success() {
+                continue;
+            }
+            let id = String::from_utf8_lossy(&found.stdout).trim().to_string();
+            let blob = git
+                .output(["cat-file", "blob", &format!("{id}:.ward/policy.toml")])
+                .ok()?;
+            return blob.status.success().then(|| {
+                (
+                    pattern.clone(),
+                    String::from_utf8_lossy(&blob.stdout).into_owned(),
+                )
+            });
         }
         None
     }
@@ -226,6 +278,11 @@ pub fn head_branch_file(git_dir: &Path) -> Option<String> {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),
     })
+}
+
+/// Does the repository whose common git dir is `common` use reftable?
+pub fn uses_reftable(common: &Path) -> bool {
+    common.join("reftable").is_dir()
 }
 
 /// The directory git would start in after `-C` options.

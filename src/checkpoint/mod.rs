@@ -63,6 +63,7 @@ impl<'r> Ctx<'r> {
         contract: Option<String>,
         trace_id: String,
     ) -> Result<Self> {
+        repo.refs_readable()?;
         let Some(workdir) = repo.workdir() else {
             return Err(Error::invalid(
                 "checkpoints need a working tree; this repository is bare",

@@ -9,9 +9,10 @@
 use std::time::SystemTime;
 
 use super::quick::Quick;
+use super::refstore::{RefStore, Value};
 use super::{conclude, record, Dirs};
 use crate::action::Action;
-use crate::decide::{self, refs, Verdict};
+use crate::decide::{self, refs, Head, Verdict};
 use crate::error::{exit, Result};
 use crate::facts::{self, Repo};
 
@@ -20,8 +21,17 @@ pub fn run() -> Result<u8> {
     let Some(dirs) = Dirs::find() else {
         return Ok(exit::OK);
     };
-    let Ok(head) = std::fs::read_to_string(dirs.git_dir.join("HEAD")) else {
-        return Ok(exit::OK);
+    // In a reftable repository the HEAD file only names `refs/heads/.invalid`.
+    let head = if crate::facts::uses_reftable(&dirs.common_dir) {
+        match RefStore::new(&dirs).raw("HEAD") {
+            Some(Value::Symbolic(target)) => format!("ref: {target}"),
+            _ => String::new(),
+        }
+    } else {
+        match std::fs::read_to_string(dirs.git_dir.join("HEAD")) {
+            Ok(text) => text,
+            Err(_) => return Ok(exit::OK),
+        }
     };
     let Some(branch) = head.trim().strip_prefix("ref: refs/heads/") else {
         // Detached: the commit moves no branch.
@@ -38,7 +48,8 @@ pub fn run() -> Result<u8> {
         Some(p) => p,
         None => facts::load_policy(repo.as_ref(), false)?,
     };
-    let mut facts = facts::gather(&policy, repo.as_ref(), false)?;
+    let head = Some(Head::Branch(branch.to_string()));
+    let mut facts = facts::gather_at(&policy, repo.as_ref(), head, false)?;
     // The hooks are running, so nothing switched them off.
     facts.env_hooks_off = None;
     let action = Action {

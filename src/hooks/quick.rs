@@ -65,7 +65,7 @@ impl Quick {
     /// Reads the cache if it is current, else loads the policy and rewrites it.
     pub fn load(dirs: &Dirs) -> Result<Loaded> {
         let cacheable =
-            env::var(env::WARD_POLICY).is_none() && !dirs.common_dir.join("reftable").is_dir();
+            env::var(env::WARD_POLICY).is_none() && !crate::facts::uses_reftable(&dirs.common_dir);
         if cacheable {
             if let Ok(text) = std::fs::read(cache_path(dirs)) {
                 if let Ok(quick) = serde_json::from_slice::<Quick>(&text) {

@@ -28,7 +28,7 @@ impl<'a> RefStore<'a> {
         RefStore {
             dirs,
             packed: None,
-            reftable: dirs.common_dir.join("reftable").is_dir(),
+            reftable: crate::facts::uses_reftable(&dirs.common_dir),
         }
     }
 

@@ -9,6 +9,7 @@ mod hooks_footer;
 mod hooks_server;
 mod mcp;
 mod policy;
+mod reftable;
 mod robust;
 mod rollback;
 mod shim;

@@ -160,7 +160,10 @@ fn a_read_hands_git_the_environment_once_with_the_markers_and_sigpipe_default() 
     assert!(once("WARD_AGENT=1"), "{out}");
     assert!(!lines.contains(&"WARD_AGENT=0"), "{out}");
     assert_eq!(
-        lines.iter().filter(|l| l.starts_with("WARD_SHIM_SEEN=")).count(),
+        lines
+            .iter()
+            .filter(|l| l.starts_with("WARD_SHIM_SEEN="))
+            .count(),
         1,
         "{out}"
     );

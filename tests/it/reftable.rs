@@ -1,0 +1,78 @@
+//! Repositories that keep their refs in reftable (git 2.45 and newer):
+//! gix reads refs from files only, so the hooks read refs through the real
+//! git, and the shim refuses what it cannot check or undo.
+
+use crate::common::TestRepo;
+
+const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
+
+/// A repository on `main` with one commit, its refs in reftable; `None`
+/// when this git has no reftable.
+fn reftable_repo() -> Option<TestRepo> {
+    let repo = TestRepo::empty();
+    std::fs::remove_dir_all(repo.dir.join(".git")).unwrap();
+    if repo
+        .git(["init", "-q", "-b", "main", "--ref-format=reftable"])
+        .code
+        != Some(0)
+    {
+        return None;
+    }
+    repo.write("README", "hello\n");
+    repo.git(["add", "README"]).ok();
+    repo.git(["commit", "-q", "-m", "initial"]).ok();
+    assert!(repo.dir.join(".git/reftable").is_dir());
+    Some(repo)
+}
+
+#[test]
+fn the_shim_lets_reads_through_and_refuses_what_it_cannot_check() {
+    let Some(repo) = reftable_repo() else { return };
+    let main = repo.rev("main");
+    let status = repo.shim(["status", "--short"]).ok().stdout;
+    assert_eq!(status, repo.git(["status", "--short"]).ok().stdout);
+    // A commit on main, even with a contract: no switch, no commit.
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-E-001")
+    .stderr_has("git refs migrate --ref-format=files");
+    assert_eq!(repo.rev("main"), main);
+    // A destructive command cannot be checkpointed: refused, work kept.
+    repo.write("README", "work in progress\n");
+    repo.shim(["reset", "--hard"])
+        .code(1)
+        .stderr_has("reftable");
+    assert_eq!(repo.read("README").as_deref(), Some("work in progress\n"));
+    repo.ward(["checkpoint"]).code(2).stderr_has("reftable");
+}
+
+#[test]
+fn the_hooks_guard_protected_refs_and_read_the_team_policy() {
+    let Some(repo) = reftable_repo() else { return };
+    // A team layer, committed on main, protects `staging` too.
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nprotected = [\"main\", \"staging\"]\n",
+    );
+    repo.git(["add", ".ward/policy.toml"]).ok();
+    repo.git(["commit", "-q", "-m", "team policy"]).ok();
+    repo.git(["branch", "staging"]).ok();
+    repo.ward(["install"]).ok();
+    let main = repo.rev("main");
+    let staging = repo.rev("staging");
+    // pre-commit reads HEAD through git and refuses a commit on main.
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT)
+        .code(1)
+        .stderr_has("protected branch 'main'");
+    assert_eq!(repo.rev("main"), main);
+    // The team layer's branch is guarded by reference-transaction.
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "f"]).ok();
+    repo.git_env(["branch", "-f", "staging", "feat"], AGENT)
+        .code(128)
+        .stderr_has("'staging'");
+    assert_eq!(repo.rev("staging"), staging);
+}
