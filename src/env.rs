@@ -34,6 +34,11 @@ pub fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
+/// A variable that is set and not empty, as the OS holds it (UTF-8 or not).
+pub fn var_os(name: &str) -> Option<std::ffi::OsString> {
+    std::env::var_os(name).filter(|v| !v.is_empty())
+}
+
 /// True when a variable is set to anything but `0` or empty.
 pub fn truthy(name: &str) -> bool {
     matches!(std::env::var_os(name), Some(v) if !v.is_empty() && v != "0")

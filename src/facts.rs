@@ -306,7 +306,7 @@ pub fn actor(policy: &Policy, via_shim: bool) -> Actor {
 pub fn actor_for_env(agent_env: &[String], via_shim: bool) -> Actor {
     if via_shim
         || env::truthy(env::WARD_AGENT)
-        || env::var(env::WARD_CONTRACT).is_some()
+        || env::var_os(env::WARD_CONTRACT).is_some()
         || agent_env.iter().any(|v| env::truthy(v))
     {
         Actor::Agent
@@ -348,7 +348,9 @@ pub enum ContractSource {
 
 /// The active contract: `WARD_CONTRACT`, else the worktree's contract file.
 pub fn contract(repo: Option<&Repo>) -> Result<Option<(String, ContractSource)>> {
-    if let Some(id) = env::var(env::WARD_CONTRACT) {
+    if let Some(raw) = env::var_os(env::WARD_CONTRACT) {
+        // Not UTF-8 is not a valid id either: an error, never "no contract".
+        let id = raw.to_string_lossy().into_owned();
         return if valid_contract(&id) {
             Ok(Some((id, ContractSource::Env)))
         } else {

@@ -199,3 +199,29 @@ fn a_chained_hook_runs_from_a_hooks_directory_that_is_not_utf8() {
     run.ok();
     assert!(marker.exists(), "the chained hook did not run");
 }
+
+#[test]
+fn a_contract_that_is_not_utf8_marks_an_agent_and_is_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::new();
+    let bad = OsStr::from_bytes(b"c\xff1");
+    let args = [os("explain"), os("--"), os("commit"), os("-m"), os("x")];
+    let run = ward_with(&repo, &args, b"", &[("WARD_CONTRACT", bad)]);
+    no_panic(&run, "WARD_CONTRACT not UTF-8");
+    run.ok()
+        .stdout_has("decision:   deny")
+        .stdout_has("invalid contract id");
+    // Through the hooks, with no other agent marker: still an agent.
+    repo.ward(["install"]).ok();
+    let before = repo.rev("main");
+    let mut cmd = std::process::Command::new(crate::common::real_git());
+    repo.hermetic(&mut cmd);
+    let out = cmd
+        .current_dir(&repo.dir)
+        .args(["commit", "-q", "--allow-empty", "-m", "x"])
+        .env("WARD_CONTRACT", bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(repo.rev("main"), before);
+}
