@@ -99,9 +99,8 @@ fn level(dir: &Path) -> Level {
 /// The path a `.git` file points to (`gitdir: <path>`, relative to the
 /// file's directory).
 fn gitfile_target(dot_git: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(dot_git).ok()?;
-    let target = text.strip_prefix("gitdir: ")?.trim_end();
-    (!target.is_empty()).then(|| dot_git.parent().unwrap_or(dot_git).join(target))
+    let target = super::path_in_file(dot_git, b"gitdir:")?;
+    Some(dot_git.parent().unwrap_or(dot_git).join(target))
 }
 
 /// The directories for a git dir git would accept as a repository (a valid
@@ -109,9 +108,9 @@ fn gitfile_target(dot_git: &Path) -> Option<PathBuf> {
 /// agrees with how it was found: bare when there is no working tree, not
 /// bare when there is one, and no `worktree` key.
 fn found(git_dir: PathBuf, work_tree: Option<&Path>) -> Level {
-    let common_dir = match std::fs::read_to_string(git_dir.join("commondir")) {
-        Ok(text) => git_dir.join(text.trim()),
-        Err(_) => git_dir.clone(),
+    let common_dir = match super::path_in_file(&git_dir.join("commondir"), b"") {
+        Some(common) => git_dir.join(common),
+        None => git_dir.clone(),
     };
     let valid = std::fs::read_to_string(git_dir.join("HEAD")).is_ok_and(|t| valid_head(&t))
         && common_dir.join("objects").is_dir()

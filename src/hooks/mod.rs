@@ -136,8 +136,7 @@ impl Dirs {
                 if dot_git.is_dir() {
                     dot_git
                 } else if dot_git.is_file() {
-                    let text = std::fs::read_to_string(&dot_git).ok()?;
-                    cwd.join(text.trim().strip_prefix("gitdir:")?.trim())
+                    cwd.join(path_in_file(&dot_git, b"gitdir:")?)
                 } else if cwd.join("HEAD").is_file() && cwd.join("objects").is_dir() {
                     cwd.clone()
                 } else {
@@ -147,9 +146,9 @@ impl Dirs {
         };
         let common_dir = match std::env::var_os("GIT_COMMON_DIR").filter(|v| !v.is_empty()) {
             Some(dir) => cwd.join(dir),
-            None => match std::fs::read_to_string(git_dir.join("commondir")) {
-                Ok(text) => git_dir.join(text.trim()),
-                Err(_) => git_dir.clone(),
+            None => match path_in_file(&git_dir.join("commondir"), b"") {
+                Some(common) => git_dir.join(common),
+                None => git_dir.clone(),
             },
         };
         // Canonical, so that every worktree names the shared files alike.
@@ -167,6 +166,18 @@ impl Dirs {
     pub fn audit_dir(&self) -> PathBuf {
         audit::dir(&self.common_dir)
     }
+}
+
+/// The path a small file of git's holds after `prefix` (`gitdir:` in a
+/// `.git` file, nothing in `commondir`), as bytes: a worktree's path need
+/// not be UTF-8. `None` when the file is missing, lacks the prefix or
+/// names nothing.
+pub(crate) fn path_in_file(file: &Path, prefix: &[u8]) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = std::fs::read(file).ok()?;
+    let line = bytes.split(|b| *b == b'\n').next()?;
+    let rest = line.strip_prefix(prefix)?.trim_ascii();
+    (!rest.is_empty()).then(|| PathBuf::from(std::ffi::OsStr::from_bytes(rest)))
 }
 
 /// The trace this hook joins: `WARD_TRACE_ID` from the shim, else one id per

@@ -225,3 +225,56 @@ fn a_contract_that_is_not_utf8_marks_an_agent_and_is_refused() {
     assert!(!out.status.success());
     assert_eq!(repo.rev("main"), before);
 }
+
+#[test]
+fn a_linked_worktree_at_a_path_that_is_not_utf8_is_found_and_guarded() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "second"])
+        .ok();
+    let main = repo.rev("main");
+    let wt = repo.tmp.path().join(OsStr::from_bytes(b"wt-\xe9t\xe9"));
+    let mut add = std::process::Command::new(crate::common::real_git());
+    repo.hermetic(&mut add);
+    let out = add
+        .current_dir(&repo.dir)
+        .args([os("worktree"), os("add"), os("-q"), os("-b"), os("feat")])
+        .arg(&wt)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut update = std::process::Command::new(crate::common::real_git());
+    repo.hermetic(&mut update);
+    let out = update
+        .current_dir(&wt)
+        .args(["update-ref", "refs/heads/main", "HEAD~1"])
+        .env("WARD_AGENT", "1")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("EN-GIT-D-001"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(repo.rev("main"), main);
+    // The shim finds the repository from there as git does: reads take the
+    // fast path (the worktree's `.git` file names a path that is not UTF-8).
+    let mut status = repo.shim_command(["status", "--short"]);
+    let out = status
+        .current_dir(&wt)
+        .env("WARD_LOG", "debug")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("read-only fast path"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
