@@ -63,6 +63,11 @@ pub fn run(stdin: &[u8]) -> Result<u8> {
 /// first-parent line from `new` back to `old`.
 fn footer_facts(policy: &Policy, old: Option<&str>, new: &str) -> Result<ReceiveFacts> {
     let template = &policy.settings.commit.footer;
+    if !super::is_object_id(new) || old.is_some_and(|o| !super::is_object_id(o)) {
+        return Err(crate::error::Error::internal(format!(
+            "pre-receive got an object id that is not one: {new}"
+        )));
+    }
     let range = match old {
         Some(old) => vec![new.to_string(), format!("^{old}")],
         None => vec![new.to_string(), "--not".into(), "--all".into()],

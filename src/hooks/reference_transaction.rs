@@ -267,6 +267,9 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange) {
 
 /// `git merge-base --is-ancestor a b`; an error (unknown object) counts as no.
 pub fn is_ancestor(a: &str, b: &str) -> bool {
+    if !super::is_object_id(a) || !super::is_object_id(b) {
+        return false;
+    }
     crate::git::Git::locate()
         .and_then(|g| g.output(["merge-base", "--is-ancestor", a, b]))
         .is_ok_and(|o| o.status.success())
