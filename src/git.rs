@@ -16,6 +16,9 @@ use std::time::Duration;
 use crate::env;
 use crate::error::{exit, Error, Result};
 
+mod dialog;
+pub use dialog::{Dialog, Ending};
+
 /// Variables that point git at one particular repository or index. A child
 /// we start for our own purposes must not inherit them from a hook's
 /// environment, or it would read the wrong index (git passes relative paths).
@@ -184,6 +187,12 @@ impl Git {
         let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
         let out = self.output(&args)?;
         checked(&args, out)
+    }
+
+    /// Starts `git <args>` for a conversation: requests written to its
+    /// stdin, answers read from its stdout while it runs.
+    pub fn dialog(&self, args: &[&str], envs: &[(&str, &OsStr)]) -> Result<Dialog> {
+        Dialog::start(self, args, envs)
     }
 
     /// Like [`Git::run`] with extra environment and stdin.

@@ -8,7 +8,12 @@
 //! working tree or file mtimes: all writes go to a temporary index in the
 //! worktree's own git dir and to the object database.
 //!
-//! - [`snapshot`]: the recipe that turns the working tree into trees;
+//! - [`snapshot`]: the index recipe that turns the working tree into
+//!   trees, and storing them as a checkpoint;
+//! - [`direct`]: the faster recipe for a checkpoint (`status`,
+//!   `hash-object`, `fast-import`), with [`scan`] (one status scan as
+//!   edits of HEAD's tree), [`status`] (its records) and [`import`] (the
+//!   fast-import stream);
 //! - [`store`]: ids, trailers, listing, retention;
 //! - [`stash`]: the stash list, recorded and put back in order;
 //! - [`merge`]: a merge in progress, recorded and put back;
@@ -16,11 +21,15 @@
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
 pub mod cmd;
+pub mod direct;
+pub mod import;
 pub mod merge;
 pub mod plan;
 pub mod rollback;
+pub mod scan;
 pub mod snapshot;
 pub mod stash;
+pub mod status;
 pub mod store;
 pub mod turn;
 pub mod undo;

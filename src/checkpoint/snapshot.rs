@@ -1,5 +1,11 @@
-//! The snapshot recipe: the working tree and the index as two trees,
+//! The snapshot recipes: the working tree and the index as two trees,
 //! without touching either.
+//!
+//! A checkpoint is taken by the direct recipe of [`super::direct`] (one
+//! `status`, one `hash-object`, one `fast-import`, no index written)
+//! wherever it records exactly what this one would. This one, the index
+//! recipe, takes the rest, and gives the trees of the present for rollback
+//! and undo:
 //!
 //! 1. Copy the real index to a temporary index in the worktree's own git
 //!    dir, keeping its mtime, so git's stat cache stays valid and the cost
@@ -33,7 +39,7 @@ use crate::git::Git;
 /// How long to wait for another process's `index.lock` to go away.
 const LOCK_WAIT: Duration = Duration::from_secs(2);
 /// Identity for checkpoint commits, so they work without `user.name`.
-const IDENTITY: [(&str, &str); 4] = [
+pub(super) const IDENTITY: [(&str, &str); 4] = [
     ("GIT_AUTHOR_NAME", "git-ward"),
     ("GIT_AUTHOR_EMAIL", "git-ward@localhost"),
     ("GIT_COMMITTER_NAME", "git-ward"),
@@ -149,7 +155,7 @@ fn copy_index(git_dir: &Path, tmp: &Path) -> Result<bool> {
 }
 
 /// The number of entries in an index file, from its header.
-fn index_entries(path: &Path) -> u64 {
+pub(super) fn index_entries(path: &Path) -> u64 {
     use std::io::Read;
     let mut head = [0u8; 12];
     match std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)) {
@@ -274,17 +280,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
             Some(&deleted),
         )?;
     }
-    let mut ignored = Vec::new();
-    let allow = &ctx.settings.checkpoint.include_ignored;
-    if !allow.is_empty() {
-        let mut args: Vec<String> = ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        args.extend(allow.iter().map(|p| format!(":(top,glob){p}")));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        ignored = nul_paths(&run_idx(&ctx.git, &idx, &args, None)?);
-    }
+    let ignored = allowed_ignored(ctx, &idx.env())?;
     let max = crate::policy::parse_size(&ctx.settings.checkpoint.max_file_size).unwrap_or(u64::MAX);
     let mut add = Vec::new();
     for path in &changed {
@@ -330,6 +326,23 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
 
     t.counts.files = index_entries(&idx.0);
     Ok(t)
+}
+
+/// The ignored files `checkpoint.include_ignored` names (none when it is
+/// empty), as `ls-files` lists them against the index `envs` name.
+pub(super) fn allowed_ignored(ctx: &Ctx, envs: &[(&str, &OsStr)]) -> Result<Vec<Vec<u8>>> {
+    let allow = &ctx.settings.checkpoint.include_ignored;
+    if allow.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut args: Vec<String> = ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(allow.iter().map(|p| format!(":(top,glob){p}")));
+    let out = ctx.git.output_with(&args, envs, None)?;
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    Ok(nul_paths(&checked_bytes(&args, out)?))
 }
 
 /// The staged tree of an index copy. A conflicted index has no tree: each
@@ -395,7 +408,7 @@ fn resolve_conflicts(git: &Git, idx: &TempIndex, out: &[u8]) -> Result<Vec<Strin
     Ok(paths)
 }
 
-fn human_size(n: u64) -> String {
+pub(super) fn human_size(n: u64) -> String {
     if n >= 1 << 20 {
         format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
     } else {
@@ -420,12 +433,45 @@ pub(super) fn commit_tree(
 
 /// Snapshots and stores a checkpoint. Returns it, as stored.
 pub fn checkpoint(ctx: &Ctx, opts: Options) -> Result<Checkpoint> {
+    if let Some(cp) = super::direct::checkpoint(ctx, &opts)? {
+        return Ok(cp);
+    }
     let trees = trees(ctx)?;
     store(ctx, &trees, opts)
 }
 
 /// Stores snapshot trees as a checkpoint under a new id.
 pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
+    let mut cp = describe(ctx, t, &opts);
+    let head = t.head.as_deref();
+    // The staged tree stays reachable through a commit of its own, unless
+    // it is HEAD's tree (nothing staged), which HEAD already keeps.
+    let index_parents: Vec<&str> = head.into_iter().collect();
+    let index_commit = if head_tree(ctx).as_deref() == Some(t.index_tree.as_str()) {
+        None
+    } else {
+        Some(commit_tree(ctx, &t.index_tree, &index_parents, "index\n")?)
+    };
+    let mut parents: Vec<&str> = head.into_iter().collect();
+    parents.extend(index_commit.as_deref());
+    let merge = super::merge::record(ctx, &t.stages)?;
+    if let Some(m) = merge {
+        cp.merge_heads = m.heads;
+        cp.merge_state = Some(m.state);
+    }
+    let merge_state = cp.merge_state.clone();
+    parents.extend(merge_state.as_deref());
+
+    let (prefix, n) = first_number(ctx);
+    let n = claim(ctx, &mut cp, &parents, &prefix, n)?;
+    finish(ctx, &cp, &prefix, n)?;
+    Ok(cp)
+}
+
+/// A checkpoint's record of the snapshot and the options, before its id,
+/// commit and merge state are known.
+pub(super) fn describe(ctx: &Ctx, t: &Trees, opts: &Options) -> Checkpoint {
+    let opts = opts.clone();
     let mut cp = Checkpoint::new(String::new(), opts.kind, opts.description);
     cp.tree = t.tree.clone();
     cp.index_tree = Some(t.index_tree.clone());
@@ -447,47 +493,47 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     if opts.keep_stashes {
         cp.stashes = super::stash::list(ctx);
     }
+    cp
+}
 
-    let head = t.head.as_deref();
-    // The staged tree stays reachable through a commit of its own, unless
-    // it is HEAD's tree (nothing staged), which HEAD already keeps.
-    let head_tree = ctx
-        .repo
+/// The tree of HEAD's commit, if there is one.
+pub(super) fn head_tree(ctx: &Ctx) -> Option<String> {
+    ctx.repo
         .repo
         .head_commit()
         .ok()
         .and_then(|c| c.tree_id().ok())
-        .map(|id| id.to_string());
-    let index_parents: Vec<&str> = head.into_iter().collect();
-    let index_commit = if head_tree.as_deref() == Some(t.index_tree.as_str()) {
-        None
-    } else {
-        Some(commit_tree(ctx, &t.index_tree, &index_parents, "index\n")?)
-    };
-    let mut parents: Vec<&str> = head.into_iter().collect();
-    parents.extend(index_commit.as_deref());
-    let merge = super::merge::record(ctx, &t.stages)?;
-    if let Some(m) = merge {
-        cp.merge_heads = m.heads;
-        cp.merge_state = Some(m.state);
-    }
-    parents.extend(cp.merge_state.as_deref());
+        .map(|id| id.to_string())
+}
 
+/// The id prefix of this context and the number to try first.
+pub(super) fn first_number(ctx: &Ctx) -> (String, u64) {
     let prefix = store::id_prefix(ctx.contract.as_deref());
-    let mut n = store::read_seq(ctx, &prefix)
+    let n = store::read_seq(ctx, &prefix)
         .unwrap_or_else(|| store::next_number(&store::ids(ctx), &prefix));
+    (prefix, n)
+}
+
+/// Commits the checkpoint's tree with `parents` and claims the first free
+/// id from `n` on (`update-ref` with an empty old value). Returns the number.
+pub(super) fn claim(
+    ctx: &Ctx,
+    cp: &mut Checkpoint,
+    parents: &[&str],
+    prefix: &str,
+    mut n: u64,
+) -> Result<u64> {
     let mut attempts = 0;
     loop {
         cp.id = format!("{prefix}{n}");
-        let commit = commit_tree(ctx, &t.tree, &parents, &cp.message())?;
+        let commit = commit_tree(ctx, &cp.tree, parents, &cp.message())?;
         let name = format!("{}{}", store::PREFIX, cp.id);
         let out = ctx
             .git
             .output(["update-ref", "-m", "ward: checkpoint", &name, &commit, ""])?;
         if out.status.success() {
             cp.commit = commit;
-            store::write_seq(ctx, &prefix, n + 1);
-            break;
+            return Ok(n);
         }
         attempts += 1;
         if attempts > 20 {
@@ -498,12 +544,18 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
         }
         // Another worktree took this id: the next one (the hint may be stale).
         n = if attempts == 3 {
-            store::next_number(&store::ids(ctx), &prefix).max(n + 1)
+            store::next_number(&store::ids(ctx), prefix).max(n + 1)
         } else {
             n + 1
         };
     }
-    keep_reachable(ctx, &cp)?;
+}
+
+/// After the ref is claimed: the number remembered, the stashes and refs
+/// kept reachable, decorations excluded, retention applied.
+pub(super) fn finish(ctx: &Ctx, cp: &Checkpoint, prefix: &str, n: u64) -> Result<()> {
+    store::write_seq(ctx, prefix, n + 1);
+    keep_reachable(ctx, cp)?;
     store::exclude_decoration(ctx);
     let keep = ctx.settings.checkpoint.keep;
     // Listing every checkpoint costs; below `keep` for this prefix there is
@@ -515,7 +567,7 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
             err.message
         );
     }
-    Ok(cp)
+    Ok(())
 }
 
 /// Refs under `refs/ward/kept/<id>/` for the stashes and refs a checkpoint records.

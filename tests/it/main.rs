@@ -2,6 +2,7 @@
 //! One test binary (faster to link); one module per area.
 
 mod checkpoint;
+mod checkpoint_content;
 mod common;
 mod explain;
 mod hooks;

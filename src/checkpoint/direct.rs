@@ -1,0 +1,245 @@
+//! The direct recipe: a checkpoint in three git processes, no index written
+//! (`hash-object` and `fast-import` start while `status` scans, and wait
+//! for their input).
+//!
+//! 1. `status --porcelain=v2` on the real index (optional locks off, so it
+//!    is read, never rewritten): one threaded scan that names, per changed
+//!    path, the HEAD and index entries and what differs on disk, and the
+//!    untracked files ([`super::scan`] turns them into edits). The staged
+//!    tree is HEAD's tree plus the index's differences; the working tree's
+//!    is that plus the differences on disk.
+//! 2. `hash-object -w --stdin-paths` of the files that differ: each goes
+//!    through its clean filter and end-of-line conversion by its path, as
+//!    `git add` does. Symbolic links are stored as git stores them, their
+//!    target's bytes.
+//! 3. One `fast-import`: the staged tree's commit (when it is not HEAD's
+//!    tree), its root tree id read back, then the checkpoint commit with
+//!    its trailers, and the ref. The id is checked free just before; at
+//!    its end fast-import creates the ref only if it is still absent (or
+//!    if the ref's commit is an ancestor of the new one, which a checkpoint
+//!    created meanwhile cannot be). Had another process taken the id, the
+//!    checkpoint is committed again under the next free one, as
+//!    [`super::snapshot::store`] does.
+//!
+//! Where the result could differ from what `update-index` and `write-tree`
+//! record, [`super::scan`] steps aside and the caller takes the index
+//! recipe of [`super::snapshot`].
+
+use std::ffi::OsStr;
+
+use super::import::{self, Commit};
+use super::scan::{self, Scan};
+use super::snapshot::{self, Options, IDENTITY};
+use super::store::{self, Checkpoint};
+use super::Ctx;
+use crate::error::{Error, Result};
+use crate::git::Dialog;
+
+/// Takes a checkpoint by the direct recipe; `None` when it cannot be
+/// exactly what the index recipe would record.
+pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
+    snapshot::wait_for_index_lock(&ctx.git_dir)?;
+    // Both start while status scans, so their start-up costs no wait.
+    let (author, committer, format) = idents(ctx)?;
+    let date_format = format!("--date-format={format}");
+    let fi = ctx
+        .git
+        .dialog(&["fast-import", "--quiet", "--done", &date_format], &[])?;
+    let hasher = ctx
+        .git
+        .dialog(&["hash-object", "-w", "--stdin-paths"], &[])?;
+    let scan = match scan::scan(ctx) {
+        Ok(Ok(scan)) => scan,
+        Ok(Err(why)) => {
+            tracing::debug!("checkpoint: the index recipe, for {why}");
+            abandon(fi);
+            return Ok(None);
+        }
+        Err(err) => {
+            abandon(fi);
+            return Err(err);
+        }
+    };
+    let Some(hashed) = hash(hasher, &scan.to_hash)? else {
+        tracing::debug!("checkpoint: the index recipe, a file changed while hashing");
+        abandon(fi);
+        return Ok(None);
+    };
+    let idents = Idents { author, committer };
+    write(ctx, fi, &idents, scan, &hashed, opts).map(Some)
+}
+
+/// Ends a fast-import that is not needed, cleanly (it removes its empty pack).
+fn abandon(fi: Dialog) {
+    let _ = fi.finish_with(b"done\n".to_vec());
+}
+
+/// `hash-object -w` of the files, by path (filters and conversion apply).
+/// `None` if one cannot be read any more (it changed since the scan).
+fn hash(hasher: Dialog, paths: &[Vec<u8>]) -> Result<Option<Vec<String>>> {
+    let mut stdin = Vec::new();
+    for p in paths {
+        stdin.extend_from_slice(&import::quote(p));
+        stdin.push(b'\n');
+    }
+    let end = hasher.finish_with(stdin)?;
+    let ids: Vec<String> = String::from_utf8_lossy(&end.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    Ok((end.success && ids.len() == paths.len()).then_some(ids))
+}
+
+/// Who the commits are by, with their dates.
+struct Idents {
+    author: String,
+    committer: String,
+}
+
+/// Writes the commits and the ref in one `fast-import`.
+fn write(
+    ctx: &Ctx,
+    mut fi: Dialog,
+    who: &Idents,
+    s: Scan,
+    hashed: &[String],
+    opts: &Options,
+) -> Result<Checkpoint> {
+    let t = s.trees;
+    let mut cp = snapshot::describe(ctx, &t, opts);
+    let (prefix, first) = snapshot::first_number(ctx);
+    let n = free_number(ctx, &prefix, first);
+    cp.id = format!("{prefix}{n}");
+    let branch = format!("{}{}", store::PREFIX, cp.id);
+    let head: Vec<String> = t.head.iter().cloned().collect();
+    let head_tree = snapshot::head_tree(ctx);
+
+    // The staged tree: HEAD's, unless the index differs (or there is no HEAD).
+    let mut index_commit = None;
+    cp.index_tree = head_tree.clone();
+    if head_tree.is_none() || !s.staged.is_empty() {
+        let mut out = Vec::new();
+        import::commit(
+            &mut out,
+            &Commit {
+                branch: &branch,
+                mark: 1,
+                author: &who.author,
+                committer: &who.committer,
+                message: "index\n",
+                parents: &head,
+                edits: &[&s.staged],
+                hashed,
+            },
+        );
+        import::ask_tree_and_id(&mut out, 1);
+        fi.send(&out)?;
+        let answer = (fi.line(), fi.line());
+        let (Ok(Some(tree)), Ok(id)) = (answer.0.map(|l| import::tree_of_answer(&l)), answer.1)
+        else {
+            return Err(failed(fi.finish()?.stderr));
+        };
+        // Staged changes that cancel out leave HEAD's tree, which HEAD keeps.
+        if Some(&tree) != head_tree.as_ref() {
+            index_commit = Some(id);
+        }
+        cp.index_tree = Some(tree);
+    }
+
+    if let Some(m) = super::merge::record(ctx, &t.stages)? {
+        cp.merge_heads = m.heads;
+        cp.merge_state = Some(m.state);
+    }
+    // Without a HEAD the staged commit comes first, its tree already staged.
+    let mut parents = head.clone();
+    parents.extend(index_commit.as_ref().map(|_| ":1".to_string()));
+    parents.extend(cp.merge_state.clone());
+    let edits: Vec<&[import::Edit]> = if head.is_empty() {
+        vec![&s.worktree]
+    } else {
+        vec![&s.staged, &s.worktree]
+    };
+    let message = cp.message();
+    let mut out = Vec::new();
+    import::commit(
+        &mut out,
+        &Commit {
+            branch: &branch,
+            mark: 2,
+            author: &who.author,
+            committer: &who.committer,
+            message: &message,
+            parents: &parents,
+            edits: &edits,
+            hashed,
+        },
+    );
+    import::ask_tree_and_id(&mut out, 2);
+    out.extend_from_slice(b"done\n");
+    fi.send(&out)?;
+    let end = fi.finish()?;
+    let answer = String::from_utf8_lossy(&end.stdout).into_owned();
+    let mut lines = answer.lines();
+    let (Some(tree), Some(commit)) = (lines.next().and_then(import::tree_of_answer), lines.next())
+    else {
+        return Err(failed(end.stderr));
+    };
+    cp.tree = tree;
+    cp.commit = commit.to_string();
+    let n = if end.success || ctx.repo.ref_id(&branch).as_deref() == Some(commit) {
+        n
+    } else {
+        // The id was taken meanwhile: the next free one, as the index recipe claims it.
+        let parents: Vec<String> = head
+            .into_iter()
+            .chain(index_commit)
+            .chain(cp.merge_state.clone())
+            .collect();
+        let parents: Vec<&str> = parents.iter().map(String::as_str).collect();
+        snapshot::claim(ctx, &mut cp, &parents, &prefix, n + 1)?
+    };
+    snapshot::finish(ctx, &cp, &prefix, n)?;
+    Ok(cp)
+}
+
+/// The first number from `n` on whose id no ref holds yet.
+fn free_number(ctx: &Ctx, prefix: &str, mut n: u64) -> u64 {
+    for attempt in 0..20 {
+        if ctx
+            .repo
+            .ref_id(&format!("{}{prefix}{n}", store::PREFIX))
+            .is_none()
+        {
+            break;
+        }
+        // The remembered number may be stale: after a few, list them.
+        n = if attempt == 2 {
+            store::next_number(&store::ids(ctx), prefix).max(n + 1)
+        } else {
+            n + 1
+        };
+    }
+    n
+}
+
+/// Author, committer (git-ward) and fast-import's date format. Dates come
+/// from git itself when the environment pins them, as `commit-tree` reads them.
+fn idents(ctx: &Ctx) -> Result<(String, String, &'static str)> {
+    let pinned = ["GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"]
+        .iter()
+        .any(|k| std::env::var_os(k).is_some());
+    if !pinned {
+        let who = "git-ward <git-ward@localhost> now".to_string();
+        return Ok((who.clone(), who, "now"));
+    }
+    let envs: Vec<(&str, &OsStr)> = IDENTITY.iter().map(|(k, v)| (*k, OsStr::new(*v))).collect();
+    let author = ctx.git.run_with(["var", "GIT_AUTHOR_IDENT"], &envs, None)?;
+    let committer = ctx
+        .git
+        .run_with(["var", "GIT_COMMITTER_IDENT"], &envs, None)?;
+    Ok((author, committer, "raw"))
+}
+
+fn failed(stderr: String) -> Error {
+    Error::internal(format!("git fast-import failed: {stderr}"))
+}
