@@ -264,12 +264,26 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry]) -> Result<Vec<Failure>> {
     if writes.is_empty() {
         return Ok(failures);
     }
-    let mut wanted = String::new();
-    for e in writes.iter().filter(|e| e.mode != "160000") {
-        wanted.push_str(&e.blob);
-        wanted.push('\n');
+    // Files come back as git would check them out (smudge filters and
+    // end-of-line conversion by path); a symlink's blob is its target.
+    let files: Vec<&Entry> = writes
+        .iter()
+        .filter(|e| e.mode != "160000" && e.mode != "120000")
+        .map(|e| **e)
+        .collect();
+    let links: Vec<&Entry> = writes
+        .iter()
+        .filter(|e| e.mode == "120000")
+        .map(|e| **e)
+        .collect();
+    let mut contents: std::collections::HashMap<&str, Option<Vec<u8>>> =
+        std::collections::HashMap::new();
+    for (e, content) in files.iter().zip(checked_out(ctx, &tmp_dir, &files)?) {
+        contents.insert(e.path.as_str(), content);
     }
-    let blobs = read_blobs(ctx, &wanted)?;
+    for (e, content) in links.iter().zip(read_blobs(ctx, &links)?) {
+        contents.insert(e.path.as_str(), content);
+    }
     for (n, e) in writes.iter().enumerate() {
         if e.mode == "160000" {
             failures.push(Failure {
@@ -278,7 +292,7 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry]) -> Result<Vec<Failure>> {
             });
             continue;
         }
-        let Some(content) = blobs.get(&e.blob) else {
+        let Some(Some(content)) = contents.get(e.path.as_str()) else {
             failures.push(Failure {
                 path: e.path.clone(),
                 reason: format!("object {} is missing", e.blob),
@@ -385,15 +399,72 @@ fn prune_empty_parents(workdir: &Path, file: &Path) {
 }
 
 /// Reads blobs through one `cat-file --batch`: id to content.
-fn read_blobs(ctx: &Ctx, wanted: &str) -> Result<std::collections::HashMap<String, Vec<u8>>> {
-    let mut map = std::collections::HashMap::new();
-    if wanted.is_empty() {
-        return Ok(map);
+/// The entries' blobs as stored, in order (`None`: missing), from one
+/// `cat-file --batch`.
+fn read_blobs(ctx: &Ctx, entries: &[&Entry]) -> Result<Vec<Option<Vec<u8>>>> {
+    if entries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut input = Vec::new();
+    for e in entries {
+        input.extend_from_slice(e.blob.as_bytes());
+        input.push(b'\n');
     }
     let out = ctx
         .git
-        .output_with(["cat-file", "--batch"], &[], Some(wanted.as_bytes()))?;
-    let data = out.stdout;
+        .output_with(["cat-file", "--batch"], &[], Some(&input))?;
+    let mut answers = parse_batch(&out.stdout);
+    answers.resize(entries.len(), None);
+    Ok(answers)
+}
+
+/// The entries' files as `git checkout` would write them, in order
+/// (`None`: missing): a temporary index holding just them, checked out
+/// with `checkout-index --prefix` into a scratch directory, so that
+/// filters and end-of-line conversion apply by path. (`cat-file --batch
+/// --filters` cannot be used: it reports the unconverted size.)
+fn checked_out(ctx: &Ctx, tmp_dir: &Path, entries: &[&Entry]) -> Result<Vec<Option<Vec<u8>>>> {
+    if entries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let scratch = tmp_dir.join(format!("checkout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch)?;
+    let index = scratch.join("index");
+    let mut info = Vec::new();
+    for e in entries {
+        info.extend_from_slice(format!("{} {}\t", e.mode, e.blob).as_bytes());
+        info.extend_from_slice(&e.raw);
+        info.push(0);
+    }
+    let env: &[(&str, &OsStr)] = &[("GIT_INDEX_FILE", index.as_os_str())];
+    let result = (|| -> Result<Vec<Option<Vec<u8>>>> {
+        ctx.git
+            .output_with(["update-index", "-z", "--index-info"], env, Some(&info))?;
+        let mut prefix = scratch.join("files").into_os_string();
+        prefix.push("/");
+        let mut arg = std::ffi::OsString::from("--prefix=");
+        arg.push(&prefix);
+        let args = [
+            OsStr::new("checkout-index"),
+            OsStr::new("-a"),
+            OsStr::new("-f"),
+            &arg,
+        ];
+        ctx.git.output_with(args, env, None)?;
+        let files = scratch.join("files");
+        Ok(entries
+            .iter()
+            .map(|e| std::fs::read(files.join(OsStr::from_bytes(&e.raw))).ok())
+            .collect())
+    })();
+    let _ = std::fs::remove_dir_all(&scratch);
+    result
+}
+
+/// `cat-file --batch` output: per request, its content, or `None` when missing.
+fn parse_batch(data: &[u8]) -> Vec<Option<Vec<u8>>> {
+    let mut answers = Vec::new();
     let mut pos = 0;
     while pos < data.len() {
         let Some(nl) = data[pos..].iter().position(|b| *b == b'\n') else {
@@ -402,18 +473,19 @@ fn read_blobs(ctx: &Ctx, wanted: &str) -> Result<std::collections::HashMap<Strin
         let header = String::from_utf8_lossy(&data[pos..pos + nl]).into_owned();
         pos += nl + 1;
         let mut f = header.split(' ');
-        let (id, kind, size) = (f.next().unwrap_or(""), f.next().unwrap_or(""), f.next());
-        if kind == "missing" {
+        let (kind, size) = (f.nth(1).unwrap_or(""), f.next());
+        if kind == "missing" || size.is_none() {
+            answers.push(None);
             continue;
         }
         let size: usize = size.and_then(|s| s.parse().ok()).unwrap_or(0);
         if pos + size > data.len() {
             break;
         }
-        map.insert(id.to_string(), data[pos..pos + size].to_vec());
+        answers.push(Some(data[pos..pos + size].to_vec()));
         pos += size + 1;
     }
-    Ok(map)
+    answers
 }
 
 /// Resolves `--files` arguments to worktree-relative paths. Anything

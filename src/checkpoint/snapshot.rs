@@ -562,7 +562,7 @@ pub(super) fn finish(ctx: &Ctx, cp: &Checkpoint, prefix: &str, n: u64) -> Result
     // rarely anything to drop (other prefixes are caught every 16th time).
     let due = n > u64::from(keep) || n % 16 == 0;
     if let Err(err) = due.then(|| store::retain(ctx, keep, &cp.id)).transpose() {
-        eprintln!(
+        crate::output::errln!(
             "ward: warning: checkpoint retention failed: {}",
             err.message
         );

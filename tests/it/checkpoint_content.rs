@@ -81,8 +81,7 @@ fn crlf_and_clean_filters_are_stored_as_git_add_stores_them() {
 }
 
 #[test]
-#[ignore = "rollback writes blobs as stored, without smudge filters or end-of-line conversion"]
-fn crlf_and_clean_filters_round_trip_byte_for_byte() {
+fn crlf_and_clean_filters_round_trip_as_git_checks_them_out() {
     let (repo, files) = converting();
     repo.ward(["checkpoint"]).ok();
     for (path, _) in files {
@@ -90,11 +89,21 @@ fn crlf_and_clean_filters_round_trip_byte_for_byte() {
     }
     repo.ward(["rollback", "chk-local-1", "--yes"]).ok();
     for (path, content) in files {
-        assert_eq!(
-            std::fs::read(repo.dir.join(path)).unwrap(),
-            content,
-            "{path}"
-        );
+        let restored = std::fs::read(repo.dir.join(path)).unwrap();
+        // What `git checkout` writes of the stored blob at that path.
+        let spec = format!("refs/ward/checkpoints/chk-local-1:{path}");
+        let checkout = repo
+            .git(["cat-file", "--filters", &spec])
+            .ok()
+            .output
+            .stdout;
+        assert_eq!(restored, checkout, "{path}");
+        // Where git's conversions are lossless, that is the original.
+        // (Mixed line endings are normalized by `git add` itself, and the
+        // `rev` filter does not commute with CRLF conversion.)
+        if ["lf.txt", "crlf.txt", "new.txt"].contains(&path) {
+            assert_eq!(restored, content, "{path}");
+        }
     }
 }
 
