@@ -129,11 +129,17 @@ impl Dirs {
     /// Finds the directories from the environment and the working directory.
     pub fn find() -> Option<Dirs> {
         let cwd = std::env::current_dir().ok()?;
+        // `<cwd>/.git` as a real directory is canonical already (the working
+        // directory is): the common case skips resolving it again.
+        let mut canonical = false;
         let git_dir = match std::env::var_os("GIT_DIR").filter(|v| !v.is_empty()) {
             Some(dir) => cwd.join(dir),
             None => {
                 let dot_git = cwd.join(".git");
-                if dot_git.is_dir() {
+                if std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_dir()) {
+                    canonical = true;
+                    dot_git
+                } else if dot_git.is_dir() {
                     dot_git
                 } else if dot_git.is_file() {
                     cwd.join(path_in_file(&dot_git, b"gitdir:")?)
@@ -145,12 +151,26 @@ impl Dirs {
             }
         };
         let common_dir = match std::env::var_os("GIT_COMMON_DIR").filter(|v| !v.is_empty()) {
-            Some(dir) => cwd.join(dir),
+            Some(dir) => {
+                canonical = false;
+                cwd.join(dir)
+            }
             None => match path_in_file(&git_dir.join("commondir"), b"") {
-                Some(common) => git_dir.join(common),
+                Some(common) => {
+                    canonical = false;
+                    git_dir.join(common)
+                }
                 None => git_dir.clone(),
             },
         };
+        if canonical {
+            let work_tree = Some(cwd);
+            return Some(Dirs {
+                git_dir,
+                common_dir,
+                work_tree,
+            });
+        }
         // Canonical, so that every worktree names the shared files alike.
         let git_dir = git_dir.canonicalize().unwrap_or(git_dir);
         let common_dir = common_dir.canonicalize().unwrap_or(common_dir);
