@@ -333,8 +333,13 @@ pub fn valid_contract(id: &str) -> bool {
 
 /// The error for an invalid contract id.
 pub fn invalid_contract(id: &str) -> Error {
+    // Shown escaped and cut short: the id may be anything, of any length.
+    let mut shown: String = id.chars().take(60).flat_map(char::escape_default).collect();
+    if id.chars().count() > 60 {
+        shown.push_str("...");
+    }
     Error::invalid(
-        format!("invalid contract id '{id}'"),
+        format!("invalid contract id '{shown}'"),
         "a contract id is 1 to 100 characters of [A-Za-z0-9._-], starting with a letter or digit, without `..` or a trailing `.`/`.lock`",
     )
 }
@@ -505,6 +510,18 @@ pub fn gather_at(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_invalid_contract_id_is_shown_escaped_and_short() {
+        let err = invalid_contract(&format!("a\u{1b}[31m{}", "x".repeat(500)));
+        assert!(err.message.contains("a\\u{1b}[31m"), "{}", err.message);
+        assert!(err.message.len() < 120, "{}", err.message);
+        assert!(err.message.ends_with("...'"), "{}", err.message);
+        assert_eq!(
+            invalid_contract("bad id").message,
+            "invalid contract id 'bad id'"
+        );
+    }
 
     #[test]
     fn contract_ids_follow_the_spec() {
