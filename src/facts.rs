@@ -178,8 +178,10 @@ impl Repo {
     }
 
     /// The text of `.ward/policy.toml` committed on the first protected
-    /// branch that exists locally, with that branch's name.
-    pub fn team_policy(&self, protected: &[String]) -> Option<(String, String)> {
+    /// branch that exists locally, with that branch's name. Committed as
+    /// anything but a file (a directory, a symlink), it is an error: the
+    /// team layer is never skipped in silence.
+    pub fn team_policy(&self, protected: &[String]) -> Result<Option<(String, String)>> {
         if self.reftable() {
             return self.team_policy_via_git(protected);
         }
@@ -195,24 +197,26 @@ impl Repo {
                 continue;
             };
             let Ok(tree) = commit.tree() else { continue };
-            let Ok(Some(entry)) = tree.lookup_entry_by_path(".ward/policy.toml") else {
-                return None;
+            let Ok(Some(entry)) = tree.lookup_entry_by_path(TEAM_POLICY) else {
+                return Ok(None);
             };
+            if !entry.mode().is_blob() {
+                return Err(team_policy_not_a_file(pattern));
+            }
             let Ok(object) = entry.object() else {
-                return None;
+                return Ok(None);
             };
-            return Some((
+            return Ok(Some((
                 pattern.clone(),
                 String::from_utf8_lossy(&object.data).into_owned(),
-            ));
+            )));
         }
-        None
+        Ok(None)
     }
 
     /// [`Repo::team_policy`] through the real git, for reftable repositories.
-    fn team_policy_via_git(&self, protected: &[String]) -> Option<(String, String)> {
-        let git = crate::git::Git::locate()
-            .ok()?
+    fn team_policy_via_git(&self, protected: &[String]) -> Result<Option<(String, String)>> {
+        let git = crate::git::Git::locate()?
             .detached_from_env()
             .env("GIT_DIR", self.common_dir());
         for pattern in protected {
@@ -220,22 +224,30 @@ impl Repo {
                 continue;
             }
             let commit = format!("refs/heads/{pattern}^{{commit}}");
-            let found = git.output(["rev-parse", "--verify", "-q", &commit]).ok()?;
+            let found = git.output(["rev-parse", "--verify", "-q", &commit])?;
             if !found.status.success() {
                 continue;
             }
             let id = String::from_utf8_lossy(&found.stdout).trim().to_string();
-            let blob = git
-                .output(["cat-file", "blob", &format!("{id}:.ward/policy.toml")])
-                .ok()?;
-            return blob.status.success().then(|| {
+            // `<mode> <type> <id>\t<path>`, or nothing when it is not there.
+            let listed = git.run(["ls-tree", &id, "--", TEAM_POLICY])?;
+            let Some((meta, _)) = listed.split_once('\t') else {
+                return Ok(None);
+            };
+            let mut fields = meta.split(' ');
+            let (mode, blob) = (fields.next().unwrap_or(""), fields.nth(1).unwrap_or(""));
+            if !matches!(mode, "100644" | "100755") {
+                return Err(team_policy_not_a_file(pattern));
+            }
+            let text = git.output(["cat-file", "blob", blob])?;
+            return Ok(text.status.success().then(|| {
                 (
                     pattern.clone(),
-                    String::from_utf8_lossy(&blob.stdout).into_owned(),
+                    String::from_utf8_lossy(&text.stdout).into_owned(),
                 )
-            });
+            }));
         }
-        None
+        Ok(None)
     }
 
     /// The contract file of this worktree.
@@ -278,6 +290,17 @@ pub fn head_branch_file(git_dir: &Path) -> Option<String> {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),
     })
+}
+
+/// Where the team layer lives in a protected branch's committed tree.
+const TEAM_POLICY: &str = ".ward/policy.toml";
+
+/// The error for a team policy committed as something other than a file.
+fn team_policy_not_a_file(branch: &str) -> Error {
+    Error::invalid(
+        format!("{TEAM_POLICY} committed on '{branch}' is not a file (a directory or a symlink)"),
+        format!("commit the team policy on '{branch}' as a regular file, or remove it from there"),
+    )
 }
 
 /// Does the repository whose common git dir is `common` use reftable?
@@ -454,7 +477,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
         policy.add_file(&user, Layer::User(user.clone()))?;
     }
     if let Some(repo) = repo {
-        if let Some((branch, text)) = repo.team_policy(policy.protected_patterns()) {
+        if let Some((branch, text)) = repo.team_policy(policy.protected_patterns())? {
             policy.add_layer(&text, Layer::Team(branch))?;
         }
         tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: team");

@@ -183,3 +183,31 @@ fn audit_filters_by_contract_decision_and_time() {
         "{table}"
     );
 }
+
+#[test]
+fn a_team_policy_committed_as_a_directory_or_symlink_is_an_error_not_skipped() {
+    for kind in ["directory", "symlink"] {
+        let repo = TestRepo::new();
+        let target = repo.dir.join(".ward/policy.toml");
+        std::fs::create_dir_all(repo.dir.join(".ward")).unwrap();
+        if kind == "directory" {
+            std::fs::create_dir_all(&target).unwrap();
+            std::fs::write(target.join("x"), "[branches]\n").unwrap();
+        } else {
+            std::fs::write(repo.dir.join("real.toml"), "[branches]\nprotected = []\n").unwrap();
+            std::os::unix::fs::symlink("../real.toml", &target).unwrap();
+        }
+        repo.git(["add", "-A"]).ok();
+        repo.git(["commit", "-q", "-m", "team policy"]).ok();
+        repo.ward(["policy", "show"])
+            .code(2)
+            .stderr_has(".ward/policy.toml committed on 'main' is not a file");
+        // An agent's commit on main is refused, not let through.
+        repo.shim_env(
+            ["commit", "-q", "--allow-empty", "-m", "x"],
+            &[("WARD_CONTRACT", "c1")],
+        )
+        .code(1)
+        .stderr_has("is not a file");
+    }
+}
