@@ -16,6 +16,7 @@ fn reftable_repo() -> Option<TestRepo> {
         .code
         != Some(0)
     {
+        eprintln!("skipped: this git has no reftable (git 2.45 or newer has)");
         return None;
     }
     repo.write("README", "hello\n");
