@@ -185,10 +185,7 @@ impl Repo {
         if self.reftable() {
             return self.team_policy_via_git(protected);
         }
-        for pattern in protected {
-            if pattern.starts_with("tags/") || pattern.contains(['*', '?', '[']) {
-                continue;
-            }
+        for pattern in literal_branches(protected) {
             let full = format!("refs/heads/{pattern}");
             let Ok(Some(mut r)) = self.repo.try_find_reference(full.as_str()) else {
                 continue;
@@ -219,10 +216,7 @@ impl Repo {
         let git = crate::git::Git::locate()?
             .detached_from_env()
             .env("GIT_DIR", self.common_dir());
-        for pattern in protected {
-            if pattern.starts_with("tags/") || pattern.contains(['*', '?', '[']) {
-                continue;
-            }
+        for pattern in literal_branches(protected) {
             let commit = format!("refs/heads/{pattern}^{{commit}}");
             let found = git.output(["rev-parse", "--verify", "-q", &commit])?;
             if !found.status.success() {
@@ -290,6 +284,14 @@ pub fn head_branch_file(git_dir: &Path) -> Option<String> {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),
     })
+}
+
+/// The protected patterns that name one branch (no tag, no wildcard): where
+/// the team layer may be committed.
+pub fn literal_branches(protected: &[String]) -> impl Iterator<Item = &String> {
+    protected
+        .iter()
+        .filter(|p| !p.starts_with("tags/") && !p.contains(['*', '?', '[']))
 }
 
 /// Where the team layer lives in a protected branch's committed tree.

@@ -218,13 +218,6 @@ fn shebang(binary: &Path) -> Option<String> {
     (plain && line.len() < 128).then_some(line)
 }
 
-/// The program a `#!` hook file starts, if it is one of ours in that form.
-fn shebang_target(path: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let first = text.lines().next()?.strip_prefix("#!")?;
-    first.strip_suffix(" hook").map(PathBuf::from)
-}
-
 /// The `/bin/sh` hook script for `name`.
 ///
 /// `shortcut` (in the default hooks directory `<git-common-dir>/hooks`,
@@ -266,14 +259,27 @@ pub enum Form {
     Link,
 }
 
-fn is_ours(path: &Path) -> bool {
+/// A hook file of git-ward's, from one look at it: `Some(program)` for the
+/// `#!` form (the program it starts), `Some(None)` for the other forms,
+/// `None` when it is not git-ward's (or not there).
+fn ours(path: &Path) -> Option<Option<PathBuf>> {
     if let Ok(target) = std::fs::read_link(path) {
-        return target
+        let named = target
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
+        return named.then_some(None);
     }
-    std::fs::read_to_string(path)
-        .is_ok_and(|t| t.lines().nth(1).is_some_and(|l| l.starts_with(MARKER)))
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    let first = lines.next()?;
+    lines.next()?.starts_with(MARKER).then(|| {
+        let program = first.strip_prefix("#!")?.strip_suffix(" hook")?;
+        Some(PathBuf::from(program))
+    })
+}
+
+fn is_ours(path: &Path) -> bool {
+    ours(path).is_some()
 }
 
 /// Is the hook at `path` exactly what `install` would write now?
@@ -424,8 +430,8 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
         .iter()
         .filter_map(|name| {
             let path = manifest.hooks_dir.join(name);
-            if is_ours(&path) {
-                let target = shebang_target(&path)?;
+            if let Some(starts) = ours(&path) {
+                let target = starts?;
                 let runs = std::fs::metadata(&target).is_ok_and(|m| m.is_file());
                 (!runs).then(|| format!("git-ward's {name} hook starts {}, which is gone: git refuses every command that runs it; run `git ward doctor --fix`", target.display()))
             } else if std::fs::symlink_metadata(&path).is_ok() {

@@ -145,9 +145,7 @@ fn team_candidates() -> Result<Vec<String>> {
     if let Some(user) = policy::user_path() {
         p = p.with_file(&user, Layer::User(user.clone()))?;
     }
-    Ok(p.protected_patterns()
-        .iter()
-        .filter(|pat| !pat.starts_with("tags/") && !pat.contains(['*', '?', '[']))
+    Ok(facts::literal_branches(p.protected_patterns())
         .cloned()
         .collect())
 }
