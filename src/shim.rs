@@ -296,33 +296,30 @@ fn finish_status(
 }
 
 /// The real git's command for git's argv, with the shim's markers exported.
-fn git_command(
-    real: &Git,
-    args: &[OsString],
-    trace_id: Option<&str>,
-    contract: Option<&str>,
-) -> Command {
-    let mut cmd = Command::new(real.path());
-    cmd.args(args)
-        .env(env::WARD_SHIM_SEEN, git::shim_seen_marker());
+/// The variables git-ward hands the real git: the hop marker always; for an
+/// agent's command its trace, and the contract.
+fn child_env(trace_id: Option<&str>, contract: Option<&str>) -> Vec<(&'static str, OsString)> {
+    let mut vars = vec![(env::WARD_SHIM_SEEN, git::shim_seen_marker())];
     if let Some(trace) = trace_id {
-        cmd.env(env::WARD_AGENT, "1")
-            .env(env::WARD_TRACE_ID, trace)
-            .env(env::WARD_VIA, "shim");
+        vars.push((env::WARD_TRACE_ID, trace.into()));
+        vars.push((env::WARD_VIA, "shim".into()));
     }
+    vars.push((env::WARD_AGENT, "1".into()));
     if let Some(c) = contract {
-        cmd.env(env::WARD_CONTRACT, c);
+        vars.push((env::WARD_CONTRACT, c.into()));
     }
-    cmd
+    vars
 }
 
 /// Replaces this process with the real git.
 fn exec(real: &Git, args: &[OsString], trace_id: Option<&str>, contract: Option<&str>) -> ExitCode {
-    let mut cmd = git_command(real, args, trace_id, contract);
-    if trace_id.is_none() {
-        cmd.env(env::WARD_AGENT, "1");
+    // Into this process's own environment, which `exec` passes on as it is:
+    // `Command::env` would first copy every variable into a map (a third of
+    // a read's instructions). Nothing else runs in this process any more.
+    for (name, value) in child_env(trace_id, contract) {
+        std::env::set_var(name, value);
     }
-    let err = cmd.exec();
+    let err = Command::new(real.path()).args(args).exec();
     report(&Error::internal(format!(
         "cannot run {}: {err}",
         real.path().display()
@@ -350,7 +347,10 @@ fn run_child(
     trace_id: &str,
     contract: Option<&str>,
 ) -> std::io::Result<std::process::ExitStatus> {
-    let mut child = git_command(real, args, Some(trace_id), contract).spawn()?;
+    let mut child = Command::new(real.path())
+        .args(args)
+        .envs(child_env(Some(trace_id), contract))
+        .spawn()?;
     CHILD.store(child.id() as i32, Ordering::SeqCst);
     for sig in FORWARDED {
         // SAFETY: installing a handler that only calls kill(2).

@@ -90,9 +90,7 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
 /// The carry-over file of this transaction: git's pid and a hash of the input,
 /// which is the same in every state of one transaction.
 fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
-    let hash = stdin.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
+    let hash = super::quick::fnv(stdin);
     let ppid = std::os::unix::process::parent_id();
     Some(
         dirs.common_dir
