@@ -13,14 +13,18 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 GIT=${1:-/usr/local/bin/git}
-WARD=$(realpath "${2:-target/release/git-ward}")
-WARD2=${3:+$(realpath "$3")}
+WARD_SRC=$(realpath "${2:-target/release/git-ward}")
+WARD2_SRC=${3:+$(realpath "$3")}
 B=$(mktemp -d /tmp/wardbench.XXXX); cd "$B"
+# Each binary measured as ./install leaves it: a copy written in one piece.
+lay() { dd if="$1" of="$2" bs=67108864 status=none && chmod +x "$2"; }
+WARD=$B/git-ward; lay "$WARD_SRC" "$WARD"
+WARD2=${WARD2_SRC:+$B/git-ward-2}; [ -z "$WARD2" ] || lay "$WARD2_SRC" "$WARD2"
 export HOME=$B GIT_CONFIG_NOSYSTEM=1 XDG_CONFIG_HOME=$B/.config
 export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
 unset WARD_AGENT WARD_CONTRACT CLAUDECODE
 printf 'int main(void){return 0;}\n' > noop.c && gcc -O2 -o noop noop.c
-mkdir "with blank" && cp "$WARD" "with blank/git-ward"
+mkdir "with blank" && lay "$WARD_SRC" "with blank/git-ward"
 $GIT init -q -b main src
 for i in $(seq 1 100); do $GIT -C src commit -q --allow-empty -m $i; $GIT -C src tag v$i; done
 printf '#!/bin/sh\ncd "$(dirname "$0")/$1" && t=$(%s tag) && [ -n "$t" ] && %s tag -d $t >/dev/null; exit 0\n' $GIT $GIT > deltags

@@ -13,11 +13,19 @@
 # IN=d000 runs every command from that subdirectory of each repository.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-ward="$(realpath "${1:-$here/target/release/git-ward}")"
-other="${2:+$(realpath "$2")}"
 git="${WARD_REAL_GIT:-/usr/local/bin/git}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# Each binary measured as ./install leaves it: a copy written in one piece.
+ward="$work/git-ward"
+dd if="${1:-$here/target/release/git-ward}" of="$ward" bs=67108864 status=none
+chmod +x "$ward"
+other=""
+if [ -n "${2:-}" ]; then
+  other="$work/git-ward-2"
+  dd if="$2" of="$other" bs=67108864 status=none
+  chmod +x "$other"
+fi
 # The floor for any shim: a static Rust program, built like ./install's
 # binary, that only execs the real git (built before HOME changes, for rustup).
 cat > "$work/exec.rs" <<RS
@@ -30,7 +38,9 @@ fn main() {
 RS
 mkdir -p "$work/exec-only"
 rustc -O -C target-feature=+crt-static -C relocation-model=static \
-  -o "$work/exec-only/git" "$work/exec.rs"
+  -o "$work/exec-only/linked" "$work/exec.rs"
+dd if="$work/exec-only/linked" of="$work/exec-only/git" bs=67108864 status=none
+chmod +x "$work/exec-only/git"
 
 export HOME="$work/home" GIT_CONFIG_NOSYSTEM=1 WARD_REAL_GIT="$git"
 export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@x GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@x
