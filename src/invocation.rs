@@ -5,7 +5,6 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use crate::error::Error;
 
@@ -80,7 +79,7 @@ pub fn role(mut argv: Vec<OsString>) -> Role {
 }
 
 /// The program: pick the face, run it, map its result to an exit code here only.
-pub fn main() -> ExitCode {
+pub fn main() -> u8 {
     init_diagnostics();
     let result = match role(std::env::args_os().collect()) {
         Role::Shim(args) => return crate::shim::main(args),
@@ -88,10 +87,10 @@ pub fn main() -> ExitCode {
         Role::Tool(argv) => crate::cli::run(argv),
     };
     match result {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => code,
         Err(err) => {
             report(&err);
-            ExitCode::from(err.exit_code())
+            err.exit_code()
         }
     }
 }

@@ -33,4 +33,5 @@ pub mod invocation;
 pub mod mcp;
 pub mod output;
 pub mod policy;
+pub mod process;
 pub mod shim;

@@ -1,6 +1,15 @@
 //! The `git-ward` binary: the shim, the hooks and the tool, one program.
 //! Everything happens in the library; `ARCHITECTURE.md` draws the road.
+//!
+//! `main` is C's, not Rust's: see [`git_ward::process`] for why and what
+//! of Rust's start-up it keeps.
+#![no_main]
 
-fn main() -> std::process::ExitCode {
-    git_ward::invocation::main()
+use std::ffi::{c_char, c_int};
+
+#[no_mangle]
+extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
+    git_ward::process::start();
+    // `exit` flushes stdout, as returning from Rust's `main` would.
+    std::process::exit(i32::from(git_ward::invocation::main()))
 }

@@ -8,7 +8,7 @@
 
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Command, ExitCode};
+use std::process::Command;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Instant, SystemTime};
 
@@ -25,12 +25,12 @@ use crate::hooks::Dirs;
 use crate::invocation::report;
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
-pub fn main(args: Vec<OsString>) -> ExitCode {
+pub fn main(args: Vec<OsString>) -> u8 {
     let real = match Git::locate() {
         Ok(git) => git,
         Err(err) => {
             report(&err);
-            return ExitCode::from(err.exit_code());
+            return err.exit_code();
         }
     };
     let started = SystemTime::now();
@@ -136,12 +136,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
 /// the repository or parsing the policy: the cached settings of
 /// `hooks::quick` say whether the policy reclassifies the command and
 /// whether reads are logged. Anything else returns `None`: the full road.
-fn fast_read(
-    real: &Git,
-    args: &[OsString],
-    pre: &GitArgs,
-    started: SystemTime,
-) -> Option<ExitCode> {
+fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) -> Option<u8> {
     let command = pre.rest.first()?.to_str()?;
     let g = &pre.globals;
     let plain = g.git_dir.is_none()
@@ -262,12 +257,12 @@ fn base_record(
     }
 }
 
-fn finish(dir: &std::path::Path, mut record: Record, clock: Instant, code: i32) -> ExitCode {
+fn finish(dir: &std::path::Path, mut record: Record, clock: Instant, code: i32) -> u8 {
     record.exit_code = Some(code);
     record.duration_ms = clock.elapsed().as_millis() as u64;
     record.timestamp = audit::rfc3339(SystemTime::now());
     audit::append(dir, &[record]);
-    ExitCode::from(code.clamp(0, 255) as u8)
+    code.clamp(0, 255) as u8
 }
 
 fn finish_status(
@@ -275,7 +270,7 @@ fn finish_status(
     record: Record,
     clock: Instant,
     status: std::io::Result<std::process::ExitStatus>,
-) -> ExitCode {
+) -> u8 {
     match status {
         Ok(status) => {
             if let Some(sig) = status.signal() {
@@ -312,7 +307,7 @@ fn child_env(trace_id: Option<&str>, contract: Option<&str>) -> Vec<(&'static st
 }
 
 /// Replaces this process with the real git.
-fn exec(real: &Git, args: &[OsString], trace_id: Option<&str>, contract: Option<&str>) -> ExitCode {
+fn exec(real: &Git, args: &[OsString], trace_id: Option<&str>, contract: Option<&str>) -> u8 {
     // Into this process's own environment, which `exec` passes on as it is:
     // `Command::env` would first copy every variable into a map (a third of
     // a read's instructions). Nothing else runs in this process any more.
@@ -324,7 +319,7 @@ fn exec(real: &Git, args: &[OsString], trace_id: Option<&str>, contract: Option<
         "cannot run {}: {err}",
         real.path().display()
     )));
-    ExitCode::from(exit::NO_GIT)
+    exit::NO_GIT
 }
 
 static CHILD: AtomicI32 = AtomicI32::new(0);

@@ -55,8 +55,51 @@ fn output_into_a_reader_that_went_away_is_dropped_without_a_panic() {
             .stdout(Stdio::from(write))
             .stderr(Stdio::piped());
         let output = cmd.output().expect("run git-ward");
-        no_panic(&Run::from(output), &format!("{args:?}"));
+        let run = Run::from(output);
+        no_panic(&run, &format!("{args:?}"));
+        // Not killed by SIGPIPE half way: git-ward ignores it.
+        assert!(run.code.is_some(), "{args:?}: killed by a signal");
     }
+}
+
+#[test]
+fn closed_standard_descriptors_are_opened_on_dev_null_before_anything_else() {
+    use std::os::unix::process::CommandExt;
+    let repo = TestRepo::new();
+    // The MCP server waits on stdin: its descriptors can be looked at.
+    let mut cmd = repo.ward_command(["mcp"]);
+    // SAFETY: close(2) in the child between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::close(1);
+            libc::close(2);
+            Ok(())
+        });
+    }
+    let mut child = cmd.stdin(Stdio::piped()).spawn().expect("run git-ward");
+    let fds = format!("/proc/{}/fd", child.id());
+    let mut targets = Vec::new();
+    for _ in 0..200 {
+        // Until the binary runs (the link names it) and has done its start.
+        targets = [1, 2]
+            .map(|fd| std::fs::read_link(format!("{fds}/{fd}")).ok())
+            .to_vec();
+        let exe = std::fs::read_link(format!("/proc/{}/exe", child.id())).ok();
+        if exe.is_some_and(|e| e.ends_with("git-ward")) && targets.iter().all(Option::is_some) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    drop(child.stdin.take());
+    let status = child.wait().expect("wait");
+    for target in &targets {
+        assert_eq!(
+            target.as_deref(),
+            Some(std::path::Path::new("/dev/null")),
+            "{targets:?}"
+        );
+    }
+    assert!(status.code().is_some(), "{status:?}");
 }
 
 #[test]
