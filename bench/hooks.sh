@@ -9,6 +9,7 @@
 #   link    `git ward install --link`
 #   ward2   `git ward install` with a second binary, if one is given
 # usage: bench/hooks.sh [GIT] [WARD] [WARD2]
+#        LAY2=cp bench/hooks.sh GIT WARD WARD   (the same binary in small pages)
 #   (ROUNDS=60 rounds of 5 commits, FROUNDS=10 rounds of 2 fetches)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,15 +17,21 @@ GIT=${1:-/usr/local/bin/git}
 WARD_SRC=$(realpath "${2:-target/release/git-ward}")
 WARD2_SRC=${3:+$(realpath "$3")}
 B=$(mktemp -d /tmp/wardbench.XXXX); cd "$B"
-# Each binary measured as ./install leaves it: a copy written in one piece.
-lay() { dd if="$1" of="$2" bs=67108864 status=none && chmod +x "$2"; }
-WARD=$B/git-ward; lay "$WARD_SRC" "$WARD"
-WARD2=${WARD2_SRC:+$B/git-ward-2}; [ -z "$WARD2" ] || lay "$WARD2_SRC" "$WARD2"
+# Each binary measured as ./install leaves it: a copy written in one piece
+# (its page cache in 2 MiB folios where the kernel allows); LAY2=cp copies
+# the second one with cp instead (small folios, as after the binary was
+# dropped from the cache and read back).
+lay() { # how source destination
+  if [ "$1" = cp ]; then cp "$2" "$3"; else dd if="$2" of="$3" bs=67108864 status=none; fi
+  chmod +x "$3"
+}
+WARD=$B/git-ward; lay dd "$WARD_SRC" "$WARD"
+WARD2=${WARD2_SRC:+$B/git-ward-2}; [ -z "$WARD2" ] || lay "${LAY2:-dd}" "$WARD2_SRC" "$WARD2"
 export HOME=$B GIT_CONFIG_NOSYSTEM=1 XDG_CONFIG_HOME=$B/.config
 export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
 unset WARD_AGENT WARD_CONTRACT CLAUDECODE
 printf 'int main(void){return 0;}\n' > noop.c && gcc -O2 -o noop noop.c
-mkdir "with blank" && lay "$WARD_SRC" "with blank/git-ward"
+mkdir "with blank" && lay dd "$WARD_SRC" "with blank/git-ward"
 $GIT init -q -b main src
 for i in $(seq 1 100); do $GIT -C src commit -q --allow-empty -m $i; $GIT -C src tag v$i; done
 printf '#!/bin/sh\ncd "$(dirname "$0")/$1" && t=$(%s tag) && [ -n "$t" ] && %s tag -d $t >/dev/null; exit 0\n' $GIT $GIT > deltags

@@ -7,6 +7,7 @@
 # (strace).
 #
 #   bench/shim.sh [path/to/git-ward [path/to/another/git-ward]]
+#   LAY2=cp bench/shim.sh BINARY BINARY   (the same binary in small pages)
 #
 # The default binary is target/release/git-ward; a second one (say, the
 # static build that ./install makes) gets rows of its own in the same run.
@@ -16,15 +17,20 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 git="${WARD_REAL_GIT:-/usr/local/bin/git}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# Each binary measured as ./install leaves it: a copy written in one piece.
+# Each binary measured as ./install leaves it: a copy written in one piece
+# (its page cache in 2 MiB folios where the kernel allows); LAY2=cp copies
+# the second one with cp instead (small folios, as after the binary was
+# dropped from the cache and read back).
+lay() { # how source destination
+  if [ "$1" = cp ]; then cp "$2" "$3"; else dd if="$2" of="$3" bs=67108864 status=none; fi
+  chmod +x "$3"
+}
 ward="$work/git-ward"
-dd if="${1:-$here/target/release/git-ward}" of="$ward" bs=67108864 status=none
-chmod +x "$ward"
+lay dd "${1:-$here/target/release/git-ward}" "$ward"
 other=""
 if [ -n "${2:-}" ]; then
   other="$work/git-ward-2"
-  dd if="$2" of="$other" bs=67108864 status=none
-  chmod +x "$other"
+  lay "${LAY2:-dd}" "$2" "$other"
 fi
 # The floor for any shim: a static Rust program, built like ./install's
 # binary, that only execs the real git (built before HOME changes, for rustup).
@@ -39,8 +45,7 @@ RS
 mkdir -p "$work/exec-only"
 rustc -O -C target-feature=+crt-static -C relocation-model=static \
   -o "$work/exec-only/linked" "$work/exec.rs"
-dd if="$work/exec-only/linked" of="$work/exec-only/git" bs=67108864 status=none
-chmod +x "$work/exec-only/git"
+lay dd "$work/exec-only/linked" "$work/exec-only/git"
 
 export HOME="$work/home" GIT_CONFIG_NOSYSTEM=1 WARD_REAL_GIT="$git"
 export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@x GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@x
