@@ -174,6 +174,21 @@ impl Error {
     }
 }
 
+/// `text` with its control characters escaped (`\u{1b}`), for a message
+/// that quotes what a file holds: a terminal shows such text as it is
+/// instead of obeying the escape sequences in it.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.render().trim_end())

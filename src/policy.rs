@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{printable, Error, Result};
 
 /// The built-in policy, the project's own `policy.toml`.
 pub const BUILT_IN: &str = include_str!("../policy.toml");
@@ -253,12 +253,14 @@ fn check_values(settings: &Settings, table: &toml::Table, source: &str) -> Resul
             .and_then(|s| s.as_table())
             .is_some_and(|s| s.contains_key(key))
     };
+    // Values come from the file: shown with control characters escaped.
     let bad = |key: &str, why: String| {
-        Err(
-            Error::internal(format!("invalid policy {source}: key `{key}`: {why}")).with_hint(
-                format!("fix `{key}` in {source}; `git ward policy check` validates a file"),
-            ),
-        )
+        Err(Error::internal(printable(&format!(
+            "invalid policy {source}: key `{key}`: {why}"
+        )))
+        .with_hint(printable(&format!(
+            "fix `{key}` in {source}; `git ward policy check` validates a file"
+        ))))
     };
     if has("checkpoint", "max_file_size")
         && parse_size(&settings.checkpoint.max_file_size).is_none()
@@ -320,12 +322,13 @@ fn layer_error(text: &str, source: &str, err: &toml::de::Error) -> Error {
         }
         None => (0, 0, String::new()),
     };
-    Error::internal(format!(
+    // The key and the message quote the file: control characters escaped.
+    Error::internal(printable(&format!(
         "invalid policy {source}:{line}:{col}: key `{key}`: {message}"
-    ))
-    .with_hint(format!(
+    )))
+    .with_hint(printable(&format!(
         "fix {source} at line {line}; `git ward policy check {source}` validates it"
-    ))
+    )))
 }
 
 fn compile(globs: &[String]) -> std::result::Result<GlobSet, String> {
@@ -762,6 +765,27 @@ mod tests {
             err.message
         );
         assert!(err.hint.is_some());
+    }
+
+    #[test]
+    fn errors_quoting_the_file_escape_control_characters() {
+        let base = Policy::built_in();
+        for text in [
+            // A key the TOML parser rejects, echoed back in the message.
+            "[branches]\nprotected = [\"main\"]\n\"bad\u{1b}[31mkey\" = 1\n",
+            // A value git-ward rejects, quoted in the message.
+            "[checkpoint]\nmax_file_size = \"\\u001b[2J\"\n",
+            // A glob pattern that does not compile.
+            "[branches]\nprotected = [\"[\\u001b\"]\n",
+        ] {
+            let err = base
+                .clone()
+                .with_layer(text, Layer::User(PathBuf::from("/u/p.toml")))
+                .unwrap_err();
+            let shown = format!("{} {}", err.message, err.hint.unwrap_or_default());
+            assert!(!shown.contains('\u{1b}'), "{shown:?}");
+            assert!(shown.contains("\\u{1b}"), "{shown:?}");
+        }
     }
 
     #[test]
