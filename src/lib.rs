@@ -32,6 +32,7 @@ pub mod hooks;
 pub mod invocation;
 pub mod mcp;
 pub mod output;
+pub mod patterns;
 pub mod policy;
 pub mod process;
 pub mod shim;

@@ -20,10 +20,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{printable, Error, Result};
+use crate::patterns::Patterns;
 
 /// The built-in policy, the project's own `policy.toml`.
 pub const BUILT_IN: &str = include_str!("../policy.toml");
@@ -223,9 +223,9 @@ pub struct Policy {
     layers: Vec<(Layer, toml::Table)>,
     /// The built-in table with every layer merged in; `None` until a layer is added.
     merged: Option<toml::Table>,
-    protected: OnceLock<GlobSet>,
-    force_allowed: OnceLock<GlobSet>,
-    capability_globs: OnceLock<GlobSet>,
+    protected: OnceLock<Patterns>,
+    force_allowed: OnceLock<Patterns>,
+    capability_globs: OnceLock<Patterns>,
 }
 
 /// Parses and checks one layer's text; `source` names it in errors.
@@ -331,12 +331,8 @@ fn layer_error(text: &str, source: &str, err: &toml::de::Error) -> Error {
     )))
 }
 
-fn compile(globs: &[String]) -> std::result::Result<GlobSet, String> {
-    let mut builder = GlobSetBuilder::new();
-    for glob in globs {
-        builder.add(Glob::new(glob).map_err(|e| format!("bad pattern '{glob}': {e}"))?);
-    }
-    builder.build().map_err(|e| e.to_string())
+fn compile(globs: &[String]) -> std::result::Result<Patterns, String> {
+    Patterns::new(globs)
 }
 
 /// The embedded file as a table, parsed once per process, when a layer
@@ -475,9 +471,9 @@ impl Policy {
         }
     }
 
-    fn globs<'a>(cell: &'a OnceLock<GlobSet>, patterns: &[String]) -> &'a GlobSet {
+    fn globs<'a>(cell: &'a OnceLock<Patterns>, patterns: &[String]) -> &'a Patterns {
         // Patterns were checked when their layer was read.
-        cell.get_or_init(|| compile(patterns).unwrap_or_else(|_| GlobSet::empty()))
+        cell.get_or_init(|| Patterns::lenient(patterns))
     }
 
     /// Is this full ref (`refs/heads/main`, `refs/tags/v1`) or short branch name protected?

@@ -14,7 +14,6 @@
 
 use std::path::PathBuf;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
 use super::refstore::{stamp, RefStore, Value};
@@ -23,6 +22,7 @@ use crate::decide::Actor;
 use crate::env;
 use crate::error::Result;
 use crate::facts::{self, Repo};
+use crate::patterns::Patterns;
 use crate::policy::{self, short_name, Actors, Layer, Policy};
 
 /// The cached settings.
@@ -43,7 +43,7 @@ pub struct Quick {
     #[serde(default)]
     pub audit_reads: bool,
     #[serde(skip)]
-    globs: Option<GlobSet>,
+    globs: Option<Patterns>,
 }
 
 /// The quick settings, and the full policy when it had to be loaded anyway.
@@ -123,18 +123,9 @@ impl Quick {
         let Some(short) = short_name(refname) else {
             return false;
         };
-        if self.globs.is_none() {
-            let mut b = GlobSetBuilder::new();
-            for p in &self.protected {
-                if let Ok(g) = Glob::new(p) {
-                    b.add(g);
-                }
-            }
-            self.globs = Some(b.build().unwrap_or_else(|_| GlobSet::empty()));
-        }
         self.globs
-            .as_ref()
-            .is_some_and(|g| g.is_match(short.as_ref()))
+            .get_or_insert_with(|| Patterns::lenient(&self.protected))
+            .is_match(short.as_ref())
     }
 }
 
