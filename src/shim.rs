@@ -89,6 +89,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
         match crate::checkpoint::before_destructive(
             &git_here,
             repo,
+            a.policy.as_ref().ok().map(|p| &p.settings),
             &facts::effective_cwd(&pre.globals),
             &a.action,
             contract.as_deref(),

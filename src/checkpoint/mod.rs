@@ -158,6 +158,7 @@ fn absolute(path: &std::path::Path) -> PathBuf {
 pub fn before_destructive(
     git: &Git,
     repo: &Repo,
+    settings: Option<&Settings>,
     cwd: &std::path::Path,
     action: &Action,
     contract: Option<&str>,
@@ -166,11 +167,15 @@ pub fn before_destructive(
     if repo.workdir().is_none() {
         return Ok(None);
     }
-    let policy = crate::facts::load_policy(Some(repo), true)?;
+    // The settings the decision was made on, else read again.
+    let settings = match settings {
+        Some(settings) => settings.clone(),
+        None => crate::facts::load_policy(Some(repo), true)?.settings,
+    };
     let ctx = Ctx::new(
         git.clone(),
         repo,
-        policy.settings,
+        settings,
         contract.map(str::to_string),
         trace_id.to_string(),
     )?;
