@@ -16,13 +16,18 @@ pub struct ExplainArgs {
     /// Explain as the shim sees it (the actor is an agent).
     #[arg(long)]
     pub as_agent: bool,
-    /// The git command line, after `--` (without `git` itself).
+    /// The git command line, after `--` (`git` itself may lead it or not).
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub args: Vec<OsString>,
 }
 
 /// Runs `git ward explain`. Exit 0 whatever the decision: explaining is not refusing.
-pub fn run(args: ExplainArgs) -> Result<u8> {
+pub fn run(mut args: ExplainArgs) -> Result<u8> {
+    // `git ward explain -- git push` reads as `git push`: git has no
+    // command named `git`, so a leading `git` can only be the program.
+    if args.args.len() > 1 && args.args[0] == "git" {
+        args.args.remove(0);
+    }
     let a = assess(&args.args, args.as_agent);
     let layer = a
         .decision

@@ -44,3 +44,21 @@ fn explain_as_human_allows() {
     assert_eq!(v["verdict"], "allow");
     assert_eq!(v["facts"]["actor"], "human");
 }
+
+#[test]
+fn explain_takes_the_command_line_with_or_without_git_in_front() {
+    let repo = TestRepo::new();
+    for args in [
+        &[
+            "explain", "--json", "--", "push", "--force", "origin", "main",
+        ][..],
+        &[
+            "explain", "--json", "--", "git", "push", "--force", "origin", "main",
+        ],
+    ] {
+        let run = repo.ward_env(args, &[("WARD_AGENT", "1")]).ok();
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(v["operation"], "git.push", "{args:?}");
+        assert_eq!(v["verdict"], "deny", "{args:?}");
+    }
+}
