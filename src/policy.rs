@@ -335,6 +335,76 @@ fn compile(globs: &[String]) -> std::result::Result<Patterns, String> {
     Patterns::new(globs)
 }
 
+/// The embedded `policy.toml` as values. Parsing its 3 KB of commented
+/// TOML was 165,000 instructions (and the parser's code paged in) on every
+/// command that loads the policy; a unit test checks that these are the
+/// values the file holds, so the file stays the one to read and edit.
+fn built_in_settings() -> Settings {
+    let strings = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    Settings {
+        enforce: Enforce {
+            actors: Actors::Agents,
+            agent_env: strings(&[
+                "WARD_AGENT",
+                "CLAUDECODE",
+                "CLAUDE_CODE_ENTRYPOINT",
+                "CODEX_SANDBOX",
+                "CODEX_HOME",
+                "AIDER_MODEL",
+                "CURSOR_AGENT",
+                "GEMINI_CLI",
+                "OPENHANDS",
+                "GOOSE_SESSION",
+            ]),
+            allow_no_verify: false,
+        },
+        branches: Branches {
+            protected: strings(&["main", "master", "release/*", "tags/*"]),
+            agent_prefix: "agent/".into(),
+            sync_from_upstream: true,
+        },
+        capabilities: Capabilities {
+            ensure_working_branch: Capability::All(true),
+        },
+        commands: Commands {
+            read: Vec::new(),
+            mutating: Vec::new(),
+            unknown: UnknownAs::Mutating,
+        },
+        checkout: Checkout { local_only: true },
+        push: PushPolicy {
+            force_allowed: strings(&["agent/*"]),
+        },
+        commit: CommitPolicy {
+            footer: "Contract: {contract}".into(),
+        },
+        checkpoint: CheckpointPolicy {
+            before_destructive: true,
+            include_ignored: Vec::new(),
+            max_file_size: "16MiB".into(),
+            keep: 200,
+        },
+        turns: Turns {
+            pollution_threshold: 2,
+            rollback_on_pollution: false,
+            test_timeout: "30m".into(),
+        },
+        audit: AuditPolicy { reads: true },
+        timeouts: Timeouts { git_seconds: 10 },
+        server: Server {
+            agent_commits_to_protected: ServerAgentCommits::ViaMerge,
+        },
+        init: Init {
+            ignore: strings(&["*.db", "*.log", "__pycache__/", ".DS_Store"]),
+            user_name: "agent".into(),
+            user_email: "agent@workspace.local".into(),
+        },
+        mcp: Mcp {
+            max_output_bytes: 65536,
+        },
+    }
+}
+
 /// The embedded file as a table, parsed once per process, when a layer
 /// needs merging or origins are asked for.
 fn built_in_table() -> &'static toml::Table {
@@ -390,13 +460,10 @@ fn leaf_origins(
 }
 
 impl Policy {
-    /// The built-in policy alone. The embedded file is checked by a unit
-    /// test, so here it is parsed once, without the per-layer checks.
+    /// The built-in policy alone: [`built_in_settings`], no TOML parsed.
     pub fn built_in() -> Self {
-        let settings: Settings = toml::from_str(BUILT_IN)
-            .unwrap_or_else(|e| panic!("the embedded policy.toml is invalid: {e}"));
         Policy {
-            settings,
+            settings: built_in_settings(),
             layers: Vec::new(),
             merged: None,
             protected: OnceLock::new(),
@@ -618,6 +685,12 @@ mod tests {
     #[test]
     fn the_embedded_policy_passes_every_layer_check() {
         parse_layer(BUILT_IN, "policy.toml").unwrap();
+    }
+
+    #[test]
+    fn the_built_in_values_are_the_embedded_files() {
+        let parsed: Settings = toml::from_str(BUILT_IN).unwrap();
+        assert_eq!(built_in_settings(), parsed);
     }
 
     #[test]
