@@ -10,6 +10,9 @@ use std::ffi::{c_char, c_int};
 #[no_mangle]
 extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
     git_ward::process::start();
+    // A panic ends as under Rust's own `main`: the message, then exit 101
+    // (unwinding out of this `extern "C"` function would abort instead).
+    let code = std::panic::catch_unwind(git_ward::invocation::main).unwrap_or(101);
     // `exit` flushes stdout, as returning from Rust's `main` would.
-    std::process::exit(i32::from(git_ward::invocation::main()))
+    std::process::exit(i32::from(code))
 }
