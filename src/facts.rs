@@ -12,6 +12,7 @@ use crate::decide::{Actor, Facts, Head};
 use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
+use crate::team_cache;
 
 /// An open repository and the directory git would run in.
 pub struct Repo {
@@ -190,23 +191,33 @@ impl Repo {
             let Ok(Some(mut r)) = self.repo.try_find_reference(full.as_str()) else {
                 continue;
             };
+            // What the branch points at fixes the answer: remembered per id.
+            let id = r.target().try_id().map(|id| id.to_string());
+            if let Some(known) = id
+                .as_deref()
+                .and_then(|id| team_cache::read(self.common_dir(), pattern, id))
+            {
+                return Ok(known.map(|text| (pattern.clone(), text)));
+            }
             let Ok(commit) = r.peel_to_commit() else {
                 continue;
             };
             let Ok(tree) = commit.tree() else { continue };
-            let Ok(Some(entry)) = tree.lookup_entry_by_path(TEAM_POLICY) else {
-                return Ok(None);
+            let text = match tree.lookup_entry_by_path(TEAM_POLICY) {
+                Ok(None) => None,
+                Ok(Some(entry)) if !entry.mode().is_blob() => {
+                    return Err(team_policy_not_a_file(pattern));
+                }
+                Ok(Some(entry)) => match entry.object() {
+                    Ok(object) => Some(String::from_utf8_lossy(&object.data).into_owned()),
+                    Err(_) => return Ok(None),
+                },
+                Err(_) => return Ok(None),
             };
-            if !entry.mode().is_blob() {
-                return Err(team_policy_not_a_file(pattern));
+            if let Some(id) = &id {
+                team_cache::write(self.common_dir(), pattern, id, text.as_deref());
             }
-            let Ok(object) = entry.object() else {
-                return Ok(None);
-            };
-            return Ok(Some((
-                pattern.clone(),
-                String::from_utf8_lossy(&object.data).into_owned(),
-            )));
+            return Ok(text.map(|text| (pattern.clone(), text)));
         }
         Ok(None)
     }

@@ -36,3 +36,4 @@ pub mod patterns;
 pub mod policy;
 pub mod process;
 pub mod shim;
+pub mod team_cache;

@@ -389,7 +389,7 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
         });
     }
     let ward = common.join("ward");
-    for file in ["install.json", "hook-cache.json"] {
+    for file in ["install.json", "hook-cache.json", "team-policy.cache"] {
         let _ = std::fs::remove_file(ward.join(file));
     }
     Ok((dir, reports))

@@ -102,6 +102,33 @@ fn the_team_layer_is_read_from_the_committed_protected_branch_only() {
 }
 
 #[test]
+fn the_team_layer_follows_the_branch_as_it_moves() {
+    let repo = TestRepo::new();
+    let env = [("WARD_CONTRACT", "c1")];
+    assert_eq!(explain(&repo, &env)["switch_to"], "agent/c1");
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nagent_prefix = \"team/\"\n",
+    );
+    repo.commit("team policy");
+    assert_eq!(explain(&repo, &env)["switch_to"], "team/c1");
+    assert_eq!(explain(&repo, &env)["switch_to"], "team/c1", "remembered");
+    assert!(repo.dir.join(".git/ward/team-policy.cache").exists());
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nagent_prefix = \"crew/\"\n",
+    );
+    repo.commit("another prefix");
+    assert_eq!(explain(&repo, &env)["switch_to"], "crew/c1");
+    repo.git(["rm", "-q", ".ward/policy.toml"]).ok();
+    repo.commit("no team policy");
+    assert_eq!(explain(&repo, &env)["switch_to"], "agent/c1");
+    // Back to a commit that had one (the same id as before): its text.
+    repo.git(["reset", "-q", "--hard", "HEAD~1"]).ok();
+    assert_eq!(explain(&repo, &env)["switch_to"], "crew/c1");
+}
+
+#[test]
 fn ward_policy_is_honoured_for_humans_only() {
     let repo = TestRepo::new();
     let file = repo.path("mine.toml");
