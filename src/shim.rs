@@ -291,7 +291,6 @@ fn finish_status(
     }
 }
 
-/// The real git's command for git's argv, with the shim's markers exported.
 /// The variables git-ward hands the real git: the hop marker always; for an
 /// agent's command its trace, and the contract.
 fn child_env(trace_id: Option<&str>, contract: Option<&str>) -> Vec<(&'static str, OsString)> {
