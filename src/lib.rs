@@ -36,4 +36,5 @@ pub mod patterns;
 pub mod policy;
 pub mod process;
 pub mod shim;
+pub mod state_file;
 pub mod team_cache;

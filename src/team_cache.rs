@@ -43,16 +43,7 @@ pub fn write(common_dir: &Path, branch: &str, id: &str, policy: Option<&str>) {
         Some(text) => format!("{branch}\n{id}\ntext\n{text}"),
         None => format!("{branch}\n{id}\nnone\n"),
     };
-    let path = path(common_dir);
-    let Some(dir) = path.parent() else { return };
-    // Written aside and renamed: a reader sees the old answer or the new one.
-    let tmp = dir.join(format!("team-policy.cache.{}", std::process::id()));
-    if std::fs::create_dir_all(dir).is_ok()
-        && std::fs::write(&tmp, body).is_ok()
-        && std::fs::rename(&tmp, &path).is_err()
-    {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    let _ = crate::state_file::replace(&path(common_dir), body.as_bytes());
 }
 
 #[cfg(test)]

@@ -365,14 +365,7 @@ pub fn read_seq(ctx: &Ctx, prefix: &str) -> Option<u64> {
 
 /// Remembers the next number for `prefix` (best effort).
 pub fn write_seq(ctx: &Ctx, prefix: &str, n: u64) {
-    let path = seq_file(ctx, prefix);
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, format!("{n}\n")).is_ok() {
-        let _ = std::fs::rename(&tmp, &path);
-    }
+    let _ = crate::state_file::replace(&seq_file(ctx, prefix), format!("{n}\n").as_bytes());
 }
 
 /// Every checkpoint, oldest first (by creation time, then number).

@@ -166,18 +166,8 @@ fn fingerprint(dirs: &Dirs, team_candidates: &[String]) -> String {
 }
 
 fn write_cache(dirs: &Dirs, quick: &Quick) {
-    let path = cache_path(dirs);
-    let Some(dir) = path.parent() else { return };
-    let Ok(text) = serde_json::to_vec(quick) else {
-        return;
-    };
-    // Write aside and rename: a reader sees the old cache or the new one, whole.
-    let tmp = dir.join(format!("hook-cache.json.{}", std::process::id()));
-    if std::fs::create_dir_all(dir).is_ok()
-        && std::fs::write(&tmp, text).is_ok()
-        && std::fs::rename(&tmp, &path).is_err()
-    {
-        let _ = std::fs::remove_file(&tmp);
+    if let Ok(text) = serde_json::to_vec(quick) {
+        let _ = crate::state_file::replace(&cache_path(dirs), &text);
     }
 }
 
