@@ -110,6 +110,15 @@ pub struct Action {
     pub refs: Vec<RefWrite>,
     /// Why the command can destroy uncommitted or unreferenced work, if it can.
     pub destructive: Option<String>,
+    /// The pathspecs a destructive command is limited to, as written
+    /// (`checkout -- a.txt`, `restore src/`, `clean -f tmp/`); `None` for
+    /// the whole tree, or when the command line does not say plainly
+    /// (`-p`, `--pathspec-from-file`).
+    pub paths: Option<Vec<String>>,
+    /// Writes paths from a tree-ish other than the index (`checkout <tree>
+    /// -- <paths>`, `restore --source`): files the index does not track
+    /// are overwritten too.
+    pub from_tree: bool,
     /// How the command line switches hooks off, if it does.
     pub hooks_off: Option<String>,
     pub push: Option<Push>,
@@ -150,6 +159,8 @@ impl Action {
             creates_commits: false,
             refs: Vec::new(),
             destructive: None,
+            paths: None,
+            from_tree: false,
             hooks_off: None,
             push: None,
             checkout: None,

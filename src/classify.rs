@@ -51,6 +51,9 @@ pub struct Globals {
     pub bare: bool,
     /// `--version`, `--help`, `--exec-path` alone, `--html-path` ...: needs no repository.
     pub informational: bool,
+    /// `--[no-]literal-pathspecs`, `--[no]glob-pathspecs`, `--icase-pathspecs`:
+    /// pathspecs mean something else than by default.
+    pub pathspec_magic: bool,
 }
 
 /// A command line split into global options and the rest.
@@ -135,6 +138,9 @@ pub fn parse_globals(args: &[OsString]) -> GitArgs {
         }
         if arg == "--bare" {
             globals.bare = true;
+        }
+        if arg.ends_with("-pathspecs") {
+            globals.pathspec_magic = true;
         }
         // -p, --paginate, -P, --no-pager, --no-lazy-fetch, --no-replace-objects,
         // --bare, --[no-]literal-pathspecs, --glob-pathspecs, --noglob-pathspecs,

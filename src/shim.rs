@@ -90,8 +90,11 @@ pub fn main(args: Vec<OsString>) -> u8 {
             &git_here,
             repo,
             a.policy.as_ref().ok().map(|p| &p.settings),
-            &facts::effective_cwd(&pre.globals),
-            &a.action,
+            &crate::checkpoint::Pending {
+                action: &a.action,
+                cwd: &facts::effective_cwd(&pre.globals),
+                paths: pathspecs_as_written(&pre.globals, &a.action),
+            },
             contract.as_deref(),
             &trace_id,
         ) {
@@ -289,6 +292,21 @@ fn finish_status(
             finish(dir, record, clock, exit::INTERNAL as i32)
         }
     }
+}
+
+/// The pathspecs a destructive command is limited to, if git will read
+/// them as a look from the same directory reads them: not when global
+/// options or `-c` settings could change their meaning.
+fn pathspecs_as_written<'a>(
+    g: &Globals,
+    action: &'a crate::action::Action,
+) -> Option<&'a [String]> {
+    let plain = !g.pathspec_magic
+        && g.git_dir.is_none()
+        && g.work_tree.is_none()
+        && g.config.is_empty()
+        && g.config_env.is_empty();
+    action.paths.as_deref().filter(|_| plain)
 }
 
 /// The variables git-ward hands the real git: the hop marker always; for an

@@ -148,22 +148,31 @@ fn absolute(path: &std::path::Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// A command the shim is about to run.
+pub struct Pending<'a> {
+    pub action: &'a Action,
+    /// The directory git will run it in.
+    pub cwd: &'a std::path::Path,
+    /// The pathspecs it is limited to ([`Action::paths`]), when git reads
+    /// them as by default.
+    pub paths: Option<&'a [String]>,
+}
+
 /// Takes the pre-destructive checkpoint for a command the shim is about to
-/// run (SPEC section 6). `git` runs in the repository's working tree; `cwd`
-/// is the directory git will run the command in. Returns the checkpoint
-/// id, or `None` when there was nothing to save. An error means the
-/// command must not run: a silently missing checkpoint is the worst
-/// outcome. The checkpoint of `worktree remove` is taken of the worktree
-/// it removes (see [`worktree`]).
+/// run (SPEC section 6). `git` runs in the repository's working tree.
+/// Returns the checkpoint id, or `None` when there was nothing to save. An
+/// error means the command must not run: a silently missing checkpoint is
+/// the worst outcome. The checkpoint of `worktree remove` is taken of the
+/// worktree it removes (see [`worktree`]).
 pub fn before_destructive(
     git: &Git,
     repo: &Repo,
     settings: Option<&Settings>,
-    cwd: &std::path::Path,
-    action: &Action,
+    command: &Pending,
     contract: Option<&str>,
     trace_id: &str,
 ) -> Result<Option<String>> {
+    let Pending { action, cwd, paths } = *command;
     if repo.workdir().is_none() {
         return Ok(None);
     }
@@ -189,12 +198,18 @@ pub fn before_destructive(
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a
     // checkout of another commit tracked ones and untracked ones in its way.
+    // Paths written from a tree-ish: untracked files in their way too.
     let (tracked, untracked) = match action.command.as_str() {
         "clean" => (false, true),
         "checkout" | "switch" if action.checkout.is_some() => (true, true),
-        _ => (true, false),
+        _ => (true, action.from_tree),
     };
-    if !moves_refs && snapshot::is_clean(ctx, tracked, untracked)? {
+    // Pathspecs are read from where the command runs; not for a removed
+    // worktree, whose files are all at stake.
+    let limit = paths
+        .filter(|_| removed_ctx.is_none())
+        .map(|paths| (cwd, paths));
+    if !moves_refs && snapshot::is_clean(ctx, tracked, untracked, limit)? {
         return Ok(None);
     }
     let mut opts = snapshot::Options::new(Kind::PreDestructive);

@@ -593,8 +593,16 @@ fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
 /// Is the working tree clean enough that a command that moves no ref can
 /// destroy nothing? With `tracked`, tracked files and the index match HEAD;
 /// with `untracked`, there are no untracked files; and no merge is in
-/// progress. Unsure answers say "not clean".
-pub fn is_clean(ctx: &Ctx, tracked: bool, untracked: bool) -> Result<bool> {
+/// progress. With `limit` (the directory the command runs in and its
+/// pathspecs), only what those pathspecs name is looked at, read by git
+/// from that directory exactly as the command reads them. Unsure answers
+/// say "not clean".
+pub fn is_clean(
+    ctx: &Ctx,
+    tracked: bool,
+    untracked: bool,
+    limit: Option<(&Path, &[String])>,
+) -> Result<bool> {
     if ctx.repo.ref_id("HEAD").is_none()
         || !ctx.settings.checkpoint.include_ignored.is_empty()
         || ctx.git_dir.join("MERGE_HEAD").exists()
@@ -602,27 +610,32 @@ pub fn is_clean(ctx: &Ctx, tracked: bool, untracked: bool) -> Result<bool> {
         return Ok(false);
     }
     let no_locks = [("GIT_OPTIONAL_LOCKS", OsStr::new("0"))];
-    let out = if tracked {
+    let mut args: Vec<&OsStr> = if tracked {
         // One threaded scan; optional locks off so the real index is not
         // rewritten with refreshed stat data.
         let mode = if untracked { "-unormal" } else { "-uno" };
-        ctx.git.output_with(
-            [
-                "status",
-                "--porcelain=v1",
-                "-z",
-                mode,
-                "--ignore-submodules=none",
-            ],
-            &no_locks,
-            None,
-        )?
+        [
+            "status",
+            "--porcelain=v1",
+            "-z",
+            mode,
+            "--ignore-submodules=none",
+        ]
+        .map(OsStr::new)
+        .to_vec()
     } else {
-        ctx.git.output_with(
-            ["ls-files", "-z", "-o", "--exclude-standard", "--directory"],
-            &no_locks,
-            None,
-        )?
+        ["ls-files", "-z", "-o", "--exclude-standard", "--directory"]
+            .map(OsStr::new)
+            .to_vec()
     };
+    let git = match limit {
+        Some((cwd, paths)) => {
+            args.push(OsStr::new("--"));
+            args.extend(paths.iter().map(OsStr::new));
+            ctx.git.clone().in_dir(cwd)
+        }
+        None => ctx.git.clone(),
+    };
+    let out = git.output_with(args, &no_locks, None)?;
     Ok(out.status.success() && out.stdout.is_empty())
 }

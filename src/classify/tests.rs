@@ -96,6 +96,20 @@ fn destroys(a: Action, why: &str) -> Action {
         ..a
     }
 }
+/// Writes the paths from a tree-ish.
+pub(super) fn from_tree(a: Action) -> Action {
+    Action {
+        from_tree: true,
+        ..a
+    }
+}
+/// Limited to these pathspecs.
+pub(super) fn within(a: Action, paths: &[&str]) -> Action {
+    Action {
+        paths: Some(paths.iter().map(|p| p.to_string()).collect()),
+        ..a
+    }
+}
 fn hooks(a: Action, how: &str) -> Action {
     Action {
         hooks_off: Some(how.into()),
@@ -217,8 +231,14 @@ fn the_issue_command_lines() {
             "reset --merge",
             destroys(m("reset"), "reset --merge rewrites the working tree"),
         ),
-        ("checkout -- .", destroys(m("checkout"), PATHS)),
-        ("checkout HEAD -- file.txt", destroys(m("checkout"), PATHS)),
+        (
+            "checkout -- .",
+            within(destroys(m("checkout"), PATHS), &["."]),
+        ),
+        (
+            "checkout HEAD -- file.txt",
+            from_tree(within(destroys(m("checkout"), PATHS), &["file.txt"])),
+        ),
         (
             "checkout -f main",
             co(destroys(m("checkout"), FORCE), Co::Local(s("main"))),
@@ -239,7 +259,10 @@ fn the_issue_command_lines() {
             co(m("checkout"), Co::Remote(s("origin/main"))),
         ),
         ("checkout @{-1}", co(m("checkout"), Co::Special(s("@{-1}")))),
-        ("checkout -- -D", destroys(m("checkout"), PATHS)),
+        (
+            "checkout -- -D",
+            within(destroys(m("checkout"), PATHS), &["-D"]),
+        ),
         (
             "switch --discard-changes main",
             co(
@@ -251,10 +274,10 @@ fn the_issue_command_lines() {
             ),
         ),
         ("restore --staged f", m("restore")),
-        ("restore .", destroys(m("restore"), RESTORE)),
+        ("restore .", within(destroys(m("restore"), RESTORE), &["."])),
         (
             "restore --source HEAD~1 -- path",
-            destroys(m("restore"), RESTORE),
+            from_tree(within(destroys(m("restore"), RESTORE), &["path"])),
         ),
         ("clean -n", r("clean")),
         ("clean -fdx", destroys(m("clean"), CLEAN)),

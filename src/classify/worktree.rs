@@ -48,6 +48,15 @@ pub(super) fn checkout(args: &[String], ctx: &Context, a: &mut Action) {
     }
     if paths || p.flag("patch") || p.given("pathspec-from-file") {
         a.destructive = Some(CHECKOUT_PATHS.into());
+        if paths && !p.flag("patch") && !p.given("pathspec-from-file") {
+            // After `<tree> --` the rest; otherwise every word, the first
+            // too: without `--` git reads it as a path when it names no
+            // revision, and a pathspec too many only widens the look.
+            let skip = usize::from(p.dashdash == Some(1));
+            a.paths = plain_paths(&words[skip..]);
+        }
+        // `<tree> -- <paths>`, or words without `--` whose first may be one.
+        a.from_tree = rev.is_some() && p.dashdash != Some(0);
         return;
     }
     let Some(rev) = rev else {
@@ -174,7 +183,16 @@ pub(super) fn restore(args: &[String], a: &mut Action) {
     let p = parse(args, tables::RESTORE, false);
     if p.flag("worktree") || !p.flag("staged") {
         a.destructive = Some("restore overwrites uncommitted changes in the working tree".into());
+        if !p.flag("patch") && !p.given("pathspec-from-file") {
+            a.paths = plain_paths(&p.args);
+        }
+        a.from_tree = p.given("source");
     }
+}
+
+/// Pathspecs as written, if there are any: none means the whole tree.
+fn plain_paths(words: &[String]) -> Option<Vec<String>> {
+    (!words.is_empty()).then(|| words.to_vec())
 }
 
 /// `clean`: deletes untracked files. `-n`/`--dry-run` only reports. Without
@@ -192,6 +210,7 @@ pub(super) fn clean(args: &[String], a: &mut Action) {
     } else {
         "clean deletes untracked files (unless clean.requireForce stops it)".into()
     });
+    a.paths = plain_paths(&p.args);
 }
 
 /// `stash`: `list` and `show` read; `drop`, `clear` and `pop` destroy a

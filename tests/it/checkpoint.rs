@@ -383,3 +383,88 @@ fn the_shim_checkpoints_before_destroying_and_only_then() {
     std::fs::remove_file(repo.dir.join(".git/index.lock")).unwrap();
     assert_eq!(repo.read("README").as_deref(), Some("dirty again\n"));
 }
+
+#[test]
+fn a_destructive_command_limited_to_paths_looks_only_at_them() {
+    let repo = TestRepo::new();
+    let c1 = [("WARD_CONTRACT", "c1")];
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("a.txt", "a\n")
+        .write("b.txt", "b\n")
+        .write("sub/x.txt", "x\n");
+    repo.commit("files");
+    let checkpoints = |repo: &TestRepo| {
+        repo.git(["for-each-ref", "refs/ward/checkpoints/"])
+            .ok()
+            .stdout
+            .lines()
+            .count()
+    };
+    // b.txt is dirty, but `checkout -- a.txt` cannot touch it: no checkpoint.
+    repo.write("b.txt", "b dirty\n");
+    repo.shim_env(["checkout", "--", "a.txt"], &c1).ok();
+    repo.shim_env(["restore", "a.txt"], &c1).ok();
+    repo.shim_env(["checkout", "HEAD", "--", "a.txt"], &c1).ok();
+    assert_eq!(checkpoints(&repo), 0);
+    assert_eq!(repo.read("b.txt").as_deref(), Some("b dirty\n"));
+    // Without `--`, every word may be a path: b.txt is looked at.
+    repo.shim_env(["checkout", "b.txt", "a.txt"], &c1).ok();
+    assert_eq!(checkpoints(&repo), 1);
+    assert_eq!(repo.read("b.txt").as_deref(), Some("b\n"));
+    // A path relative to a subdirectory, as git reads it there.
+    repo.write("sub/x.txt", "x dirty\n");
+    repo.shim_in(&repo.dir.join("sub"), ["checkout", "--", "x.txt"], &c1)
+        .ok();
+    assert_eq!(checkpoints(&repo), 2);
+    assert_eq!(
+        repo.git(["show", "refs/ward/checkpoints/chk-c1-2:sub/x.txt"])
+            .ok()
+            .stdout,
+        "x dirty\n"
+    );
+    // Pathspecs read otherwise than by default: the whole tree is looked at.
+    repo.write("a.txt", "a dirty\n");
+    repo.shim_env(["--icase-pathspecs", "checkout", "--", "A.TXT"], &c1)
+        .ok();
+    assert_eq!(checkpoints(&repo), 3);
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"));
+    // `clean` limited to a directory: untracked files elsewhere do not count.
+    repo.write("keep/new.txt", "new\n");
+    repo.shim_env(["clean", "-fd", "sub"], &c1).ok();
+    assert_eq!(checkpoints(&repo), 3);
+    repo.shim_env(["clean", "-fd", "keep"], &c1).ok();
+    assert_eq!(checkpoints(&repo), 4);
+}
+
+#[test]
+fn paths_written_from_another_commit_keep_the_untracked_files_they_overwrite() {
+    let repo = TestRepo::new();
+    let c1 = [("WARD_CONTRACT", "c1")];
+    repo.git(["switch", "-q", "-c", "other"]).ok();
+    repo.write("n.txt", "committed on other\n");
+    repo.commit("n on other");
+    repo.git(["switch", "-q", "-c", "agent/c1", "main"]).ok();
+    // Untracked here; `checkout other -- n.txt` writes over it.
+    repo.write("n.txt", "untracked work\n");
+    repo.shim_env(["checkout", "other", "--", "n.txt"], &c1)
+        .ok();
+    assert_eq!(repo.read("n.txt").as_deref(), Some("committed on other\n"));
+    assert_eq!(
+        repo.git(["show", "refs/ward/checkpoints/chk-c1-1:n.txt"])
+            .ok()
+            .stdout,
+        "untracked work\n"
+    );
+    // The same through `restore --source`.
+    // (`checkout` staged it; unstaged, it is untracked again.)
+    repo.git(["rm", "-q", "--cached", "n.txt"]).ok();
+    repo.write("n.txt", "more untracked work\n");
+    repo.shim_env(["restore", "--source", "other", "n.txt"], &c1)
+        .ok();
+    assert_eq!(
+        repo.git(["show", "refs/ward/checkpoints/chk-c1-2:n.txt"])
+            .ok()
+            .stdout,
+        "more untracked work\n"
+    );
+}

@@ -233,7 +233,10 @@ fn edge_cases() {
             ),
         ),
         ("checkout main --", co(m("checkout"), Co::Local(s("main")))),
-        ("checkout main file", destroys(m("checkout"), PATHS)),
+        (
+            "checkout main file",
+            from_tree(within(destroys(m("checkout"), PATHS), &["main", "file"])),
+        ),
         ("checkout nothing-here", destroys(m("checkout"), PATHS)),
         ("checkout .", destroys(m("checkout"), PATHS)),
         ("checkout -p", destroys(m("checkout"), PATHS)),
@@ -330,10 +333,13 @@ fn edge_cases() {
             co(m("switch"), Co::Remote(s("origin/main"))),
         ),
         ("switch feature", co(m("switch"), Co::Local(s("feature")))),
-        ("restore -SW f", destroys(m("restore"), RESTORE)),
+        (
+            "restore -SW f",
+            within(destroys(m("restore"), RESTORE), &["f"]),
+        ),
         (
             "restore --staged --worktree f",
-            destroys(m("restore"), RESTORE),
+            within(destroys(m("restore"), RESTORE), &["f"]),
         ),
         (
             "clean",
@@ -743,7 +749,10 @@ fn edge_cases() {
         // aliases
         ("ci -m x", alias(commits(m("commit")), "ci")),
         ("CI -m x", alias(commits(m("commit")), "CI")),
-        ("co -- .", alias(destroys(m("checkout"), PATHS), "co")),
+        (
+            "co -- .",
+            alias(within(destroys(m("checkout"), PATHS), &["."]), "co"),
+        ),
         ("st", alias(r("status"), "st")),
         ("amend", alias(commits(m("commit")), "amend")),
         (
