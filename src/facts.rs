@@ -27,12 +27,10 @@ impl Repo {
     /// commands never need them and this runs on every shim call.
     pub fn for_globals(globals: &Globals) -> Option<Repo> {
         let cwd = effective_cwd(globals);
-        // One object-store slot is plenty: git-ward reads a handful of objects.
-        let options = || {
-            gix::open::Options::isolated()
-                .open_path_as_is(true)
-                .object_store_slots(gix::odb::store::init::Slots::Given(4))
-        };
+        // Object-store slots as the packs on disk need: with a fixed few, an
+        // object in a pack beyond them is not found (the team layer was
+        // skipped so in a repository with more than four packs).
+        let options = || gix::open::Options::isolated().open_path_as_is(true);
         let repo = if let Some(git_dir) = &globals.git_dir {
             let git_dir = cwd.join(git_dir);
             gix::open_opts(git_dir, options()).ok()?
@@ -199,20 +197,23 @@ impl Repo {
             {
                 return Ok(known.map(|text| (pattern.clone(), text)));
             }
-            let Ok(commit) = r.peel_to_commit() else {
-                continue;
-            };
-            let Ok(tree) = commit.tree() else { continue };
-            let text = match tree.lookup_entry_by_path(TEAM_POLICY) {
-                Ok(None) => None,
-                Ok(Some(entry)) if !entry.mode().is_blob() => {
+            // The branch exists: what it holds decides, so an object that
+            // cannot be read is an error, never a layer skipped in silence.
+            let unreadable = |e: &dyn std::fmt::Display| team_policy_unreadable(pattern, e);
+            let commit = r.peel_to_commit().map_err(|e| unreadable(&e))?;
+            let tree = commit.tree().map_err(|e| unreadable(&e))?;
+            let text = match tree
+                .lookup_entry_by_path(TEAM_POLICY)
+                .map_err(|e| unreadable(&e))?
+            {
+                None => None,
+                Some(entry) if !entry.mode().is_blob() => {
                     return Err(team_policy_not_a_file(pattern));
                 }
-                Ok(Some(entry)) => match entry.object() {
-                    Ok(object) => Some(String::from_utf8_lossy(&object.data).into_owned()),
-                    Err(_) => return Ok(None),
-                },
-                Err(_) => return Ok(None),
+                Some(entry) => {
+                    let object = entry.object().map_err(|e| unreadable(&e))?;
+                    Some(String::from_utf8_lossy(&object.data).into_owned())
+                }
             };
             if let Some(id) = &id {
                 team_cache::write(self.common_dir(), pattern, id, text.as_deref());
@@ -309,6 +310,15 @@ pub fn literal_branches(protected: &[String]) -> impl Iterator<Item = &String> {
 const TEAM_POLICY: &str = ".ward/policy.toml";
 
 /// The error for a team policy committed as something other than a file.
+fn team_policy_unreadable(branch: &str, why: &dyn std::fmt::Display) -> Error {
+    Error::internal(format!(
+        "cannot read the team policy ({TEAM_POLICY}) on '{branch}': {why}"
+    ))
+    .with_hint(format!(
+        "check the repository (`git fsck`); `git show {branch}:{TEAM_POLICY}` should print it"
+    ))
+}
+
 fn team_policy_not_a_file(branch: &str) -> Error {
     Error::invalid(
         format!("{TEAM_POLICY} committed on '{branch}' is not a file (a directory or a symlink)"),

@@ -426,15 +426,40 @@ impl TestRepo {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
+        let real = real_git();
+        let env = [("WARD_REAL_GIT", real.as_os_str())];
+        self.with_stdin(Command::new(ward_bin()), &env, args, input)
+    }
+
+    /// Runs the real git as a human with `input` on stdin.
+    pub fn git_stdin<I, S>(&self, args: I, input: &str) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.with_stdin(Command::new(real_git()), &[], args, input)
+    }
+
+    /// Runs `cmd` hermetically, with `env` on top, `input` on stdin.
+    fn with_stdin<I, S>(
+        &self,
+        mut cmd: Command,
+        env: &[(&str, &OsStr)],
+        args: I,
+        input: &str,
+    ) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
         use std::io::Write;
-        let mut cmd = Command::new(ward_bin());
         self.hermetic(&mut cmd);
-        cmd.env("WARD_REAL_GIT", real_git())
+        cmd.envs(env.iter().copied())
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("run git-ward");
+        let mut child = cmd.spawn().expect("run the command");
         child
             .stdin
             .take()

@@ -129,6 +129,57 @@ fn the_team_layer_follows_the_branch_as_it_moves() {
 }
 
 #[test]
+fn the_team_layer_is_found_whatever_the_number_of_packs() {
+    let repo = TestRepo::new();
+    let env = [("WARD_CONTRACT", "c1")];
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nagent_prefix = \"team/\"\n",
+    );
+    repo.commit("team policy");
+    repo.git(["repack", "-adq"]).ok();
+    // Newer packs, one object each, as fetches leave them.
+    for i in 0..8 {
+        let id = repo
+            .git_stdin(["hash-object", "-w", "--stdin"], &format!("blob {i}\n"))
+            .ok()
+            .stdout;
+        repo.git_stdin(["pack-objects", "-q", ".git/objects/pack/pack"], &id)
+            .ok();
+    }
+    assert_eq!(explain(&repo, &env)["switch_to"], "team/c1");
+}
+
+#[test]
+fn a_team_layer_that_cannot_be_read_refuses_instead_of_being_skipped() {
+    let repo = TestRepo::new();
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nagent_prefix = \"team/\"\n",
+    );
+    repo.commit("team policy");
+    // main's commit is gone from the object store (a broken clone, say).
+    let main = repo.rev("refs/heads/main").unwrap();
+    let loose = repo
+        .dir
+        .join(".git/objects")
+        .join(&main[..2])
+        .join(&main[2..]);
+    std::fs::remove_file(loose).unwrap();
+    let (_, v) = repo.ward_json(
+        ["explain", "--json", "--", "commit", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    );
+    assert_eq!(v["verdict"], "deny", "{v}");
+    assert!(
+        v["policy_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("cannot read the team policy")),
+        "{v}"
+    );
+}
+
+#[test]
 fn ward_policy_is_honoured_for_humans_only() {
     let repo = TestRepo::new();
     let file = repo.path("mine.toml");
