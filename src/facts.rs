@@ -120,6 +120,30 @@ impl Repo {
         out
     }
 
+    /// `core.hooksPath` as git reads it: the repository's own config first,
+    /// then the user's and the system's (git-ward opens repositories
+    /// without those), with the scope that set it.
+    pub fn hooks_path(&self) -> Option<(String, &'static str)> {
+        if let Some(value) = self.config_string("core.hooksPath") {
+            return Some((value, "repository"));
+        }
+        let mut found = None;
+        for (path, source) in user_config_files() {
+            let Ok(file) = gix::config::File::from_path_no_includes(path, source) else {
+                continue;
+            };
+            if let Ok(value) = file.raw_value("core.hooksPath") {
+                let scope = if source == gix::config::Source::System {
+                    "system"
+                } else {
+                    "global"
+                };
+                found = Some((value.to_string(), scope)); // later files win
+            }
+        }
+        found
+    }
+
     /// The names of the configured remotes (`origin`), from `remote.<name>.*` sections.
     pub fn remotes(&self) -> Vec<String> {
         self.repo

@@ -147,7 +147,11 @@ fn checks(fix: bool) -> Vec<Check> {
         )),
         Some(repo) => {
             let mut problems = crate::hooks::install::health(repo);
-            if fix && !problems.is_empty() {
+            // Hooks that git does not run because core.hooksPath points
+            // elsewhere are not fixed by installing again here; installing
+            // into that directory is the user's call (`install --force`).
+            let elsewhere = crate::hooks::install::hooks_run_elsewhere(repo).is_some();
+            if fix && !problems.is_empty() && !elsewhere {
                 let reinstalled = me.as_ref().and_then(|me| {
                     std::process::Command::new(me)
                         .args(["install", "--force"])
@@ -167,18 +171,23 @@ fn checks(fix: bool) -> Vec<Check> {
                     None,
                 ));
             } else {
+                let hint = if elsewhere {
+                    "unset core.hooksPath where it is set (`git config --global --unset core.hooksPath` for the global config), or install into its directory with `git ward install --force`"
+                } else {
+                    "run `git ward doctor --fix` (or `git ward install`)"
+                };
                 out.push(check(
                     "hooks",
                     Level::Fail,
                     problems.join("; "),
-                    Some("run `git ward doctor --fix` (or `git ward install`)".into()),
+                    Some(hint.into()),
                 ));
             }
-            match repo.config_string("core.hooksPath") {
-                Some(path) => out.push(check(
+            match repo.hooks_path() {
+                Some((path, scope)) => out.push(check(
                     "hooksPath",
                     Level::Warn,
-                    format!("core.hooksPath = {path}"),
+                    format!("core.hooksPath = {path} (in the {scope} config)"),
                     Some("git-ward installs into the directory it names; make sure no other tool owns it".into()),
                 )),
                 None => out.push(check("hooksPath", Level::Ok, "core.hooksPath not set", None)),

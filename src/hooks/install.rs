@@ -425,6 +425,9 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
     let Some(manifest) = read_manifest(repo.common_dir()) else {
         return Vec::new();
     };
+    if let Some(elsewhere) = run_elsewhere(repo, &manifest) {
+        return vec![elsewhere];
+    }
     manifest
         .hooks
         .iter()
@@ -441,6 +444,35 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// When `core.hooksPath` sends git to another directory than the one
+/// git-ward's hooks were installed in (set after the install, say in the
+/// global config), git never runs them: that, as a problem.
+pub fn hooks_run_elsewhere(repo: &crate::facts::Repo) -> Option<String> {
+    run_elsewhere(repo, &read_manifest(repo.common_dir())?)
+}
+
+fn run_elsewhere(repo: &crate::facts::Repo, manifest: &Manifest) -> Option<String> {
+    let installed = manifest.hooks_dir.as_path();
+    let (value, scope) = repo.hooks_path()?;
+    let dir = if let Some(rest) = value.strip_prefix("~/") {
+        PathBuf::from(crate::env::var(crate::env::HOME)?).join(rest)
+    } else {
+        // Relative: from where git runs hooks (the top of the working tree).
+        repo.workdir().unwrap_or(repo.git_dir()).join(&value)
+    };
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    (!same(&dir, installed)).then(|| {
+        format!(
+            "git runs hooks from {} (core.hooksPath in the {scope} config), not from {}, where git-ward's hooks are: they do not run (`git ward doctor` says what to do)",
+            dir.display(),
+            installed.display()
+        )
+    })
 }
 
 /// The default shim directory: `$XDG_DATA_HOME/git-ward/shim`.

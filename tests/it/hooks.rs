@@ -766,3 +766,33 @@ fn a_rename_onto_a_new_protected_name_is_refused() {
     repo.git_env(["branch", "-m", "tmp", "agent/x"], AGENT).ok();
     repo.git(["branch", "-m", "agent/x", "release/9"]).ok();
 }
+
+#[test]
+fn a_global_hooks_path_set_after_install_is_reported() {
+    let repo = installed();
+    repo.ward(["doctor"]).stdout_has("ok   hooks");
+    // Set later, in the user's config: git now runs hooks from there.
+    let elsewhere = repo.path("other-hooks");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    repo.git([
+        "config",
+        "--global",
+        "core.hooksPath",
+        elsewhere.to_str().unwrap(),
+    ])
+    .ok();
+    repo.ward(["doctor"])
+        .stdout_has("FAIL hooks")
+        .stdout_has("(core.hooksPath in the global config)")
+        .stdout_has("they do not run")
+        .stdout_has("git config --global --unset core.hooksPath")
+        .stdout_has("core.hooksPath = ");
+    // --fix does not install into a directory other repositories share.
+    repo.ward(["doctor", "--fix"]).stdout_has("FAIL hooks");
+    assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .stderr_has("they do not run");
+}
