@@ -253,10 +253,23 @@ impl Repo {
             .detached_from_env()
             .env("GIT_DIR", self.common_dir());
         for pattern in literal_branches(protected) {
-            let commit = format!("refs/heads/{pattern}^{{commit}}");
+            let full = format!("refs/heads/{pattern}");
+            // Whether the branch exists (reftable needs git 2.45, which has
+            // `show-ref --exists`); then what it holds must be readable.
+            if !git
+                .output(["show-ref", "--exists", &full])?
+                .status
+                .success()
+            {
+                continue;
+            }
+            let commit = format!("{full}^{{commit}}");
             let found = git.output(["rev-parse", "--verify", "-q", &commit])?;
             if !found.status.success() {
-                continue;
+                return Err(team_policy_unreadable(
+                    pattern,
+                    &"its commit cannot be read",
+                ));
             }
             let id = String::from_utf8_lossy(&found.stdout).trim().to_string();
             // `<mode> <type> <id>\t<path>`, or nothing when it is not there.
@@ -270,12 +283,13 @@ impl Repo {
                 return Err(team_policy_not_a_file(pattern));
             }
             let text = git.output(["cat-file", "blob", blob])?;
-            return Ok(text.status.success().then(|| {
-                (
-                    pattern.clone(),
-                    String::from_utf8_lossy(&text.stdout).into_owned(),
-                )
-            }));
+            if !text.status.success() {
+                return Err(team_policy_unreadable(pattern, &"its blob cannot be read"));
+            }
+            return Ok(Some((
+                pattern.clone(),
+                String::from_utf8_lossy(&text.stdout).into_owned(),
+            )));
         }
         Ok(None)
     }

@@ -77,3 +77,31 @@ fn the_hooks_guard_protected_refs_and_read_the_team_policy() {
         .stderr_has("'staging'");
     assert_eq!(repo.rev("staging"), staging);
 }
+
+#[test]
+fn a_team_layer_that_cannot_be_read_is_an_error_here_too() {
+    let Some(repo) = reftable_repo() else { return };
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nagent_prefix = \"team/\"\n",
+    );
+    repo.git(["add", ".ward/policy.toml"]).ok();
+    repo.git(["commit", "-q", "-m", "team policy"]).ok();
+    repo.ward(["policy", "show", "--origin"])
+        .ok()
+        .stdout_has("# team (.ward/policy.toml on main)");
+    let main = repo.rev("refs/heads/main").unwrap();
+    let loose = repo
+        .dir
+        .join(".git/objects")
+        .join(&main[..2])
+        .join(&main[2..]);
+    std::fs::remove_file(loose).unwrap();
+    let run = repo.ward(["policy", "show", "--origin"]);
+    assert_ne!(run.code, Some(0), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("cannot read the team policy"),
+        "{}",
+        run.stderr
+    );
+}
