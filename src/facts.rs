@@ -17,9 +17,19 @@ use crate::team_cache;
 /// An open repository and the directory git would run in.
 pub struct Repo {
     pub repo: gix::Repository,
+    /// The user's and the system's config files, parsed on first use
+    /// (aliases and `core.hooksPath` both read them).
+    user_config: std::cell::OnceCell<Vec<gix::config::File>>,
 }
 
 impl Repo {
+    fn new(repo: gix::Repository) -> Repo {
+        Repo {
+            repo,
+            user_config: std::cell::OnceCell::new(),
+        }
+    }
+
     /// The repository a git command line with these globals would use, if any.
     ///
     /// Opened with the repository's own config only: the system and user
@@ -47,7 +57,7 @@ impl Repo {
             .ok()?
             .to_thread_local()
         };
-        Some(Repo { repo })
+        Some(Repo::new(repo))
     }
 
     /// The repository of the current directory (tool and hook faces).
@@ -59,9 +69,7 @@ impl Repo {
     pub fn at(dir: &Path) -> Option<Repo> {
         gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
             .ok()
-            .map(|r| Repo {
-                repo: r.to_thread_local(),
-            })
+            .map(|r| Repo::new(r.to_thread_local()))
     }
 
     /// This worktree's own git dir (`.git`, or `.git/worktrees/x`).
@@ -111,13 +119,23 @@ impl Repo {
                 }
             }
         };
-        for (path, source) in user_config_files() {
-            if let Ok(file) = gix::config::File::from_path_no_includes(path, source) {
-                collect(&file);
-            }
+        for file in self.user_configs() {
+            collect(file);
         }
         collect(self.repo.config_snapshot().plumbing());
         out
+    }
+
+    /// [`user_config_files`], parsed once for this repository's facts.
+    fn user_configs(&self) -> &[gix::config::File] {
+        self.user_config.get_or_init(|| {
+            user_config_files()
+                .into_iter()
+                .filter_map(|(path, source)| {
+                    gix::config::File::from_path_no_includes(path, source).ok()
+                })
+                .collect()
+        })
     }
 
     /// `core.hooksPath` as git reads it: the repository's own config first,
@@ -127,21 +145,16 @@ impl Repo {
         if let Some(value) = self.config_string("core.hooksPath") {
             return Some((value, "repository"));
         }
-        let mut found = None;
-        for (path, source) in user_config_files() {
-            let Ok(file) = gix::config::File::from_path_no_includes(path, source) else {
-                continue;
+        // The last file that sets it wins.
+        self.user_configs().iter().rev().find_map(|file| {
+            let value = file.raw_value("core.hooksPath").ok()?;
+            let scope = if file.meta().source == gix::config::Source::System {
+                "system"
+            } else {
+                "global"
             };
-            if let Ok(value) = file.raw_value("core.hooksPath") {
-                let scope = if source == gix::config::Source::System {
-                    "system"
-                } else {
-                    "global"
-                };
-                found = Some((value.to_string(), scope)); // later files win
-            }
-        }
-        found
+            Some((value.to_string(), scope))
+        })
     }
 
     /// The names of the configured remotes (`origin`), from `remote.<name>.*` sections.
