@@ -420,6 +420,13 @@ impl TestRepo {
         (run, value)
     }
 
+    /// Deletes the loose object `rev` names (a broken clone, say).
+    pub fn lose_object(&self, rev: &str) {
+        let id = self.rev(rev).expect("the object exists");
+        let objects = self.dir.join(".git/objects");
+        std::fs::remove_file(objects.join(&id[..2]).join(&id[2..])).expect("a loose object");
+    }
+
     /// Runs `git-ward <args>` with `input` on stdin.
     pub fn ward_stdin<I, S>(&self, args: I, input: &str) -> Run
     where

@@ -159,13 +159,7 @@ fn a_team_layer_that_cannot_be_read_refuses_instead_of_being_skipped() {
     );
     repo.commit("team policy");
     // main's commit is gone from the object store (a broken clone, say).
-    let main = repo.rev("refs/heads/main").unwrap();
-    let loose = repo
-        .dir
-        .join(".git/objects")
-        .join(&main[..2])
-        .join(&main[2..]);
-    std::fs::remove_file(loose).unwrap();
+    repo.lose_object("refs/heads/main");
     let (_, v) = repo.ward_json(
         ["explain", "--json", "--", "commit", "-m", "x"],
         &[("WARD_CONTRACT", "c1")],

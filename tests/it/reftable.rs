@@ -90,13 +90,7 @@ fn a_team_layer_that_cannot_be_read_is_an_error_here_too() {
     repo.ward(["policy", "show", "--origin"])
         .ok()
         .stdout_has("# team (.ward/policy.toml on main)");
-    let main = repo.rev("refs/heads/main").unwrap();
-    let loose = repo
-        .dir
-        .join(".git/objects")
-        .join(&main[..2])
-        .join(&main[2..]);
-    std::fs::remove_file(loose).unwrap();
+    repo.lose_object("refs/heads/main");
     let run = repo.ward(["policy", "show", "--origin"]);
     assert_ne!(run.code, Some(0), "{}", run.stdout);
     assert!(
