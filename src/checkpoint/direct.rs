@@ -48,7 +48,22 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
     let hasher = ctx
         .git
         .dialog(&["hash-object", "-w", "--stdin-paths"], &[])?;
-    let scan = match scan::scan(ctx) {
+    // The index is read while status scans: `status` believes its
+    // assume-unchanged marks, which only the index recipe sees through.
+    let (git_dir, kind) = (ctx.git_dir.clone(), ctx.repo.repo.object_hash());
+    let (scan, assumed) = std::thread::scope(|s| {
+        let assumed = s.spawn(move || {
+            super::clean::read_index_at(&git_dir, kind)
+                .map(|index| super::clean::assume_unchanged(&index).len())
+        });
+        (scan::scan(ctx), assumed.join().ok().flatten())
+    });
+    let scan = match scan {
+        Ok(Ok(_)) if assumed != Some(0) => {
+            tracing::debug!("checkpoint: the index recipe, for assume-unchanged entries");
+            abandon(fi);
+            return Ok(None);
+        }
         Ok(Ok(scan)) => scan,
         Ok(Err(why)) => {
             tracing::debug!("checkpoint: the index recipe, for {why}");

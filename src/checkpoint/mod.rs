@@ -10,6 +10,8 @@
 //!
 //! - [`snapshot`]: the index recipe that turns the working tree into
 //!   trees, and storing them as a checkpoint;
+//! - [`clean`]: whether a destructive command would lose anything, from
+//!   the index's stat cache, before git is asked;
 //! - [`direct`]: the faster recipe for a checkpoint (`status`,
 //!   `hash-object`, `fast-import`), with [`scan`] (one status scan as
 //!   edits of HEAD's tree), [`status`] (its records) and [`import`] (the
@@ -20,6 +22,7 @@
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
+pub mod clean;
 pub mod cmd;
 pub mod direct;
 pub mod import;
@@ -229,12 +232,15 @@ pub fn before_destructive(
     Ok(Some(made.id))
 }
 
-/// Can the command move or delete a ref (so it needs a record even on a clean tree)?
+/// Can the command move or delete a ref (so it needs a record even on a
+/// clean tree)? A `reset` moves one only when it names a commit other than
+/// `HEAD` (classification records it in [`Action::refs`]): `reset --hard`
+/// alone on a clean tree changes nothing.
 fn can_move_refs(action: &Action) -> bool {
     !action.refs.is_empty()
         || matches!(
             action.command.as_str(),
-            "rebase" | "reset" | "branch" | "stash" | "update-ref" | "worktree"
+            "rebase" | "branch" | "stash" | "update-ref" | "worktree"
         )
 }
 

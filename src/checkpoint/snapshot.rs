@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
+use super::clean::Verdict;
 use super::store::{self, Checkpoint, Counts, Kind};
 use super::Ctx;
 use crate::decide::Head;
@@ -232,6 +233,19 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         ..Trees::default()
     };
 
+    // `status` believes an assume-unchanged mark and never looks at the
+    // file; `checkout -- .` looks, and overwrites it. On the copy the marks
+    // go, so the scan below sees what is on disk.
+    let assumed = assume_unchanged(ctx);
+    if !assumed.is_empty() {
+        run_idx(
+            &ctx.git,
+            &idx,
+            &["update-index", "-z", "--no-assume-unchanged", "--stdin"],
+            Some(&nul_terminated(&assumed)),
+        )?;
+    }
+
     // The staged tree first: `write-tree` also fills the copy's cache of
     // tree ids, so the working tree's `write-tree` below only rehashes the
     // directories that differ.
@@ -326,6 +340,33 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
 
     t.counts.files = index_entries(&idx.0);
     Ok(t)
+}
+
+/// Does `limit` name the whole tree (none, or `.` from its top)?
+fn whole_tree(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> bool {
+    match limit {
+        None => true,
+        Some((cwd, paths)) => {
+            paths == ["."] && std::fs::canonicalize(cwd).is_ok_and(|cwd| cwd == ctx.workdir)
+        }
+    }
+}
+
+/// The index's assume-unchanged paths; none when gix cannot read it.
+pub(super) fn assume_unchanged(ctx: &Ctx) -> Vec<Vec<u8>> {
+    super::clean::read_index(ctx)
+        .map(|index| super::clean::assume_unchanged(&index))
+        .unwrap_or_default()
+}
+
+/// Paths as `-z --stdin` reads them.
+fn nul_terminated(paths: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for path in paths {
+        out.extend_from_slice(path);
+        out.push(0);
+    }
+    out
 }
 
 /// The ignored files `checkpoint.include_ignored` names (none when it is
@@ -597,9 +638,12 @@ fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
 /// pathspecs), only what those pathspecs name is looked at, read by git
 /// from that directory exactly as the command reads them. Unsure answers
 /// say "not clean".
+///
+/// Tracked files are first checked in-process against the index's stat
+/// cache ([`super::clean`]); git is asked only where that cannot tell.
 pub fn is_clean(
     ctx: &Ctx,
-    tracked: bool,
+    mut tracked: bool,
     untracked: bool,
     limit: Option<(&Path, &[String])>,
 ) -> Result<bool> {
@@ -608,6 +652,31 @@ pub fn is_clean(
         || ctx.git_dir.join("MERGE_HEAD").exists()
     {
         return Ok(false);
+    }
+    if tracked {
+        // An index gix cannot read may hide assume-unchanged entries,
+        // which git's check below does not see: not clean.
+        let Some(index) = super::clean::read_index(ctx) else {
+            return Ok(false);
+        };
+        let head = head_tree(ctx);
+        match super::clean::tracked(ctx, &index, head.as_deref()) {
+            Verdict::Clean if !untracked => return Ok(true),
+            // The whole tree's tracked files are clean, so are the named ones.
+            Verdict::Clean => tracked = false,
+            Verdict::Hidden(why) => {
+                tracing::debug!("pre-destructive check: {why}");
+                return Ok(false);
+            }
+            // Git reads the pathspecs; the answer above is the whole tree's.
+            Verdict::Dirty(why) if whole_tree(ctx, limit) => {
+                tracing::debug!("pre-destructive check: {why}");
+                return Ok(false);
+            }
+            Verdict::Dirty(why) | Verdict::Unsure(why) => {
+                tracing::debug!("pre-destructive check: git decides ({why})");
+            }
+        }
     }
     let no_locks = [("GIT_OPTIONAL_LOCKS", OsStr::new("0"))];
     let mut args: Vec<&OsStr> = if tracked {

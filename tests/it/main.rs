@@ -3,6 +3,7 @@
 
 mod checkpoint;
 mod checkpoint_content;
+mod clean_check;
 mod common;
 mod explain;
 mod hooks;
