@@ -15,14 +15,7 @@ export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@x GIT_COMMITTER_NAME=b GIT_COMMITTER
 
 make_repo() { # dir files changed
   git init -q -b main "$1"
-  (cd "$1" && python3 - "$2" <<'PY'
-import os, sys
-for i in range(int(sys.argv[1])):
-    d = f"src/d{i // 100:04d}"
-    os.makedirs(d, exist_ok=True)
-    with open(f"{d}/f{i:06d}.txt", "w") as f:
-        f.write(f"file {i}\n")
-PY
+  (cd "$1" && python3 "$here/bench/tree.py" "$2"
   git add -A && git commit -q -m init && git switch -q -c feat
   python3 - "$2" "$3" <<'PY'
 import os, sys

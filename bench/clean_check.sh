@@ -30,14 +30,7 @@ mkdir -p "$HOME"
 for files in ${SIZES:-1000 5000 20000}; do
   dir="$work/r-$files"
   "$git" init -q -b main "$dir"
-  (cd "$dir" && python3 - "$files" <<'PY'
-import os, sys
-for i in range(int(sys.argv[1])):
-    d = f"src/d{i // 100:04d}"
-    os.makedirs(d, exist_ok=True)
-    with open(f"{d}/f{i:06d}.txt", "w") as f:
-        f.write(f"file {i}\n")
-PY
+  (cd "$dir" && python3 "$here/bench/tree.py" "$files"
   "$git" add -A && "$git" commit -q -m init && "$git" switch -q -c agent/c1
   # Files an hour older than the index: no entry is racy.
   find . -path ./.git -prune -o -exec touch -h -d '1 hour ago' {} +
