@@ -204,6 +204,8 @@ pub fn before_destructive(
     // Paths written from a tree-ish: untracked files in their way too.
     let (tracked, untracked) = match action.command.as_str() {
         "clean" => (false, true),
+        // The destination of `mv -f` may be an untracked file.
+        "mv" => (true, true),
         "checkout" | "switch" if action.checkout.is_some() => (true, true),
         _ => (true, action.from_tree),
     };

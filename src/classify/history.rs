@@ -240,7 +240,9 @@ pub(super) fn filter_branch(args: &[String], ctx: &Context, a: &mut Action) {
 /// `add`, `stage`, `rm`, `mv`: stage work for a commit on the current branch
 /// (SPEC counts them with the commit-making commands). `-n`/`--dry-run`
 /// only reports. `rm -f` deletes files whatever their changes (destructive)
-/// unless `--cached` keeps the working tree.
+/// unless `--cached` keeps the working tree; `mv -f` overwrites a
+/// destination that exists, its uncommitted changes or an untracked file
+/// (destructive; not in SPEC's list, which it extends).
 pub(super) fn stage(args: &[String], a: &mut Action) {
     let table = match a.command.as_str() {
         "rm" => tables::RM,
@@ -255,6 +257,9 @@ pub(super) fn stage(args: &[String], a: &mut Action) {
     a.creates_commits = true;
     if a.command == "rm" && p.flag("force") && !p.flag("cached") {
         a.destructive = Some("rm -f deletes files whatever their uncommitted changes".into());
+    }
+    if a.command == "mv" && p.flag("force") {
+        a.destructive = Some("mv -f overwrites the destination, tracked or not".into());
     }
 }
 

@@ -226,3 +226,27 @@ fn without_hooks_undo_uses_the_checkpoints_record_of_refs() {
     assert_eq!(repo.state(), before);
     assert!(!repo.dir.join(".git/hooks/reference-transaction").exists());
 }
+
+#[test]
+fn mv_force_over_a_changed_file_and_an_untracked_one() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("x.txt", "x\n")
+        .write("y.txt", "y\n")
+        .write("z.txt", "z\n")
+        .commit("files");
+    let _ = repo.ward(["install"]);
+    repo.write("y.txt", "y changed\n")
+        .write("u.txt", "untracked\n");
+    let before = repo.state();
+    repo.shim_env(["mv", "-f", "x.txt", "y.txt"], C1).ok();
+    assert_eq!(repo.read("y.txt").as_deref(), Some("x\n"));
+    undo(&repo);
+    assert_eq!(repo.read("y.txt").as_deref(), Some("y changed\n"));
+    assert_eq!(repo.state(), before);
+    repo.shim_env(["mv", "-f", "z.txt", "u.txt"], C1).ok();
+    assert_eq!(repo.read("u.txt").as_deref(), Some("z\n"));
+    undo(&repo);
+    assert_eq!(repo.read("u.txt").as_deref(), Some("untracked\n"));
+    assert_eq!(repo.state(), before);
+}

@@ -641,6 +641,21 @@ fn edge_cases() {
         ),
         ("rm --cached -f x", commits(m("rm"))),
         ("mv a b", commits(m("mv"))),
+        (
+            "mv -f a b",
+            commits(destroys(
+                m("mv"),
+                "mv -f overwrites the destination, tracked or not",
+            )),
+        ),
+        (
+            "mv -kf a b",
+            commits(destroys(
+                m("mv"),
+                "mv -f overwrites the destination, tracked or not",
+            )),
+        ),
+        ("mv -n -f a b", r("mv")),
         ("apply p.diff", m("apply")),
         ("apply --index p.diff", commits(m("apply"))),
         ("apply --check p.diff", r("apply")),
