@@ -56,6 +56,18 @@ pub struct Globals {
     pub pathspec_magic: bool,
 }
 
+impl Globals {
+    /// Neither `--git-dir`, `--work-tree` nor configuration (`-c`,
+    /// `--config-env`) on the command line: git finds the repository, and
+    /// reads its settings, as it would for a plain `git <command>` here.
+    pub fn plain(&self) -> bool {
+        self.git_dir.is_none()
+            && self.work_tree.is_none()
+            && self.config.is_empty()
+            && self.config_env.is_empty()
+    }
+}
+
 /// A command line split into global options and the rest.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GitArgs {

@@ -143,12 +143,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
 fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) -> Option<u8> {
     let command = pre.rest.first()?.to_str()?;
     let g = &pre.globals;
-    let plain = g.git_dir.is_none()
-        && g.work_tree.is_none()
-        && !g.bare
-        && g.config.is_empty()
-        && g.config_env.is_empty()
-        && !g.informational;
+    let plain = g.plain() && !g.bare && !g.informational;
     if !plain || !crate::classify::always_reads(command) || !facts::env_config().is_empty() {
         return None;
     }
@@ -301,12 +296,10 @@ fn pathspecs_as_written<'a>(
     g: &Globals,
     action: &'a crate::action::Action,
 ) -> Option<&'a [String]> {
-    let plain = !g.pathspec_magic
-        && g.git_dir.is_none()
-        && g.work_tree.is_none()
-        && g.config.is_empty()
-        && g.config_env.is_empty();
-    action.paths.as_deref().filter(|_| plain)
+    action
+        .paths
+        .as_deref()
+        .filter(|_| g.plain() && !g.pathspec_magic)
 }
 
 /// The variables git-ward hands the real git: the hop marker always; for an
