@@ -126,13 +126,35 @@ impl Repo {
         out
     }
 
-    /// [`user_config_files`], parsed once for this repository's facts.
+    /// [`user_config_files`], parsed once for this repository's facts, with
+    /// their `include.path` and `includeIf` files (`gitdir:`, `gitdir/i:`
+    /// and `onbranch:` conditions, for this repository) as git reads them.
+    /// A file whose includes cannot all be followed keeps what was read.
     fn user_configs(&self) -> &[gix::config::File] {
         self.user_config.get_or_init(|| {
+            let home = env::var(env::HOME).map(PathBuf::from);
+            let branch = self.repo.head_name().ok().flatten();
+            let interpolate = gix::config::path::interpolate::Context {
+                home_dir: home.as_deref(),
+                ..Default::default()
+            };
+            let conditional = gix::config::file::includes::conditional::Context {
+                git_dir: Some(self.repo.git_dir()),
+                branch_name: branch.as_ref().map(|b| b.as_ref()),
+            };
+            let options = gix::config::file::init::Options {
+                includes: gix::config::file::includes::Options::follow(interpolate, conditional),
+                lossy: false,
+                ignore_io_errors: true,
+            };
             user_config_files()
                 .into_iter()
                 .filter_map(|(path, source)| {
-                    gix::config::File::from_path_no_includes(path, source).ok()
+                    let mut file = gix::config::File::from_path_no_includes(path, source).ok()?;
+                    if let Err(err) = file.resolve_includes(options) {
+                        tracing::debug!("config includes: {err}");
+                    }
+                    Some(file)
                 })
                 .collect()
         })

@@ -768,6 +768,31 @@ fn a_rename_onto_a_new_protected_name_is_refused() {
 }
 
 #[test]
+fn a_hooks_path_from_an_included_file_is_reported() {
+    let repo = installed();
+    let elsewhere = repo.path("other-hooks");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let inc = repo.home.join("hooks.inc");
+    std::fs::write(
+        &inc,
+        format!("[core]\n\thooksPath = {}\n", elsewhere.display()),
+    )
+    .unwrap();
+    std::fs::write(
+        repo.home.join(".gitconfig"),
+        format!(
+            "[includeIf \"gitdir:{}/\"]\n\tpath = {}\n",
+            repo.dir.display(),
+            inc.display()
+        ),
+    )
+    .unwrap();
+    repo.ward(["doctor"])
+        .stdout_has("FAIL hooks")
+        .stdout_has("(core.hooksPath in the global config)");
+}
+
+#[test]
 fn a_global_hooks_path_set_after_install_is_reported() {
     let repo = installed();
     repo.ward(["doctor"]).stdout_has("ok   hooks");

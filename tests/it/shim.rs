@@ -578,6 +578,35 @@ fn aliases_are_resolved_before_classifying() {
 }
 
 #[test]
+fn aliases_in_included_config_files_are_resolved() {
+    let repo = TestRepo::new();
+    let included = |name: &str, text: &str| {
+        let path = repo.home.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let always = included("always.inc", "[alias]\n\tcm = commit\n");
+    let here = included("here.inc", "[alias]\n\tcx = commit\n");
+    let on_main = included("main.inc", "[alias]\n\tcb = commit\n");
+    let git_dir = repo.dir.join(".git");
+    std::fs::write(
+        repo.home.join(".gitconfig"),
+        format!(
+            "[include]\n\tpath = {always}\n\
+             [includeIf \"gitdir:{}\"]\n\tpath = {here}\n\
+             [includeIf \"onbranch:main\"]\n\tpath = {on_main}\n",
+            git_dir.display()
+        ),
+    )
+    .unwrap();
+    for alias in ["cm", "cx", "cb"] {
+        repo.shim([alias, "--allow-empty", "-m", "x"])
+            .code(1)
+            .stderr_has("EN-GIT-D-003");
+    }
+}
+
+#[test]
 fn a_broken_policy_fails_closed_for_mutations_only() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "feat"]).ok();
