@@ -125,15 +125,22 @@ pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>) -> Verdict {
     } else {
         let size = entries.len().div_ceil(threads);
         std::thread::scope(|s| {
+            // A part whose thread cannot be started is checked here.
             let handles: Vec<_> = entries
                 .chunks(size)
-                .map(|part| s.spawn(move || check(part)))
+                .map(|part| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(s, move || check(part))
+                        .map_err(|_| part)
+                })
                 .collect();
             handles
                 .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or(Verdict::Hidden("a thread of the stat check failed"))
+                .map(|h| match h {
+                    Ok(h) => h
+                        .join()
+                        .unwrap_or(Verdict::Hidden("a thread of the stat check failed")),
+                    Err(part) => check(part),
                 })
                 .collect()
         })

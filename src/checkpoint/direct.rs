@@ -51,13 +51,17 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
     // The index is read while status scans: `status` believes its
     // assume-unchanged marks, which only the index recipe sees through.
     let (git_dir, kind) = (ctx.git_dir.clone(), ctx.repo.repo.object_hash());
-    let (scan, assumed) = std::thread::scope(|s| {
-        let assumed = s.spawn(move || {
-            super::clean::read_index_at(&git_dir, kind)
-                .map(|index| super::clean::assume_unchanged(&index).len())
-        });
-        (scan::scan(ctx), assumed.join().ok().flatten())
-    });
+    let marks = move || {
+        super::clean::read_index_at(&git_dir, kind)
+            .map(|index| super::clean::assume_unchanged(&index).len())
+    };
+    let (scan, assumed) =
+        std::thread::scope(
+            |s| match std::thread::Builder::new().spawn_scoped(s, marks.clone()) {
+                Ok(thread) => (scan::scan(ctx), thread.join().ok().flatten()),
+                Err(_) => (scan::scan(ctx), marks()),
+            },
+        );
     let scan = match scan {
         Ok(Ok(_)) if assumed != Some(0) => {
             tracing::debug!("checkpoint: the index recipe, for assume-unchanged entries");
