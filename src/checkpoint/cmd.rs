@@ -222,7 +222,20 @@ pub fn short(id: &str) -> &str {
 
 /// Appends the tool's audit line for a checkpoint command.
 pub fn record(ctx: &Ctx, operation: &str, started: std::time::SystemTime, actions: Vec<String>) {
-    let rec = Record {
+    audit::append(
+        &ctx.audit_dir(),
+        &[tool_record(ctx, operation, started, actions)],
+    );
+}
+
+/// The audit line [`record`] writes.
+pub fn tool_record(
+    ctx: &Ctx,
+    operation: &str,
+    started: std::time::SystemTime,
+    actions: Vec<String>,
+) -> Record {
+    Record {
         timestamp: audit::rfc3339(std::time::SystemTime::now()),
         started_at: audit::rfc3339(started),
         duration_ms: started.elapsed().map(|d| d.as_millis() as u64).unwrap_or(0),
@@ -238,6 +251,5 @@ pub fn record(ctx: &Ctx, operation: &str, started: std::time::SystemTime, action
         exit_code: Some(0),
         worktree: Some(ctx.workdir.display().to_string()),
         ..Record::default()
-    };
-    audit::append(&ctx.audit_dir(), &[rec]);
+    }
 }

@@ -63,6 +63,10 @@ pub struct Undoable {
     pub operation: String,
     pub checkpoint: Option<String>,
     pub refs: Vec<RefMove>,
+    /// The branch HEAD named before and after the command (`HEAD` when
+    /// detached), when the command changed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<(String, String)>,
     #[serde(skip)]
     last_seen: usize,
 }
@@ -113,6 +117,10 @@ pub fn undoable(records: &[Record], worktree: &str) -> Vec<Undoable> {
             continue;
         }
         is_command.insert(r.trace_id.clone());
+        u.head = match (&r.branch_before, &r.branch_after) {
+            (Some(before), Some(after)) if before != after => Some((before.clone(), after.clone())),
+            _ => None,
+        };
         u.time = r.timestamp.clone();
         u.argv = r.argv.clone();
         u.operation = r.operation.clone();
@@ -197,6 +205,86 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
         })
         .filter(|s| s.to != s.from)
         .collect()
+}
+
+/// What undo does to HEAD, when the command changed the branch it names.
+#[derive(Clone, Debug, Serialize)]
+pub struct HeadStep {
+    /// The branch to put back (`HEAD`: detached at `commit`).
+    pub to: String,
+    /// The branch the command left.
+    pub from: String,
+    pub commit: Option<String>,
+    /// `switch-back` or `moved-since`.
+    pub action: &'static str,
+    pub now: String,
+}
+
+/// HEAD goes back to the branch it named before the command where that
+/// puts back exactly what was there: the working tree and index come back
+/// from a checkpoint taken on that branch, or the undo deletes the branch
+/// the command created and left HEAD on (`switch -c`, the shim's move to
+/// an agent branch) and leaves the files as they are. Only while HEAD
+/// still names what the command left.
+fn head_step(
+    ctx: &Ctx,
+    last: &Undoable,
+    cp: Option<&Checkpoint>,
+    steps: &[RefStep],
+) -> Option<HeadStep> {
+    let (before, after) = last.head.clone()?;
+    let now = crate::facts::head_branch_file(&ctx.git_dir)?;
+    let deletes_after = steps.iter().any(|s| {
+        s.action == "move-back" && s.to == ZERO && s.name == format!("refs/heads/{after}")
+    });
+    let from_checkpoint = cp.is_some_and(|cp| cp.branch.as_deref().unwrap_or("HEAD") == before);
+    if !(from_checkpoint || deletes_after) {
+        return None;
+    }
+    let commit = if before == "HEAD" {
+        Some(cp?.head.clone()?)
+    } else {
+        None
+    };
+    let action = if now == after {
+        "switch-back"
+    } else {
+        "moved-since"
+    };
+    Some(HeadStep {
+        to: before,
+        from: after,
+        commit,
+        action,
+        now,
+    })
+}
+
+/// Points HEAD back as `step` says, without touching files.
+fn switch_head(ctx: &Ctx, step: &HeadStep) -> Result<std::result::Result<(), String>> {
+    let out = match &step.commit {
+        Some(id) => ctx.git.output([
+            "update-ref",
+            "--no-deref",
+            "-m",
+            "ward: undo",
+            "HEAD",
+            id.as_str(),
+        ])?,
+        None => {
+            let target = format!("refs/heads/{}", step.to);
+            ctx.git
+                .output(["symbolic-ref", "-m", "ward: undo", "HEAD", &target])?
+        }
+    };
+    Ok(if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "HEAD: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    })
 }
 
 /// Without a ref journal (hooks not installed), the refs the checkpoint
@@ -332,6 +420,20 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&line);
     }
 
+    let head = head_step(&ctx, last, cp.as_ref(), &steps);
+    match &head {
+        Some(h) if h.action == "switch-back" => out.say(&format!(
+            "  HEAD      back on {} (the command left it on {})\n",
+            h.to, h.from
+        )),
+        Some(h) => out.say(&format!(
+            "  HEAD      on {} since (the command left it on {}): left alone\n",
+            h.now, h.from
+        )),
+        None => {}
+    }
+    let head = head.filter(|h| h.action == "switch-back");
+
     // A checkpoint of another worktree: one the command removed comes
     // back; one that still exists is restored where it is.
     let gone = match &cp {
@@ -393,6 +495,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let mut value = json!({
         "undo": last,
         "refs": steps,
+        "head": head,
         "plan": plan,
         "modify": plan.modifies(),
         "remove": plan.removes(),
@@ -402,7 +505,12 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         value["dry_run"] = true.into();
         return Ok((value, exit::OK));
     }
-    if plan.entries.is_empty() && moves.is_empty() && !index_changes && lost_stashes.is_empty() {
+    if plan.entries.is_empty()
+        && moves.is_empty()
+        && head.is_none()
+        && !index_changes
+        && lost_stashes.is_empty()
+    {
         out.say("Nothing to undo: files and refs are already as they were before it.");
         return Ok((value, exit::OK));
     }
@@ -419,6 +527,17 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
 
     let mut journal = Vec::new();
     let mut ref_failures = Vec::new();
+    // HEAD first: a branch the undo deletes may be the one it names.
+    let head_moved = match &head {
+        Some(h) => match switch_head(&ctx, h)? {
+            Ok(()) => true,
+            Err(failure) => {
+                ref_failures.push(failure);
+                false
+            }
+        },
+        None => false,
+    };
     for s in &moves {
         let args: Vec<&str> = if s.to == ZERO {
             vec!["update-ref", "-m", "ward: undo", "-d", &s.name, &s.from]
@@ -471,6 +590,9 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         ref_failures.extend(super::stash::restore(&ctx, recorded_stashes));
     }
     let mut text = rollback::summary(&selected, &failures);
+    if let Some(h) = head.as_ref().filter(|_| head_moved) {
+        text.push_str(&format!("HEAD is back on {}\n", h.to));
+    }
     if !journal.is_empty() {
         text.push_str(&format!(
             "Moved back {} ref{}\n",
@@ -502,7 +624,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         })
         .collect();
     audit::append(&ctx.audit_dir(), &lines);
-    super::cmd::record(
+    let mut record = super::cmd::tool_record(
         &ctx,
         "ward.undo",
         started,
@@ -511,6 +633,12 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             format!("undid {}", last.trace_id),
         ],
     );
+    // The next undo (a redo) puts HEAD where this one found it.
+    if let Some(h) = head.as_ref().filter(|_| head_moved) {
+        record.branch_before = Some(h.from.clone());
+        record.branch_after = Some(h.to.clone());
+    }
+    audit::append(&ctx.audit_dir(), &[record]);
     value["safety_checkpoint"] = safety.into();
     value["moved_back"] = serde_json::to_value(&journal).unwrap_or_default();
     if failures.is_empty() && ref_failures.is_empty() {

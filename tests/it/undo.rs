@@ -250,3 +250,74 @@ fn mv_force_over_a_changed_file_and_an_untracked_one() {
     assert_eq!(repo.read("u.txt").as_deref(), Some("untracked\n"));
     assert_eq!(repo.state(), before);
 }
+
+#[test]
+fn a_forced_checkout_of_another_branch_comes_back_to_the_branch() {
+    let repo = agent_repo();
+    repo.git(["branch", "agent/other", "HEAD~1"]).ok();
+    let before = repo.state();
+    repo.shim_env(["checkout", "-q", "-f", "agent/other"], C1)
+        .ok();
+    assert_eq!(repo.branch(), "agent/other");
+    let after = repo.state();
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("HEAD      back on agent/c1 (the command left it on agent/other)");
+    undo(&repo);
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.state(), before);
+    undo(&repo);
+    assert_eq!(repo.state(), after, "the second undo redoes");
+    // From a detached HEAD (a person left it so), and back.
+    undo(&repo);
+    repo.git(["checkout", "-q", "--detach"]).ok();
+    let detached = repo.state();
+    repo.shim_env(["checkout", "-q", "-f", "agent/other"], C1)
+        .ok();
+    assert_eq!(repo.branch(), "agent/other");
+    undo(&repo);
+    assert_eq!(repo.branch(), "HEAD");
+    assert_eq!(repo.state(), detached);
+}
+
+#[test]
+fn a_branch_the_command_created_and_left_head_on_is_left_cleanly() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(["switch", "-q", "-c", "agent/new"], C1).ok();
+    undo(&repo);
+    assert_eq!(repo.branch(), "agent/c1");
+    assert!(repo.rev("refs/heads/agent/new").is_none());
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn a_commit_the_shim_moved_off_main_is_undone_back_onto_main() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.write("work.txt", "work\n");
+    repo.git(["add", "work.txt"]).ok();
+    let before = repo.state();
+    repo.shim_env(["commit", "-q", "-m", "agent work"], C1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+    assert_eq!(repo.branch(), "agent/c1");
+    undo(&repo);
+    assert_eq!(repo.branch(), "main");
+    assert!(repo.rev("refs/heads/agent/c1").is_none());
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn head_moved_since_is_named_and_left_alone() {
+    let repo = agent_repo();
+    repo.git(["branch", "agent/other", "HEAD~1"]).ok();
+    repo.git(["branch", "agent/third"]).ok();
+    repo.shim_env(["checkout", "-q", "-f", "agent/other"], C1)
+        .ok();
+    repo.git(["switch", "-q", "agent/third"]).ok();
+    repo.ward(["undo", "--yes"]).ok().stdout_has(
+        "HEAD      on agent/third since (the command left it on agent/other): left alone",
+    );
+    assert_eq!(repo.branch(), "agent/third");
+}
