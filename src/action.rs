@@ -142,6 +142,20 @@ impl Action {
         }
     }
 
+    /// Can the command write another commit's files into the working tree
+    /// (a checkout of another commit, a merge, a pick) without being
+    /// destructive? git refuses to overwrite changes and untracked files
+    /// there, but replaces ignored files in the way without a word.
+    pub fn brings_in_files(&self) -> bool {
+        self.effect != Effect::Read
+            && self.destructive.is_none()
+            && (self.checkout.is_some()
+                || matches!(
+                    self.command.as_str(),
+                    "merge" | "pull" | "cherry-pick" | "revert" | "am"
+                ))
+    }
+
     /// 0 for read-only, 1 for state-changing (SPEC section 7).
     pub fn tier(&self) -> u8 {
         match self.effect {

@@ -342,6 +342,15 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             action.destructive.as_deref().unwrap_or("")
         );
         d.key = Some("checkpoint.before_destructive");
+    } else if settings.checkpoint.before_destructive
+        && !settings.checkpoint.include_ignored.is_empty()
+        && action.brings_in_files()
+    {
+        // The files the policy keeps are ignored ones, which git overwrites
+        // here; the checkpoint is taken only when one is in the way.
+        d.checkpoint = true;
+        d.rule = "may overwrite ignored files that checkpoint.include_ignored keeps: checkpoint them if one is in the way, then run".into();
+        d.key = Some("checkpoint.include_ignored");
     }
     d
 }

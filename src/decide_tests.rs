@@ -110,6 +110,9 @@ fn the_matrix() {
     let everyone = policy("[enforce]\nactors = \"everyone\"\n");
     let no_sync = policy("[branches]\nsync_from_upstream = false\n");
     let no_checkpoint = policy("[checkpoint]\nbefore_destructive = false\n");
+    let keep_env = policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    let keep_env_off =
+        policy("[checkpoint]\ninclude_ignored = [\".env\"]\nbefore_destructive = false\n");
     let lax_checkout = policy("[checkout]\nlocal_only = false\n");
     let no_verify_ok = policy("[enforce]\nallow_no_verify = true\n");
     let read_override = policy("[commands]\nread = [\"lfs\"]\n");
@@ -611,6 +614,42 @@ fn the_matrix() {
             destructive("clean"),
             agent("main", None),
             Want::Checkpoint,
+        ),
+        // Ignored files the policy keeps, in the way of incoming files.
+        (
+            "switch, ignored files kept",
+            &keep_env,
+            checkout(CheckoutTarget::Local("other".into())),
+            agent("feat", None),
+            Want::Checkpoint,
+        ),
+        (
+            "merge, ignored files kept",
+            &keep_env,
+            Action::mutating("merge"),
+            agent("feat", None),
+            Want::Checkpoint,
+        ),
+        (
+            "switch, no ignored files kept",
+            &default,
+            checkout(CheckoutTarget::Local("other".into())),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "switch, ignored files kept, checkpoints off",
+            &keep_env_off,
+            checkout(CheckoutTarget::Local("other".into())),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "commit, ignored files kept",
+            &keep_env,
+            commit(),
+            agent("feat", None),
+            Want::Allow,
         ),
         (
             "destructive, checkpoints off",

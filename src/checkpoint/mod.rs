@@ -198,6 +198,14 @@ pub fn before_destructive(
         .and_then(|dir| Repo::at(&dir));
     let removed_ctx = removed.as_ref().map(|r| ctx.sibling(r)).transpose()?;
     let ctx = removed_ctx.as_ref().unwrap_or(&ctx);
+    if action.destructive.is_none() {
+        // Checkpointed for the ignored files the policy keeps (decide):
+        // git overwrites nothing else here.
+        if !ignored_in_the_way(ctx, action)? {
+            return Ok(None);
+        }
+        return take(ctx, action).map(Some);
+    }
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a
     // checkout of another commit tracked ones and untracked ones in its way.
@@ -217,6 +225,11 @@ pub fn before_destructive(
     if !moves_refs && snapshot::is_clean(ctx, tracked, untracked, limit)? {
         return Ok(None);
     }
+    take(ctx, action).map(Some)
+}
+
+/// Takes the pre-destructive checkpoint; returns its id.
+fn take(ctx: &Ctx, action: &Action) -> Result<String> {
     let mut opts = snapshot::Options::new(Kind::PreDestructive);
     opts.description = format!("before git {}", command_line(action));
     opts.command = Some(action.operation());
@@ -231,7 +244,47 @@ pub fn before_destructive(
             made.id
         );
     }
-    Ok(Some(made.id))
+    Ok(made.id)
+}
+
+/// Is an ignored file that `checkpoint.include_ignored` keeps where the
+/// command may write one of its files? For a checkout, where the commit it
+/// moves to has a file; for a merge or a pick (whose incoming commits are
+/// not known before it runs), anywhere. Unsure answers say yes.
+fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
+    let kept = snapshot::allowed_ignored(ctx, &[])?;
+    if kept.is_empty() {
+        return Ok(false);
+    }
+    let Some(tree) = incoming(action) else {
+        return Ok(true);
+    };
+    let mut args: Vec<&std::ffi::OsStr> = ["ls-tree", "-r", "--name-only", "-z", &tree, "--"]
+        .into_iter()
+        .map(std::ffi::OsStr::new)
+        .collect();
+    use std::os::unix::ffi::OsStrExt;
+    args.extend(kept.iter().map(|p| std::ffi::OsStr::from_bytes(p)));
+    let out = ctx.git.output(args)?;
+    Ok(!out.status.success() || !out.stdout.is_empty())
+}
+
+/// The commit a checkout moves to, as git resolves it from the command
+/// line; `None` when it is not known before the command runs.
+fn incoming(action: &Action) -> Option<String> {
+    use crate::action::CheckoutTarget;
+    Some(match action.checkout.as_ref()? {
+        CheckoutTarget::Local(name) => format!("refs/heads/{name}"),
+        CheckoutTarget::Special(name) if name == "-" => "@{-1}".into(),
+        CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) => name.clone(),
+        CheckoutTarget::Detach(rev) => rev.clone(),
+        // A new branch starts where its ref write says, else at HEAD.
+        CheckoutTarget::New(_) => action
+            .refs
+            .iter()
+            .find_map(|w| w.start.clone())
+            .unwrap_or_else(|| "HEAD".into()),
+    })
 }
 
 /// Can the command move or delete a ref (so it needs a record even on a

@@ -393,29 +393,22 @@ fn a_destructive_command_limited_to_paths_looks_only_at_them() {
         .write("b.txt", "b\n")
         .write("sub/x.txt", "x\n");
     repo.commit("files");
-    let checkpoints = |repo: &TestRepo| {
-        repo.git(["for-each-ref", "refs/ward/checkpoints/"])
-            .ok()
-            .stdout
-            .lines()
-            .count()
-    };
     // b.txt is dirty, but `checkout -- a.txt` cannot touch it: no checkpoint.
     repo.write("b.txt", "b dirty\n");
     repo.shim_env(["checkout", "--", "a.txt"], &c1).ok();
     repo.shim_env(["restore", "a.txt"], &c1).ok();
     repo.shim_env(["checkout", "HEAD", "--", "a.txt"], &c1).ok();
-    assert_eq!(checkpoints(&repo), 0);
+    assert_eq!(repo.checkpoint_count(), 0);
     assert_eq!(repo.read("b.txt").as_deref(), Some("b dirty\n"));
     // Without `--`, every word may be a path: b.txt is looked at.
     repo.shim_env(["checkout", "b.txt", "a.txt"], &c1).ok();
-    assert_eq!(checkpoints(&repo), 1);
+    assert_eq!(repo.checkpoint_count(), 1);
     assert_eq!(repo.read("b.txt").as_deref(), Some("b\n"));
     // A path relative to a subdirectory, as git reads it there.
     repo.write("sub/x.txt", "x dirty\n");
     repo.shim_in(&repo.dir.join("sub"), ["checkout", "--", "x.txt"], &c1)
         .ok();
-    assert_eq!(checkpoints(&repo), 2);
+    assert_eq!(repo.checkpoint_count(), 2);
     assert_eq!(
         repo.git(["show", "refs/ward/checkpoints/chk-c1-2:sub/x.txt"])
             .ok()
@@ -426,14 +419,14 @@ fn a_destructive_command_limited_to_paths_looks_only_at_them() {
     repo.write("a.txt", "a dirty\n");
     repo.shim_env(["--icase-pathspecs", "checkout", "--", "A.TXT"], &c1)
         .ok();
-    assert_eq!(checkpoints(&repo), 3);
+    assert_eq!(repo.checkpoint_count(), 3);
     assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"));
     // `clean` limited to a directory: untracked files elsewhere do not count.
     repo.write("keep/new.txt", "new\n");
     repo.shim_env(["clean", "-fd", "sub"], &c1).ok();
-    assert_eq!(checkpoints(&repo), 3);
+    assert_eq!(repo.checkpoint_count(), 3);
     repo.shim_env(["clean", "-fd", "keep"], &c1).ok();
-    assert_eq!(checkpoints(&repo), 4);
+    assert_eq!(repo.checkpoint_count(), 4);
 }
 
 #[test]

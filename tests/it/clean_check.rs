@@ -40,14 +40,6 @@ fn age(repo: &TestRepo) {
     repo.git(["update-index", "-q", "--refresh"]).ok();
 }
 
-fn checkpoints(repo: &TestRepo) -> usize {
-    repo.git(["for-each-ref", "refs/ward/checkpoints/"])
-        .ok()
-        .stdout
-        .lines()
-        .count()
-}
-
 #[test]
 fn a_clean_tree_is_told_from_the_stat_cache() {
     let repo = agent_repo();
@@ -61,20 +53,20 @@ fn a_clean_tree_is_told_from_the_stat_cache() {
     ] {
         repo.shim_env(args, C1).ok().stderr_lacks(GIT_DECIDES);
     }
-    assert_eq!(checkpoints(&repo), 0);
+    assert_eq!(repo.checkpoint_count(), 0);
     // A reset to another commit moves the branch: recorded even so.
     repo.shim_env(["reset", "-q", "--hard", "HEAD~1"], C1).ok();
-    assert_eq!(checkpoints(&repo), 1);
+    assert_eq!(repo.checkpoint_count(), 1);
     repo.ward(["undo", "--yes"]).ok();
     assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"));
     age(&repo);
     // The same size, a new mtime: a change the stat cache cannot rule out.
     repo.write("sub/deeper/b.txt", "B\n");
-    let before = checkpoints(&repo);
+    let before = repo.checkpoint_count();
     repo.shim_env(["checkout", "--", "."], C1)
         .ok()
         .stderr_has(GIT_DECIDES);
-    assert_eq!(checkpoints(&repo), before + 1);
+    assert_eq!(repo.checkpoint_count(), before + 1);
     assert_eq!(
         repo.git(["show", "refs/ward/checkpoints/chk-c1-2:sub/deeper/b.txt"])
             .ok()
@@ -101,7 +93,7 @@ fn git_decides_what_the_stat_cache_cannot() {
     repo.shim_env(["checkout", "--", "."], C1)
         .ok()
         .stderr_has(GIT_DECIDES);
-    assert_eq!(checkpoints(&repo), 0);
+    assert_eq!(repo.checkpoint_count(), 0);
     // A staged change: the index is not HEAD's tree.
     age(&repo);
     repo.write("a.txt", "staged\n");
@@ -110,7 +102,7 @@ fn git_decides_what_the_stat_cache_cannot() {
     repo.shim_env(["checkout", "--", "."], C1)
         .ok()
         .stderr_has(GIT_DECIDES);
-    assert_eq!(checkpoints(&repo), 1);
+    assert_eq!(repo.checkpoint_count(), 1);
 }
 
 #[test]
@@ -120,12 +112,12 @@ fn a_missing_file_counts_only_where_the_command_looks() {
     std::fs::remove_file(repo.dir.join("sub/deeper/b.txt")).unwrap();
     // Limited to a.txt: git reads the pathspec, b.txt is not at stake.
     repo.shim_env(["checkout", "--", "a.txt"], C1).ok();
-    assert_eq!(checkpoints(&repo), 0);
+    assert_eq!(repo.checkpoint_count(), 0);
     // The whole tree: b.txt's absence is a difference, without asking git.
     repo.shim_env(["checkout", "--", "."], C1)
         .ok()
         .stderr_lacks(GIT_DECIDES);
-    assert_eq!(checkpoints(&repo), 1);
+    assert_eq!(repo.checkpoint_count(), 1);
     assert_eq!(repo.read("sub/deeper/b.txt").as_deref(), Some("b\n"));
 }
 
@@ -156,7 +148,7 @@ fn an_assume_unchanged_file_is_checkpointed_and_undone() {
             } else {
                 assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"), "{case}");
             }
-            assert_eq!(checkpoints(&repo), 1, "{case}");
+            assert_eq!(repo.checkpoint_count(), 1, "{case}");
             assert_eq!(
                 repo.git(["show", "refs/ward/checkpoints/chk-c1-1:a.txt"])
                     .ok()

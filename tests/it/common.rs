@@ -476,6 +476,15 @@ impl TestRepo {
         Run::from(child.wait_with_output().unwrap())
     }
 
+    /// How many checkpoints the repository holds.
+    pub fn checkpoint_count(&self) -> usize {
+        self.git(["for-each-ref", "refs/ward/checkpoints/"])
+            .ok()
+            .stdout
+            .lines()
+            .count()
+    }
+
     /// Takes a checkpoint with the tool and returns its id.
     pub fn checkpoint(&self, message: &str) -> String {
         let (_, v) = self.ward_json(["checkpoint", "-m", message, "--json"], &[]);

@@ -321,3 +321,38 @@ fn head_moved_since_is_named_and_left_alone() {
     );
     assert_eq!(repo.branch(), "agent/third");
 }
+
+#[test]
+fn an_ignored_file_the_policy_keeps_is_saved_before_a_switch_overwrites_it() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/other"]).ok();
+    repo.write(".env", "tracked\n").commit("env tracked here");
+    repo.git(["switch", "-q", "-c", "agent/plain", "main"]).ok();
+    repo.git(["switch", "-q", "-c", "agent/c1", "main"]).ok();
+    repo.write(".gitignore", ".env\n").commit("ignore");
+    let _ = repo.ward(["install"]);
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.write(".env", "SECRET=1\n");
+    // Nothing in the way on a branch without the file: no checkpoint.
+    repo.shim_env(["switch", "-q", "agent/plain"], C1).ok();
+    repo.shim_env(["switch", "-q", "agent/c1"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 0);
+    // git replaces the ignored file with the branch's own, silently.
+    let before = repo.state();
+    repo.shim_env(["switch", "-q", "agent/other"], C1).ok();
+    assert_eq!(repo.read(".env").as_deref(), Some("tracked\n"));
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"));
+    assert_eq!(repo.state(), before);
+    // A merge may bring it in too: checkpointed whenever one is there.
+    repo.shim_env(["merge", "-q", "--no-edit", "agent/other"], C1)
+        .ok();
+    assert_eq!(repo.read(".env").as_deref(), Some("tracked\n"));
+    assert_eq!(
+        repo.checkpoint_count(),
+        3,
+        "the undo's safety checkpoint, then the merge's"
+    );
+}
