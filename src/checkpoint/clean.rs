@@ -22,8 +22,11 @@
 //! written under `core.ignoreStat`). `git status` believes the mark and
 //! never looks at the file, but `checkout -- .`, `restore .`, `reset
 //! --hard` and `checkout -f` look and overwrite it. Such an entry whose
-//! file differs is [`Verdict::Dirty`] here, wherever it is in the tree
-//! (pathspecs are not matched here), so the checkpoint is taken.
+//! file differs is [`Verdict::Hidden`] here, wherever it is in the tree
+//! (pathspecs are not matched here), so the checkpoint is taken; the
+//! checkpoint's own scan drops the marks on its copy of the index
+//! ([`super::snapshot`]). A missing file or a conflict, which git sees
+//! too, is [`Verdict::Dirty`].
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
