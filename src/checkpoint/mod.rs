@@ -38,10 +38,12 @@ pub mod turn;
 pub mod undo;
 pub mod worktree;
 
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::action::{Action, RefTarget};
+use crate::action::{Action, CheckoutTarget, RefTarget};
 use crate::error::{Error, Result};
 use crate::facts::Repo;
 use crate::git::Git;
@@ -259,12 +261,11 @@ fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
     let Some(tree) = incoming(action) else {
         return Ok(true);
     };
-    let mut args: Vec<&std::ffi::OsStr> = ["ls-tree", "-r", "--name-only", "-z", &tree, "--"]
+    let mut args: Vec<&OsStr> = ["ls-tree", "-r", "--name-only", "-z", &tree, "--"]
         .into_iter()
-        .map(std::ffi::OsStr::new)
+        .map(OsStr::new)
         .collect();
-    use std::os::unix::ffi::OsStrExt;
-    args.extend(kept.iter().map(|p| std::ffi::OsStr::from_bytes(p)));
+    args.extend(kept.iter().map(|p| OsStr::from_bytes(p)));
     let out = ctx.git.output(args)?;
     Ok(!out.status.success() || !out.stdout.is_empty())
 }
@@ -272,7 +273,6 @@ fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
 /// The commit a checkout moves to, as git resolves it from the command
 /// line; `None` when it is not known before the command runs.
 fn incoming(action: &Action) -> Option<String> {
-    use crate::action::CheckoutTarget;
     Some(match action.checkout.as_ref()? {
         CheckoutTarget::Local(name) => format!("refs/heads/{name}"),
         CheckoutTarget::Special(name) if name == "-" => "@{-1}".into(),

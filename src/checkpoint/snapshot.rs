@@ -296,11 +296,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     }
     let ignored = allowed_ignored(ctx, &idx.env())?;
     let max = crate::policy::parse_size(&ctx.settings.checkpoint.max_file_size).unwrap_or(u64::MAX);
-    let mut add = Vec::new();
-    for path in &changed {
-        add.extend_from_slice(path);
-        add.push(0);
-    }
+    let mut add = nul_terminated(&changed);
     for (path, is_ignored) in untracked
         .iter()
         .map(|p| (p, false))
