@@ -209,3 +209,22 @@ fn another_index_file_does_not_hide_a_change() {
         "precious\n"
     );
 }
+
+#[test]
+fn a_directory_replaced_by_a_symbolic_link_is_not_looked_through() {
+    let repo = agent_repo();
+    age(&repo);
+    // The same files, the same inodes, now behind a link: git sees the
+    // tracked paths as gone (it does not follow a link inside the tree).
+    let moved = repo.path("moved-sub");
+    std::fs::rename(repo.dir.join("sub"), &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, repo.dir.join("sub")).unwrap();
+    repo.shim_env(["checkout", "--", "."], C1)
+        .ok()
+        .stderr_has(GIT_DECIDES);
+    assert_eq!(repo.checkpoint_count(), 1);
+    assert_eq!(
+        std::fs::read_to_string(moved.join("deeper/b.txt")).unwrap(),
+        "b\n"
+    );
+}
