@@ -19,6 +19,7 @@
 //! - [`store`]: ids, trailers, listing, retention;
 //! - [`stash`]: the stash list, recorded and put back in order;
 //! - [`merge`]: a merge in progress, recorded and put back;
+//! - [`lost`]: commits only reflogs keep, kept before they are expired;
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
@@ -26,6 +27,7 @@ pub mod clean;
 pub mod cmd;
 pub mod direct;
 pub mod import;
+pub mod lost;
 pub mod merge;
 pub mod plan;
 pub mod rollback;
@@ -207,6 +209,22 @@ pub fn before_destructive(
             return Ok(None);
         }
         return take(ctx, action).map(Some);
+    }
+    if matches!(action.command.as_str(), "reflog" | "prune" | "gc") {
+        // What is at stake is history no ref reaches, not the files.
+        let lost = lost::reflog_only(ctx)?;
+        if lost.is_empty() {
+            return Ok(None);
+        }
+        let id = take(ctx, action)?;
+        lost::keep(ctx, &id, &lost)?;
+        crate::output::errln!(
+            "ward: checkpoint {id} keeps {} commit{} only reflogs held ({}{id}/lost)",
+            lost.len(),
+            plan::plural(lost.len()),
+            store::KEPT
+        );
+        return Ok(Some(id));
     }
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a

@@ -71,6 +71,10 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
                 a.destructive = Some("read-tree --reset -u discards uncommitted changes".into());
             }
         }
+        "reflog" | "prune" | "gc" => {
+            by_subcommand(command, args, &mut a);
+            history::expiry(command, args, &mut a);
+        }
         "fast-import" => {
             // Its stream on stdin can write any ref.
             a.refs.push(every_ref());

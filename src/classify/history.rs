@@ -263,6 +263,37 @@ pub(super) fn stage(args: &[String], a: &mut Action) {
     }
 }
 
+/// `reflog expire|delete|drop`, `prune`, `gc --prune=<date>`: they drop
+/// the reflog entries, or the objects, that are all that keeps a commit no
+/// ref reaches (reset away, amended, a deleted branch's). Destructive
+/// unless `-n`/`--dry-run`; not in SPEC's list, which it extends. A plain
+/// `gc` (git's own housekeeping, which git also runs by itself) and
+/// `--prune=never` are not.
+pub(super) fn expiry(command: &str, args: &[String], a: &mut Action) {
+    let dry = args.iter().any(|w| w == "-n" || w == "--dry-run");
+    let why = match command {
+        "reflog"
+            if matches!(
+                args.first().map(String::as_str),
+                Some("expire" | "delete" | "drop")
+            ) =>
+        {
+            "reflog expire drops the entries that keep lost commits"
+        }
+        "prune" => "prune deletes unreachable objects, lost commits among them",
+        "gc" if args
+            .iter()
+            .any(|w| w.starts_with("--prune=") && w != "--prune=never") =>
+        {
+            "gc --prune deletes unreachable objects, lost commits among them"
+        }
+        _ => return,
+    };
+    if !dry {
+        a.destructive = Some(why.into());
+    }
+}
+
 /// `apply`: patches the working tree, like an editor would (no commit
 /// made); `--index` or `--cached` also stage the result, which counts like
 /// `add`. `--check`, `--stat`, `--numstat`, `--summary` without `--apply`

@@ -420,8 +420,32 @@ fn the_issue_command_lines() {
             "filter-branch --tree-filter 'rm -f x' HEAD",
             refs(m("filter-branch"), vec![w(cur(), Update, None)]),
         ),
-        ("reflog expire --expire=now --all", m("reflog")),
-        ("gc --prune=now", m("gc")),
+        (
+            "reflog expire --expire=now --all",
+            destroys(
+                m("reflog"),
+                "reflog expire drops the entries that keep lost commits",
+            ),
+        ),
+        ("reflog expire -n --all", m("reflog")),
+        ("reflog show", r("reflog")),
+        (
+            "gc --prune=now",
+            destroys(
+                m("gc"),
+                "gc --prune deletes unreachable objects, lost commits among them",
+            ),
+        ),
+        ("gc", m("gc")),
+        ("gc --prune=never", m("gc")),
+        (
+            "prune",
+            destroys(
+                m("prune"),
+                "prune deletes unreachable objects, lost commits among them",
+            ),
+        ),
+        ("prune --dry-run", m("prune")),
         (
             "worktree remove --force ../wt",
             Action {

@@ -461,3 +461,49 @@ fn paths_written_from_another_commit_keep_the_untracked_files_they_overwrite() {
         "more untracked work\n"
     );
 }
+
+#[test]
+fn commits_only_reflogs_keep_outlive_an_expire_and_a_prune() {
+    let c1 = [("WARD_CONTRACT", "c1")];
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("a.txt", "1\n").commit("one");
+    repo.write("a.txt", "2\n").commit("two");
+    let lost = repo.rev("HEAD").unwrap();
+    // Reset away by a person: only reflogs reach `two` now.
+    repo.git(["reset", "-q", "--hard", "HEAD~1"]).ok();
+    // Dry runs destroy nothing and keep nothing.
+    repo.shim_env(
+        ["reflog", "expire", "--dry-run", "--expire=now", "--all"],
+        &c1,
+    )
+    .ok();
+    assert_eq!(repo.checkpoint_count(), 0);
+    repo.shim_env(["reflog", "expire", "--expire=now", "--all"], &c1)
+        .ok()
+        .stderr_has("keeps 1 commit only reflogs held");
+    repo.shim_env(["gc", "-q", "--prune=now"], &c1).ok();
+    repo.shim_env(["prune"], &c1).ok();
+    // The reflogs are gone, the commit is not: git-ward's ref reaches it.
+    assert_eq!(repo.git(["reflog", "show", "--all"]).ok().stdout, "");
+    let kept = repo
+        .git(["for-each-ref", "--format=%(refname)", "refs/ward/kept/"])
+        .ok()
+        .stdout;
+    let kept = kept.lines().find(|r| r.ends_with("/lost")).unwrap();
+    repo.git(["merge-base", "--is-ancestor", &lost, kept]).ok();
+    repo.git(["cat-file", "-e", &format!("{lost}:a.txt")]).ok();
+    // Nothing left that only reflogs reach: no more checkpoints.
+    assert_eq!(repo.checkpoint_count(), 1);
+}
+
+#[test]
+fn an_expire_in_a_repository_without_commits_keeps_nothing() {
+    let repo = TestRepo::empty();
+    repo.shim_env(
+        ["reflog", "expire", "--expire=now", "--all"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok();
+    assert_eq!(repo.checkpoint_count(), 0);
+}

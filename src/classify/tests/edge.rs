@@ -668,7 +668,13 @@ fn edge_cases() {
         ("am mbox", commits(m("am"))),
         ("reflog", r("reflog")),
         ("reflog show main", r("reflog")),
-        ("reflog delete HEAD@{1}", m("reflog")),
+        (
+            "reflog delete HEAD@{1}",
+            destroys(
+                m("reflog"),
+                "reflog expire drops the entries that keep lost commits",
+            ),
+        ),
         ("remote", r("remote")),
         ("remote -v", r("remote")),
         ("remote show origin", r("remote")),

@@ -1,0 +1,92 @@
+//! Commits that only reflogs keep: what `reflog expire`, `prune` and
+//! `gc --prune=now` destroy. Before one runs, they are kept reachable from
+//! one ref, `refs/ward/kept/<checkpoint id>/lost` (a commit whose parents
+//! are those commits), for as long as the checkpoint is kept.
+//!
+//! Commits that git-ward's own refs already reach (a checkpoint's HEAD, a
+//! dropped stash it recorded) are not repeated. Objects that no commit
+//! reaches (a blob staged and then reset away) are not kept.
+
+use std::collections::HashSet;
+
+use super::Ctx;
+use crate::error::{Error, Result};
+
+/// The most parents one keeping commit takes; more chain through it.
+const PARENTS: usize = 64;
+
+/// The commits some reflog entry names that no ref reaches.
+pub fn reflog_only(ctx: &Ctx) -> Result<Vec<String>> {
+    if ctx.repo.ref_id("HEAD").is_none() && !has_refs(ctx)? {
+        return Ok(Vec::new());
+    }
+    let logged = ctx.git.run(["log", "-g", "--all", "--format=%H"])?;
+    let mut seen = HashSet::new();
+    let tips: Vec<&str> = logged
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && seen.insert(*l))
+        .collect();
+    if tips.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stdin = tips.join("\n");
+    stdin.push('\n');
+    let unreached = ctx.git.run_with(
+        ["rev-list", "--stdin", "--not", "--all"],
+        &[],
+        Some(stdin.as_bytes()),
+    )?;
+    let unreached: HashSet<&str> = unreached.lines().collect();
+    Ok(tips
+        .into_iter()
+        .filter(|t| unreached.contains(t))
+        .map(str::to_string)
+        .collect())
+}
+
+fn has_refs(ctx: &Ctx) -> Result<bool> {
+    Ok(!ctx
+        .git
+        .run(["for-each-ref", "--count=1", "--format=x"])?
+        .is_empty())
+}
+
+/// Keeps `commits` reachable from `refs/ward/kept/<id>/lost`.
+pub fn keep(ctx: &Ctx, id: &str, commits: &[String]) -> Result<()> {
+    let empty_tree = ctx.git.run_with(
+        ["hash-object", "-t", "tree", "-w", "--stdin"],
+        &[],
+        Some(b""),
+    )?;
+    let mut keeper: Option<String> = None;
+    for chunk in commits.chunks(PARENTS) {
+        let mut parents: Vec<&str> = keeper.iter().map(String::as_str).collect();
+        parents.extend(chunk.iter().map(String::as_str));
+        let message = format!("ward: commits only reflogs kept ({} here)\n", chunk.len());
+        keeper = Some(super::snapshot::commit_tree(
+            ctx,
+            &empty_tree,
+            &parents,
+            &message,
+        )?);
+    }
+    let Some(keeper) = keeper else {
+        return Ok(());
+    };
+    let name = format!("{}{id}/lost", super::store::KEPT);
+    let out = ctx.git.output([
+        "update-ref",
+        "-m",
+        "ward: keep lost commits",
+        &name,
+        &keeper,
+    ])?;
+    if !out.status.success() {
+        return Err(Error::internal(format!(
+            "cannot create {name}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(())
+}
