@@ -215,7 +215,8 @@ pub struct HeadStep {
     /// The branch the command left.
     pub from: String,
     pub commit: Option<String>,
-    /// `switch-back` or `moved-since`.
+    /// `switch-back`, `moved-since`, or `gone` (the branch to go back to
+    /// no longer exists).
     pub action: &'static str,
     pub now: String,
 }
@@ -246,10 +247,20 @@ fn head_step(
     } else {
         None
     };
-    let action = if now == after {
-        "switch-back"
-    } else {
+    // A branch deleted since (and not recreated by this undo) is not put
+    // back under HEAD: HEAD would name nothing.
+    let target = format!("refs/heads/{before}");
+    let branch_there = commit.is_some()
+        || current(ctx, &target).is_some()
+        || steps
+            .iter()
+            .any(|s| s.action == "move-back" && s.name == target && s.to != ZERO);
+    let action = if now != after {
         "moved-since"
+    } else if !branch_there {
+        "gone"
+    } else {
+        "switch-back"
     };
     Some(HeadStep {
         to: before,
@@ -425,6 +436,10 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         Some(h) if h.action == "switch-back" => out.say(&format!(
             "  HEAD      back on {} (the command left it on {})\n",
             h.to, h.from
+        )),
+        Some(h) if h.action == "gone" => out.say(&format!(
+            "  HEAD      stays on {}: {} no longer exists\n",
+            h.from, h.to
         )),
         Some(h) => out.say(&format!(
             "  HEAD      on {} since (the command left it on {}): left alone\n",

@@ -356,3 +356,16 @@ fn an_ignored_file_the_policy_keeps_is_saved_before_a_switch_overwrites_it() {
         "the undo's safety checkpoint, then the merge's"
     );
 }
+
+#[test]
+fn head_does_not_go_back_to_a_branch_deleted_since() {
+    let repo = agent_repo();
+    repo.git(["branch", "agent/other", "HEAD~1"]).ok();
+    repo.shim_env(["checkout", "-q", "-f", "agent/other"], C1)
+        .ok();
+    repo.git(["branch", "-q", "-D", "agent/c1"]).ok();
+    repo.ward(["undo", "--yes"])
+        .ok()
+        .stdout_has("HEAD      stays on agent/other: agent/c1 no longer exists");
+    assert_eq!(repo.branch(), "agent/other");
+}
