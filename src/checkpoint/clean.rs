@@ -309,7 +309,9 @@ impl<'a> Walk<'a> {
     fn enter(&mut self, dir: &[u8]) -> Result<Option<libc::c_int>, &'static str> {
         // Keep the open directories that are prefixes of `dir`.
         while let Some((open, fd)) = self.dirs.last() {
-            let keep = dir == open.as_slice()
+            // The top (an empty path) is every directory's prefix.
+            let keep = open.is_empty()
+                || dir == open.as_slice()
                 || (dir.len() > open.len() && dir.starts_with(open) && dir[open.len()] == b'/');
             if keep {
                 break;
