@@ -41,6 +41,23 @@ pub fn checkout(ctx: &mut Ctx) -> ToolResult {
     if !local {
         return Err(invalid_branch(name, "is not a local branch"));
     }
+    // An ignored file the policy keeps, in the way: saved first (decide).
+    let checkpoint = match (&g.a.repo, g.a.decision.checkpoint) {
+        (Some(repo), true) => crate::checkpoint::before_destructive(
+            &g.git,
+            repo,
+            g.a.policy.as_ref().ok().map(|p| &p.settings),
+            &crate::checkpoint::Pending {
+                action: &g.a.action,
+                cwd: &g.dir,
+                paths: None,
+            },
+            g.contract.as_deref(),
+            &g.trace_id,
+        )
+        .map_err(|e| ToolError::new("checkout_failed", &e))?,
+        _ => None,
+    };
     let out = g
         .git
         .output(["checkout", "--quiet", name, "--"])
@@ -55,9 +72,11 @@ pub fn checkout(ctx: &mut Ctx) -> ToolResult {
         ));
     }
     let hash = run(&g, &["rev-parse", "HEAD"])?;
-    Ok(Output::json(
-        json!({ "branch": name, "commit_hash": hash.trim() }),
-    ))
+    let mut result = json!({ "branch": name, "commit_hash": hash.trim() });
+    if let Some(id) = checkpoint {
+        result["checkpoint"] = id.into();
+    }
+    Ok(Output::json(result))
 }
 
 /// What a checkout name is, as the classifier sees it: a plain local name,

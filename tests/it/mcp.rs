@@ -327,6 +327,31 @@ fn the_integration_guide_entries_parse_and_start_this_server() {
 }
 
 #[test]
+fn checkout_saves_an_ignored_file_the_policy_keeps_first() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "other"]).ok();
+    repo.write(".env", "tracked\n").commit("env tracked here");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write(".gitignore", ".env\n").commit("ignore");
+    repo.git(["switch", "-q", "-c", "agent"]).ok();
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.write(".env", "SECRET=1\n");
+    let mut s = Raw::start(&repo);
+    let r = s.call(1, "git_checkout", json!({"branch_name": "other"}));
+    let id = r["structuredContent"]["checkpoint"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no checkpoint: {r}"))
+        .to_string();
+    assert_eq!(repo.read(".env").as_deref(), Some("tracked\n"));
+    assert_eq!(
+        repo.git(["show", &format!("refs/ward/checkpoints/{id}:.env")])
+            .ok()
+            .stdout,
+        "SECRET=1\n"
+    );
+}
+
+#[test]
 fn checkout_reports_git_failures_and_timeouts_by_kind() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "other"]).ok();
