@@ -346,3 +346,62 @@ fn command_line(action: &Action) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::{RefOp, RefWrite};
+
+    fn checkout(target: CheckoutTarget, start: Option<&str>) -> Action {
+        Action {
+            checkout: Some(target),
+            refs: start
+                .map(|s| RefWrite {
+                    target: RefTarget::Named("refs/heads/new".into()),
+                    op: RefOp::Create,
+                    start: Some(s.into()),
+                })
+                .into_iter()
+                .collect(),
+            ..Action::mutating("checkout")
+        }
+    }
+
+    #[test]
+    fn the_commit_a_checkout_brings_in() {
+        let rows: [(Action, Option<&str>); 8] = [
+            (
+                checkout(CheckoutTarget::Local("x".into()), None),
+                Some("refs/heads/x"),
+            ),
+            (
+                checkout(CheckoutTarget::Remote("origin/x".into()), None),
+                Some("origin/x"),
+            ),
+            (
+                checkout(CheckoutTarget::Special("HEAD~2".into()), None),
+                Some("HEAD~2"),
+            ),
+            (
+                checkout(CheckoutTarget::Special("-".into()), None),
+                Some("@{-1}"),
+            ),
+            (
+                checkout(CheckoutTarget::Detach("v1".into()), None),
+                Some("v1"),
+            ),
+            (
+                checkout(CheckoutTarget::New("new".into()), Some("origin/main")),
+                Some("origin/main"),
+            ),
+            (
+                checkout(CheckoutTarget::New("new".into()), None),
+                Some("HEAD"),
+            ),
+            (Action::mutating("merge"), None),
+        ];
+        for (action, want) in rows {
+            assert_eq!(incoming(&action).as_deref(), want, "{action:?}");
+        }
+    }
+}
