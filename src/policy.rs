@@ -460,7 +460,7 @@ fn leaf_origins(
 }
 
 impl Policy {
-    /// The built-in policy alone: [`built_in_settings`], no TOML parsed.
+    /// The built-in policy alone: `built_in_settings`, no TOML parsed.
     pub fn built_in() -> Self {
         Policy {
             settings: built_in_settings(),

@@ -198,7 +198,7 @@ pub fn install(
 }
 
 /// The hook file for `name`: the `#!` form where git-ward's path allows it,
-/// else the `/bin/sh` [`script`].
+/// else the `/bin/sh` `script`.
 pub fn hook_file(name: &str, binary: &Path, shortcut: bool) -> String {
     match shebang(binary) {
         Some(line) => format!(

@@ -7,7 +7,7 @@
 //! carry no runtime and no start-up cost for it.
 //!
 //! Every tool call walks the shim's road (classify, facts, decide, act,
-//! audit) through [`call::Ctx::govern`], so an agent gets the same answer,
+//! audit) through `call::Ctx::govern`, so an agent gets the same answer,
 //! the same denial codes and the same audit lines here as through `git`.
 //!
 //! Files: `jsonrpc.rs` (framing), `server.rs` (MCP methods), `tools.rs`
