@@ -431,6 +431,17 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&line);
     }
 
+    // History a `reflog expire` or `prune` would have destroyed stays
+    // where the checkpoint keeps it; nothing to put back.
+    if let Some(cp) = &cp {
+        for name in store::kept_refs(&ctx, &cp.id) {
+            if name.ends_with("/lost") {
+                out.say(&format!(
+                    "  KEPT      commits only reflogs held: `git log {name}` lists them\n"
+                ));
+            }
+        }
+    }
     let head = head_step(&ctx, last, cp.as_ref(), &steps);
     match &head {
         Some(h) if h.action == "switch-back" => out.say(&format!(

@@ -495,6 +495,10 @@ fn commits_only_reflogs_keep_outlive_an_expire_and_a_prune() {
     repo.git(["cat-file", "-e", &format!("{lost}:a.txt")]).ok();
     // Nothing left that only reflogs reach: no more checkpoints.
     assert_eq!(repo.checkpoint_count(), 1);
+    // Undo has nothing to put back, and says where the commits are.
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has(&format!("`git log {kept}` lists them"));
 }
 
 #[test]
