@@ -93,13 +93,19 @@ pub fn assume_unchanged(index: &File) -> Vec<Vec<u8>> {
 /// when the command runs with `GIT_INDEX_FILE`: what that index could make
 /// the command overwrite is either a change the worktree's index sees, or
 /// HEAD's content.
-pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>) -> Verdict {
+///
+/// Without `whole_tree` (the command names some paths, which git reads),
+/// only the assume-unchanged entries are looked at: git's own check of
+/// those paths costs less than a look at every file.
+pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>, whole_tree: bool) -> Verdict {
     let cached = index.tree().and_then(|t| t.num_entries.map(|_| t.id));
     let head_matches = match (cached, head_tree) {
         (Some(id), Some(head)) => gix::ObjectId::from_hex(head.as_bytes()).is_ok_and(|h| h == id),
         _ => false,
     };
-    let whole = if index.link().is_some() {
+    let whole = if !whole_tree {
+        Err("limited to paths")
+    } else if index.link().is_some() {
         Err("a split index")
     } else if index.is_sparse() {
         Err("a sparse index")

@@ -656,16 +656,16 @@ pub fn is_clean(
             return Ok(false);
         };
         let head = head_tree(ctx);
-        match super::clean::tracked(ctx, &index, head.as_deref()) {
+        let whole = whole_tree(ctx, limit);
+        match super::clean::tracked(ctx, &index, head.as_deref(), whole) {
             Verdict::Clean if !untracked => return Ok(true),
-            // The whole tree's tracked files are clean, so are the named ones.
             Verdict::Clean => tracked = false,
             Verdict::Hidden(why) => {
                 tracing::debug!("pre-destructive check: {why}");
                 return Ok(false);
             }
-            // Git reads the pathspecs; the answer above is the whole tree's.
-            Verdict::Dirty(why) if whole_tree(ctx, limit) => {
+            // With pathspecs git reads them; a difference elsewhere is no answer.
+            Verdict::Dirty(why) if whole => {
                 tracing::debug!("pre-destructive check: {why}");
                 return Ok(false);
             }

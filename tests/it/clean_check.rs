@@ -110,8 +110,11 @@ fn a_missing_file_counts_only_where_the_command_looks() {
     let repo = agent_repo();
     age(&repo);
     std::fs::remove_file(repo.dir.join("sub/deeper/b.txt")).unwrap();
-    // Limited to a.txt: git reads the pathspec, b.txt is not at stake.
-    repo.shim_env(["checkout", "--", "a.txt"], C1).ok();
+    // Limited to a.txt: git reads the pathspec (cheaper than a look at
+    // every file), b.txt is not at stake.
+    repo.shim_env(["checkout", "--", "a.txt"], C1)
+        .ok()
+        .stderr_has("git decides (limited to paths)");
     assert_eq!(repo.checkpoint_count(), 0);
     // The whole tree: b.txt's absence is a difference, without asking git.
     repo.shim_env(["checkout", "--", "."], C1)
