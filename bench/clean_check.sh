@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The pre-destructive check on a clean tree: `git checkout -- .` and
-# `git reset --hard` by the real git and through the shim (an agent on its
-# own branch; nothing to lose, so no checkpoint is taken), interleaved
+# The pre-destructive check on a clean tree: `git checkout -- .`,
+# `git reset --hard` and `git checkout -- <one file>` by the real git and
+# through the shim (an agent on its own branch; nothing to lose, so no
+# checkpoint is taken), interleaved
 # (bench/interleave.py), on trees of 1,000, 5,000 and 20,000 files whose
 # index is newer than their files (git trusts its stat cache), with
 # `git status -uno` (git's own check) as a reference.
@@ -41,11 +42,14 @@ for files in ${SIZES:-1000 5000 20000}; do
     "reset --hard=$git reset -q --hard"
     "shim reset --hard:reset --hard=$work/a/git reset -q --hard"
     "status -uno:checkout -- .=$git status -uno --porcelain"
+    "checkout -- one=$git checkout -- src/d0000/f000000.txt"
+    "shim checkout -- one:checkout -- one=$work/a/git checkout -- src/d0000/f000000.txt"
   )
   if [ -n "${2:-}" ]; then
     cmds+=(
       "shim 2 checkout -- .:checkout -- .=$work/b/git checkout -- ."
       "shim 2 reset --hard:reset --hard=$work/b/git reset -q --hard"
+      "shim 2 checkout -- one:checkout -- one=$work/b/git checkout -- src/d0000/f000000.txt"
     )
   fi
   echo "### $files files"
