@@ -8,6 +8,8 @@
 //! working tree or file mtimes: all writes go to a temporary index in the
 //! worktree's own git dir and to the object database.
 //!
+//! - `before`: checkpoint before destroy: what a destructive command can
+//!   destroy, whether anything is there to lose, and the checkpoint;
 //! - [`snapshot`]: the index recipe that turns the working tree into
 //!   trees, and storing them as a checkpoint;
 //! - [`clean`]: whether a destructive command would lose anything, from
@@ -23,6 +25,7 @@
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each.
 
+mod before;
 pub mod clean;
 pub mod cmd;
 pub mod direct;
@@ -40,17 +43,15 @@ pub mod turn;
 pub mod undo;
 pub mod worktree;
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::action::{Action, CheckoutTarget, RefTarget};
 use crate::error::{Error, Result};
 use crate::facts::Repo;
 use crate::git::Git;
 use crate::policy::Settings;
 
+pub use before::{before_destructive, Pending};
 pub use store::Kind;
 
 /// What every checkpoint operation needs: a doorway to git in the
@@ -153,255 +154,4 @@ pub fn tool_repo() -> Result<Repo> {
 
 fn absolute(path: &std::path::Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// A command the shim is about to run.
-pub struct Pending<'a> {
-    pub action: &'a Action,
-    /// The directory git will run it in.
-    pub cwd: &'a std::path::Path,
-    /// The pathspecs it is limited to ([`Action::paths`]), when git reads
-    /// them as by default.
-    pub paths: Option<&'a [String]>,
-}
-
-/// Takes the pre-destructive checkpoint for a command the shim is about to
-/// run (SPEC section 6). `git` runs in the repository's working tree.
-/// Returns the checkpoint id, or `None` when there was nothing to save. An
-/// error means the command must not run: a silently missing checkpoint is
-/// the worst outcome. The checkpoint of `worktree remove` is taken of the
-/// worktree it removes (see [`worktree`]).
-pub fn before_destructive(
-    git: &Git,
-    repo: &Repo,
-    settings: Option<&Settings>,
-    command: &Pending,
-    contract: Option<&str>,
-    trace_id: &str,
-) -> Result<Option<String>> {
-    let Pending { action, cwd, paths } = *command;
-    if repo.workdir().is_none() {
-        return Ok(None);
-    }
-    // The settings the decision was made on, else read again.
-    let settings = match settings {
-        Some(settings) => settings.clone(),
-        None => crate::facts::load_policy(Some(repo), true)?.settings,
-    };
-    let ctx = Ctx::new(
-        git.clone(),
-        repo,
-        settings,
-        contract.map(str::to_string),
-        trace_id.to_string(),
-    )?;
-    let removed = action
-        .removes_worktree
-        .as_deref()
-        .and_then(|arg| worktree::named(&ctx.git, cwd, arg))
-        .and_then(|dir| Repo::at(&dir));
-    let removed_ctx = removed.as_ref().map(|r| ctx.sibling(r)).transpose()?;
-    let ctx = removed_ctx.as_ref().unwrap_or(&ctx);
-    if action.destructive.is_none() {
-        // Checkpointed for the ignored files the policy keeps (decide):
-        // git overwrites nothing else here.
-        if !ignored_in_the_way(ctx, action)? {
-            return Ok(None);
-        }
-        return take(ctx, action).map(Some);
-    }
-    if matches!(action.command.as_str(), "reflog" | "prune" | "gc") {
-        // What is at stake is history no ref reaches, not the files.
-        let lost = lost::reflog_only(ctx)?;
-        if lost.is_empty() {
-            return Ok(None);
-        }
-        let id = take(ctx, action)?;
-        lost::keep(ctx, &id, &lost)?;
-        crate::output::errln!(
-            "ward: checkpoint {id} keeps {} commit{} only reflogs held ({}{id}/lost)",
-            lost.len(),
-            plan::plural(lost.len()),
-            store::KEPT
-        );
-        return Ok(Some(id));
-    }
-    let moves_refs = can_move_refs(action);
-    // What the command can destroy: `clean` only untracked files; a
-    // checkout of another commit tracked ones and untracked ones in its way.
-    // Paths written from a tree-ish: untracked files in their way too.
-    let (tracked, untracked) = match action.command.as_str() {
-        "clean" => (false, true),
-        // The destination of `mv -f` may be an untracked file.
-        "mv" => (true, true),
-        "checkout" | "switch" if action.checkout.is_some() => (true, true),
-        _ => (true, action.from_tree),
-    };
-    // Pathspecs are read from where the command runs; not for a removed
-    // worktree, whose files are all at stake.
-    let limit = paths
-        .filter(|_| removed_ctx.is_none())
-        .map(|paths| (cwd, paths));
-    if !moves_refs && snapshot::is_clean(ctx, tracked, untracked, limit)? {
-        return Ok(None);
-    }
-    take(ctx, action).map(Some)
-}
-
-/// Takes the pre-destructive checkpoint; returns its id.
-fn take(ctx: &Ctx, action: &Action) -> Result<String> {
-    let mut opts = snapshot::Options::new(Kind::PreDestructive);
-    opts.description = format!("before git {}", command_line(action));
-    opts.command = Some(action.operation());
-    if action.command == "stash" {
-        opts.keep_stashes = true;
-    }
-    opts.keep_refs = named_refs(ctx, action);
-    let made = snapshot::checkpoint(ctx, opts)?;
-    for path in &made.skipped {
-        crate::output::errln!(
-            "ward: checkpoint {} left out {path} (larger than checkpoint.max_file_size)",
-            made.id
-        );
-    }
-    Ok(made.id)
-}
-
-/// Is an ignored file that `checkpoint.include_ignored` keeps where the
-/// command may write one of its files? For a checkout, where the commit it
-/// moves to has a file; for a merge or a pick (whose incoming commits are
-/// not known before it runs), anywhere. Unsure answers say yes.
-fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
-    let kept = snapshot::allowed_ignored(ctx, &[])?;
-    if kept.is_empty() {
-        return Ok(false);
-    }
-    let Some(tree) = incoming(action) else {
-        return Ok(true);
-    };
-    let mut args: Vec<&OsStr> = ["ls-tree", "-r", "--name-only", "-z", &tree, "--"]
-        .into_iter()
-        .map(OsStr::new)
-        .collect();
-    args.extend(kept.iter().map(|p| OsStr::from_bytes(p)));
-    let out = ctx.git.output(args)?;
-    Ok(!out.status.success() || !out.stdout.is_empty())
-}
-
-/// The commit a checkout moves to, as git resolves it from the command
-/// line; `None` when it is not known before the command runs.
-fn incoming(action: &Action) -> Option<String> {
-    Some(match action.checkout.as_ref()? {
-        CheckoutTarget::Local(name) => format!("refs/heads/{name}"),
-        CheckoutTarget::Special(name) if name == "-" => "@{-1}".into(),
-        CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) => name.clone(),
-        CheckoutTarget::Detach(rev) => rev.clone(),
-        // A new branch starts where its ref write says, else at HEAD.
-        CheckoutTarget::New(_) => action
-            .refs
-            .iter()
-            .find_map(|w| w.start.clone())
-            .unwrap_or_else(|| "HEAD".into()),
-    })
-}
-
-/// Can the command move or delete a ref (so it needs a record even on a
-/// clean tree)? A `reset` moves one only when it names a commit other than
-/// `HEAD` (classification records it in [`Action::refs`]): `reset --hard`
-/// alone on a clean tree changes nothing.
-fn can_move_refs(action: &Action) -> bool {
-    !action.refs.is_empty()
-        || matches!(
-            action.command.as_str(),
-            "rebase" | "branch" | "stash" | "update-ref" | "worktree"
-        )
-}
-
-/// The refs a command names, with their current values, to keep reachable.
-fn named_refs(ctx: &Ctx, action: &Action) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for w in &action.refs {
-        let name = match &w.target {
-            RefTarget::Named(n) => n.clone(),
-            RefTarget::All => continue,
-            RefTarget::Current => match ctx.repo.head() {
-                Some(crate::decide::Head::Branch(b)) => format!("refs/heads/{b}"),
-                _ => continue,
-            },
-        };
-        if let Some(id) = ctx.repo.ref_id(&name) {
-            if !out.iter().any(|(n, _)| n == &name) {
-                out.push((name, id));
-            }
-        }
-    }
-    out
-}
-
-/// A short description of the command for the checkpoint's subject.
-fn command_line(action: &Action) -> String {
-    let mut text = action.command.clone();
-    if let Some(why) = &action.destructive {
-        text.push_str(&format!(" ({why})"));
-    }
-    text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::action::{RefOp, RefWrite};
-
-    fn checkout(target: CheckoutTarget, start: Option<&str>) -> Action {
-        Action {
-            checkout: Some(target),
-            refs: start
-                .map(|s| RefWrite {
-                    target: RefTarget::Named("refs/heads/new".into()),
-                    op: RefOp::Create,
-                    start: Some(s.into()),
-                })
-                .into_iter()
-                .collect(),
-            ..Action::mutating("checkout")
-        }
-    }
-
-    #[test]
-    fn the_commit_a_checkout_brings_in() {
-        let rows: [(Action, Option<&str>); 8] = [
-            (
-                checkout(CheckoutTarget::Local("x".into()), None),
-                Some("refs/heads/x"),
-            ),
-            (
-                checkout(CheckoutTarget::Remote("origin/x".into()), None),
-                Some("origin/x"),
-            ),
-            (
-                checkout(CheckoutTarget::Special("HEAD~2".into()), None),
-                Some("HEAD~2"),
-            ),
-            (
-                checkout(CheckoutTarget::Special("-".into()), None),
-                Some("@{-1}"),
-            ),
-            (
-                checkout(CheckoutTarget::Detach("v1".into()), None),
-                Some("v1"),
-            ),
-            (
-                checkout(CheckoutTarget::New("new".into()), Some("origin/main")),
-                Some("origin/main"),
-            ),
-            (
-                checkout(CheckoutTarget::New("new".into()), None),
-                Some("HEAD"),
-            ),
-            (Action::mutating("merge"), None),
-        ];
-        for (action, want) in rows {
-            assert_eq!(incoming(&action).as_deref(), want, "{action:?}");
-        }
-    }
 }
