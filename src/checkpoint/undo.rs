@@ -23,6 +23,10 @@ use super::{tool_repo, Ctx};
 use crate::audit::{self, Record};
 use crate::error::{exit, Result};
 
+mod head;
+
+use head::{head_step, switch_head};
+
 const ZERO: &str = "0000000000000000000000000000000000000000";
 
 /// Undo the last agent command: restore its working tree and index from
@@ -205,97 +209,6 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
         })
         .filter(|s| s.to != s.from)
         .collect()
-}
-
-/// What undo does to HEAD, when the command changed the branch it names.
-#[derive(Clone, Debug, Serialize)]
-pub struct HeadStep {
-    /// The branch to put back (`HEAD`: detached at `commit`).
-    pub to: String,
-    /// The branch the command left.
-    pub from: String,
-    pub commit: Option<String>,
-    /// `switch-back`, `moved-since`, or `gone` (the branch to go back to
-    /// no longer exists).
-    pub action: &'static str,
-    pub now: String,
-}
-
-/// HEAD goes back to the branch it named before the command where that
-/// puts back exactly what was there: the working tree and index come back
-/// from a checkpoint taken on that branch, or the undo deletes the branch
-/// the command created and left HEAD on (`switch -c`, the shim's move to
-/// an agent branch) and leaves the files as they are. Only while HEAD
-/// still names what the command left.
-fn head_step(
-    ctx: &Ctx,
-    last: &Undoable,
-    cp: Option<&Checkpoint>,
-    steps: &[RefStep],
-) -> Option<HeadStep> {
-    let (before, after) = last.head.clone()?;
-    let now = crate::facts::head_branch_file(&ctx.git_dir)?;
-    let deletes_after = steps.iter().any(|s| {
-        s.action == "move-back" && s.to == ZERO && s.name == format!("refs/heads/{after}")
-    });
-    let from_checkpoint = cp.is_some_and(|cp| cp.branch.as_deref().unwrap_or("HEAD") == before);
-    if !(from_checkpoint || deletes_after) {
-        return None;
-    }
-    let commit = if before == "HEAD" {
-        Some(cp?.head.clone()?)
-    } else {
-        None
-    };
-    // A branch deleted since (and not recreated by this undo) is not put
-    // back under HEAD: HEAD would name nothing.
-    let target = format!("refs/heads/{before}");
-    let branch_there = commit.is_some()
-        || current(ctx, &target).is_some()
-        || steps
-            .iter()
-            .any(|s| s.action == "move-back" && s.name == target && s.to != ZERO);
-    let action = if now != after {
-        "moved-since"
-    } else if !branch_there {
-        "gone"
-    } else {
-        "switch-back"
-    };
-    Some(HeadStep {
-        to: before,
-        from: after,
-        commit,
-        action,
-        now,
-    })
-}
-
-/// Points HEAD back as `step` says, without touching files.
-fn switch_head(ctx: &Ctx, step: &HeadStep) -> Result<std::result::Result<(), String>> {
-    let out = match &step.commit {
-        Some(id) => ctx.git.output([
-            "update-ref",
-            "--no-deref",
-            "-m",
-            "ward: undo",
-            "HEAD",
-            id.as_str(),
-        ])?,
-        None => {
-            let target = format!("refs/heads/{}", step.to);
-            ctx.git
-                .output(["symbolic-ref", "-m", "ward: undo", "HEAD", &target])?
-        }
-    };
-    Ok(if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "HEAD: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    })
 }
 
 /// Without a ref journal (hooks not installed), the refs the checkpoint
