@@ -368,12 +368,7 @@ fn the_shim_checkpoints_before_destroying_and_only_then() {
     assert_eq!(cp["type"], "pre-destructive");
     assert_eq!(cp["command"], "git.checkout");
     assert!(cp["trace_id"].as_str().is_some());
-    assert_eq!(
-        repo.git(["show", "refs/ward/checkpoints/chk-c1-1:README"])
-            .ok()
-            .stdout,
-        "dirty\n"
-    );
+    assert_eq!(repo.checkpoint_file("chk-c1-1", "README"), "dirty\n");
     // A held index.lock: no checkpoint, so the command does not run.
     repo.write("README", "dirty again\n");
     std::fs::write(repo.dir.join(".git/index.lock"), "").unwrap();
@@ -409,12 +404,7 @@ fn a_destructive_command_limited_to_paths_looks_only_at_them() {
     repo.shim_in(&repo.dir.join("sub"), ["checkout", "--", "x.txt"], &c1)
         .ok();
     assert_eq!(repo.checkpoint_count(), 2);
-    assert_eq!(
-        repo.git(["show", "refs/ward/checkpoints/chk-c1-2:sub/x.txt"])
-            .ok()
-            .stdout,
-        "x dirty\n"
-    );
+    assert_eq!(repo.checkpoint_file("chk-c1-2", "sub/x.txt"), "x dirty\n");
     // Pathspecs read otherwise than by default: the whole tree is looked at.
     repo.write("a.txt", "a dirty\n");
     repo.shim_env(["--icase-pathspecs", "checkout", "--", "A.TXT"], &c1)
@@ -443,9 +433,7 @@ fn paths_written_from_another_commit_keep_the_untracked_files_they_overwrite() {
         .ok();
     assert_eq!(repo.read("n.txt").as_deref(), Some("committed on other\n"));
     assert_eq!(
-        repo.git(["show", "refs/ward/checkpoints/chk-c1-1:n.txt"])
-            .ok()
-            .stdout,
+        repo.checkpoint_file("chk-c1-1", "n.txt"),
         "untracked work\n"
     );
     // The same through `restore --source`.
@@ -455,9 +443,7 @@ fn paths_written_from_another_commit_keep_the_untracked_files_they_overwrite() {
     repo.shim_env(["restore", "--source", "other", "n.txt"], &c1)
         .ok();
     assert_eq!(
-        repo.git(["show", "refs/ward/checkpoints/chk-c1-2:n.txt"])
-            .ok()
-            .stdout,
+        repo.checkpoint_file("chk-c1-2", "n.txt"),
         "more untracked work\n"
     );
 }

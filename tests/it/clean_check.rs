@@ -67,12 +67,7 @@ fn a_clean_tree_is_told_from_the_stat_cache() {
         .ok()
         .stderr_has(GIT_DECIDES);
     assert_eq!(repo.checkpoint_count(), before + 1);
-    assert_eq!(
-        repo.git(["show", "refs/ward/checkpoints/chk-c1-2:sub/deeper/b.txt"])
-            .ok()
-            .stdout,
-        "B\n"
-    );
+    assert_eq!(repo.checkpoint_file("chk-c1-2", "sub/deeper/b.txt"), "B\n");
 }
 
 #[test]
@@ -153,9 +148,7 @@ fn an_assume_unchanged_file_is_checkpointed_and_undone() {
             }
             assert_eq!(repo.checkpoint_count(), 1, "{case}");
             assert_eq!(
-                repo.git(["show", "refs/ward/checkpoints/chk-c1-1:a.txt"])
-                    .ok()
-                    .stdout,
+                repo.checkpoint_file("chk-c1-1", "a.txt"),
                 "precious\n",
                 "{case}"
             );
@@ -205,12 +198,7 @@ fn another_index_file_does_not_hide_a_change() {
     with_index.extend(env);
     repo.shim_env(["checkout", "--", "."], &with_index).ok();
     assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"));
-    assert_eq!(
-        repo.git(["show", "refs/ward/checkpoints/chk-c1-1:a.txt"])
-            .ok()
-            .stdout,
-        "precious\n"
-    );
+    assert_eq!(repo.checkpoint_file("chk-c1-1", "a.txt"), "precious\n");
 }
 
 #[test]

@@ -476,6 +476,12 @@ impl TestRepo {
         Run::from(child.wait_with_output().unwrap())
     }
 
+    /// A file as checkpoint `id` recorded it.
+    pub fn checkpoint_file(&self, id: &str, path: &str) -> String {
+        let spec = format!("refs/ward/checkpoints/{id}:{path}");
+        self.git(["show", spec.as_str()]).ok().stdout
+    }
+
     /// How many checkpoints the repository holds.
     pub fn checkpoint_count(&self) -> usize {
         self.git(["for-each-ref", "refs/ward/checkpoints/"])

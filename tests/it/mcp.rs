@@ -343,12 +343,7 @@ fn checkout_saves_an_ignored_file_the_policy_keeps_first() {
         .unwrap_or_else(|| panic!("no checkpoint: {r}"))
         .to_string();
     assert_eq!(repo.read(".env").as_deref(), Some("tracked\n"));
-    assert_eq!(
-        repo.git(["show", &format!("refs/ward/checkpoints/{id}:.env")])
-            .ok()
-            .stdout,
-        "SECRET=1\n"
-    );
+    assert_eq!(repo.checkpoint_file(&id, ".env"), "SECRET=1\n");
 }
 
 #[test]
