@@ -5,6 +5,10 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 
+use std::path::Path;
+
+use super::clean::Verdict;
+use super::snapshot::head_tree;
 use super::{lost, plan, snapshot, store, worktree, Ctx, Kind};
 use crate::action::{Action, CheckoutTarget, RefTarget};
 use crate::error::Result;
@@ -12,7 +16,7 @@ use crate::facts::Repo;
 use crate::git::Git;
 use crate::policy::Settings;
 
-/// A command the shim is about to run.
+/// A command an agent is about to run (through the shim, or the MCP server).
 pub struct Pending<'a> {
     pub action: &'a Action,
     /// The directory git will run it in.
@@ -99,7 +103,7 @@ pub fn before_destructive(
     let limit = paths
         .filter(|_| removed_ctx.is_none())
         .map(|paths| (cwd, paths));
-    if !moves_refs && snapshot::is_clean(ctx, tracked, untracked, limit)? {
+    if !moves_refs && is_clean(ctx, tracked, untracked, limit)? {
         return Ok(None);
     }
     take(ctx, action).map(Some)
@@ -202,6 +206,94 @@ fn command_line(action: &Action) -> String {
         text.push_str(&format!(" ({why})"));
     }
     text
+}
+
+/// Is the working tree clean enough that a command that moves no ref can
+/// destroy nothing? With `tracked`, tracked files and the index match HEAD;
+/// with `untracked`, there are no untracked files; and no merge is in
+/// progress. With `limit` (the directory the command runs in and its
+/// pathspecs), only what those pathspecs name is looked at, read by git
+/// from that directory exactly as the command reads them. Unsure answers
+/// say "not clean".
+///
+/// Tracked files are first checked in-process against the index's stat
+/// cache ([`super::clean`]); git is asked only where that cannot tell.
+fn is_clean(
+    ctx: &Ctx,
+    mut tracked: bool,
+    untracked: bool,
+    limit: Option<(&Path, &[String])>,
+) -> Result<bool> {
+    if ctx.repo.ref_id("HEAD").is_none()
+        || !ctx.settings.checkpoint.include_ignored.is_empty()
+        || ctx.git_dir.join("MERGE_HEAD").exists()
+    {
+        return Ok(false);
+    }
+    if tracked {
+        // An index gix cannot read may hide assume-unchanged entries,
+        // which git's check below does not see: not clean.
+        let Some(index) = super::clean::read_index(ctx) else {
+            return Ok(false);
+        };
+        let head = head_tree(ctx);
+        let whole = whole_tree(ctx, limit);
+        match super::clean::tracked(ctx, &index, head.as_deref(), whole) {
+            Verdict::Clean if !untracked => return Ok(true),
+            Verdict::Clean => tracked = false,
+            Verdict::Hidden(why) => {
+                tracing::debug!("pre-destructive check: {why}");
+                return Ok(false);
+            }
+            // With pathspecs git reads them; a difference elsewhere is no answer.
+            Verdict::Dirty(why) if whole => {
+                tracing::debug!("pre-destructive check: {why}");
+                return Ok(false);
+            }
+            Verdict::Dirty(why) | Verdict::Unsure(why) => {
+                tracing::debug!("pre-destructive check: git decides ({why})");
+            }
+        }
+    }
+    let no_locks = [("GIT_OPTIONAL_LOCKS", OsStr::new("0"))];
+    let mut args: Vec<&OsStr> = if tracked {
+        // One threaded scan; optional locks off so the real index is not
+        // rewritten with refreshed stat data.
+        let mode = if untracked { "-unormal" } else { "-uno" };
+        [
+            "status",
+            "--porcelain=v1",
+            "-z",
+            mode,
+            "--ignore-submodules=none",
+        ]
+        .map(OsStr::new)
+        .to_vec()
+    } else {
+        ["ls-files", "-z", "-o", "--exclude-standard", "--directory"]
+            .map(OsStr::new)
+            .to_vec()
+    };
+    let git = match limit {
+        Some((cwd, paths)) => {
+            args.push(OsStr::new("--"));
+            args.extend(paths.iter().map(OsStr::new));
+            ctx.git.clone().in_dir(cwd)
+        }
+        None => ctx.git.clone(),
+    };
+    let out = git.output_with(args, &no_locks, None)?;
+    Ok(out.status.success() && out.stdout.is_empty())
+}
+
+/// Does `limit` name the whole tree (none, or `.` from its top)?
+fn whole_tree(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> bool {
+    match limit {
+        None => true,
+        Some((cwd, paths)) => {
+            paths == ["."] && std::fs::canonicalize(cwd).is_ok_and(|cwd| cwd == ctx.workdir)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -30,7 +30,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::clean::Verdict;
 use super::store::{self, Checkpoint, Counts, Kind};
 use super::Ctx;
 use crate::decide::Head;
@@ -338,16 +337,6 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     Ok(t)
 }
 
-/// Does `limit` name the whole tree (none, or `.` from its top)?
-fn whole_tree(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> bool {
-    match limit {
-        None => true,
-        Some((cwd, paths)) => {
-            paths == ["."] && std::fs::canonicalize(cwd).is_ok_and(|cwd| cwd == ctx.workdir)
-        }
-    }
-}
-
 /// The index's assume-unchanged paths; none when gix cannot read it.
 pub(super) fn assume_unchanged(ctx: &Ctx) -> Vec<Vec<u8>> {
     super::clean::read_index(ctx)
@@ -625,82 +614,4 @@ fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
             .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
     }
     Ok(())
-}
-
-/// Is the working tree clean enough that a command that moves no ref can
-/// destroy nothing? With `tracked`, tracked files and the index match HEAD;
-/// with `untracked`, there are no untracked files; and no merge is in
-/// progress. With `limit` (the directory the command runs in and its
-/// pathspecs), only what those pathspecs name is looked at, read by git
-/// from that directory exactly as the command reads them. Unsure answers
-/// say "not clean".
-///
-/// Tracked files are first checked in-process against the index's stat
-/// cache ([`super::clean`]); git is asked only where that cannot tell.
-pub fn is_clean(
-    ctx: &Ctx,
-    mut tracked: bool,
-    untracked: bool,
-    limit: Option<(&Path, &[String])>,
-) -> Result<bool> {
-    if ctx.repo.ref_id("HEAD").is_none()
-        || !ctx.settings.checkpoint.include_ignored.is_empty()
-        || ctx.git_dir.join("MERGE_HEAD").exists()
-    {
-        return Ok(false);
-    }
-    if tracked {
-        // An index gix cannot read may hide assume-unchanged entries,
-        // which git's check below does not see: not clean.
-        let Some(index) = super::clean::read_index(ctx) else {
-            return Ok(false);
-        };
-        let head = head_tree(ctx);
-        let whole = whole_tree(ctx, limit);
-        match super::clean::tracked(ctx, &index, head.as_deref(), whole) {
-            Verdict::Clean if !untracked => return Ok(true),
-            Verdict::Clean => tracked = false,
-            Verdict::Hidden(why) => {
-                tracing::debug!("pre-destructive check: {why}");
-                return Ok(false);
-            }
-            // With pathspecs git reads them; a difference elsewhere is no answer.
-            Verdict::Dirty(why) if whole => {
-                tracing::debug!("pre-destructive check: {why}");
-                return Ok(false);
-            }
-            Verdict::Dirty(why) | Verdict::Unsure(why) => {
-                tracing::debug!("pre-destructive check: git decides ({why})");
-            }
-        }
-    }
-    let no_locks = [("GIT_OPTIONAL_LOCKS", OsStr::new("0"))];
-    let mut args: Vec<&OsStr> = if tracked {
-        // One threaded scan; optional locks off so the real index is not
-        // rewritten with refreshed stat data.
-        let mode = if untracked { "-unormal" } else { "-uno" };
-        [
-            "status",
-            "--porcelain=v1",
-            "-z",
-            mode,
-            "--ignore-submodules=none",
-        ]
-        .map(OsStr::new)
-        .to_vec()
-    } else {
-        ["ls-files", "-z", "-o", "--exclude-standard", "--directory"]
-            .map(OsStr::new)
-            .to_vec()
-    };
-    let git = match limit {
-        Some((cwd, paths)) => {
-            args.push(OsStr::new("--"));
-            args.extend(paths.iter().map(OsStr::new));
-            ctx.git.clone().in_dir(cwd)
-        }
-        None => ctx.git.clone(),
-    };
-    let out = git.output_with(args, &no_locks, None)?;
-    Ok(out.status.success() && out.stdout.is_empty())
 }
