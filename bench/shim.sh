@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Shim overhead, measured interleaved (bench/interleave.py) per repository:
 # `git status` and `git rev-parse HEAD` through the shim vs the real git (and
-# vs a shim that only execs git: the floor), on a small repository and on a
+# vs a shim that only execs git: the floor; for a commit, vs one that runs
+# git as a child and waits), on a small repository and on a
 # 20,000-file one; plus `git-ward explain` vs `git rev-parse HEAD`, and the
 # number of git processes a read-only command starts through the shim
 # (strace).
@@ -42,10 +43,20 @@ fn main() {
     std::process::exit(127);
 }
 RS
-mkdir -p "$work/exec-only"
-rustc -O -C target-feature=+crt-static -C relocation-model=static \
-  -o "$work/exec-only/linked" "$work/exec.rs"
-lay dd "$work/exec-only/linked" "$work/exec-only/git"
+# The floor for a shim that waits for git (as git-ward does for mutating
+# commands, to log the exit status): the same, running git as a child.
+cat > "$work/spawn.rs" <<RS
+fn main() {
+    let s = std::process::Command::new("$git").args(std::env::args_os().skip(1)).status();
+    std::process::exit(s.ok().and_then(|s| s.code()).unwrap_or(127));
+}
+RS
+for floor in exec spawn; do
+  mkdir -p "$work/$floor-only"
+  rustc -O -C target-feature=+crt-static -C relocation-model=static \
+    -o "$work/$floor-only/linked" "$work/$floor.rs"
+  lay dd "$work/$floor-only/linked" "$work/$floor-only/git"
+done
 
 export HOME="$work/home" GIT_CONFIG_NOSYSTEM=1 WARD_REAL_GIT="$git"
 export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@x GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@x
@@ -90,6 +101,7 @@ for repo in small large; do
     "shim status:git status=$work/shim/git status" \
     "git-ward explain:git rev-parse HEAD=$ward explain -- commit -m x" \
     "git commit (mutating, child):git commit (mutating, child)=$git commit -q --allow-empty -m x" \
+    "spawn-only shim commit:git commit (mutating, child)=$work/spawn-only/git commit -q --allow-empty -m x" \
     "shim commit (mutating, child):git commit (mutating, child)=$work/shim/git commit -q --allow-empty -m x" \
     "${extra[@]}"
   echo
