@@ -142,14 +142,17 @@ impl Action {
         }
     }
 
-    /// Can the command write another commit's files into the working tree
-    /// (a checkout of another commit, a merge, a pick) without being
-    /// destructive? git refuses to overwrite changes and untracked files
-    /// there, but replaces ignored files in the way without a word.
-    pub fn brings_in_files(&self) -> bool {
+    /// Can the command replace or delete ignored files without being
+    /// destructive? Writing another commit's files into the working tree
+    /// (a checkout of another commit, a merge, a pick), git refuses to
+    /// overwrite changes and untracked files, but replaces ignored files in
+    /// the way without a word; `worktree remove` refuses a worktree with
+    /// changes or untracked files, but deletes its ignored files with it.
+    pub fn may_drop_ignored(&self) -> bool {
         self.effect != Effect::Read
             && self.destructive.is_none()
             && (self.checkout.is_some()
+                || self.removes_worktree.is_some()
                 || matches!(
                     self.command.as_str(),
                     "merge" | "pull" | "cherry-pick" | "revert" | "am"

@@ -344,12 +344,12 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         d.key = Some("checkpoint.before_destructive");
     } else if settings.checkpoint.before_destructive
         && !settings.checkpoint.include_ignored.is_empty()
-        && action.brings_in_files()
+        && action.may_drop_ignored()
     {
         // The files the policy keeps are ignored ones, which git overwrites
-        // here; the checkpoint is taken only when one is in the way.
+        // (or deletes) here; the checkpoint is taken only when one is there.
         d.checkpoint = true;
-        d.rule = "may overwrite ignored files that checkpoint.include_ignored keeps: checkpoint them if one is in the way, then run".into();
+        d.rule = "may overwrite or delete ignored files that checkpoint.include_ignored keeps: checkpoint them if one is in the way, then run".into();
         d.key = Some("checkpoint.include_ignored");
     }
     d

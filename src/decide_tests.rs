@@ -631,6 +631,26 @@ fn the_matrix() {
             Want::Checkpoint,
         ),
         (
+            "worktree remove, ignored files kept",
+            &keep_env,
+            Action {
+                removes_worktree: Some("../wt".into()),
+                ..Action::mutating("worktree")
+            },
+            agent("feat", None),
+            Want::Checkpoint,
+        ),
+        (
+            "worktree remove, no ignored files kept",
+            &default,
+            Action {
+                removes_worktree: Some("../wt".into()),
+                ..Action::mutating("worktree")
+            },
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
             "switch, no ignored files kept",
             &default,
             checkout(CheckoutTarget::Local("other".into())),

@@ -104,6 +104,13 @@ impl Repo {
         r.peel_to_id().ok().map(|id| id.to_string())
     }
 
+    /// The object a ref names, following symbolic refs but not peeling
+    /// tags: an annotated tag gives its tag object, which is what keeps it.
+    pub fn ref_target(&self, name: &str) -> Option<String> {
+        let mut r = self.repo.try_find_reference(name).ok()??;
+        r.follow_to_object().ok().map(|id| id.to_string())
+    }
+
     /// All `alias.*` values from the system, user and repository config, the
     /// later overriding the earlier, as git reads them.
     pub fn aliases(&self) -> HashMap<String, String> {

@@ -65,7 +65,7 @@ pub fn before_destructive(
     let ctx = removed_ctx.as_ref().unwrap_or(&ctx);
     if action.destructive.is_none() {
         // Checkpointed for the ignored files the policy keeps (decide):
-        // git overwrites nothing else here.
+        // git overwrites (or, removing a worktree, deletes) nothing else here.
         if !ignored_in_the_way(ctx, action)? {
             return Ok(None);
         }
@@ -131,7 +131,8 @@ fn take(ctx: &Ctx, action: &Action) -> Result<String> {
 /// Is an ignored file that `checkpoint.include_ignored` keeps where the
 /// command may write one of its files? For a checkout, where the commit it
 /// moves to has a file; for a merge or a pick (whose incoming commits are
-/// not known before it runs), anywhere. Unsure answers say yes.
+/// not known before it runs), anywhere; for a worktree removal, anywhere in
+/// that worktree (`ctx` is the removed one's). Unsure answers say yes.
 fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
     let kept = snapshot::allowed_ignored(ctx, &[])?;
     if kept.is_empty() {
@@ -190,7 +191,7 @@ fn named_refs(ctx: &Ctx, action: &Action) -> Vec<(String, String)> {
                 _ => continue,
             },
         };
-        if let Some(id) = ctx.repo.ref_id(&name) {
+        if let Some(id) = ctx.repo.ref_target(&name) {
             if !out.iter().any(|(n, _)| n == &name) {
                 out.push((name, id));
             }

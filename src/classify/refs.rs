@@ -89,7 +89,8 @@ pub(super) fn branch(args: &[String], a: &mut Action) {
 
 /// `tag`: lists without a name (or with `-l`, `-n`, the filters); `-v`
 /// verifies; `-d` deletes each name; `<name> [<commit>]` creates
-/// `refs/tags/<name>` (`-f`: may move an existing one, an update).
+/// `refs/tags/<name>` (`-f`: may move an existing one, an update). `-d`
+/// and `-f` are destructive ([`NO_REFLOG_TAG`]).
 pub(super) fn tag(args: &[String], a: &mut Action) {
     let p = parse(args, tables::TAG, false);
     let names = &p.args;
@@ -98,6 +99,9 @@ pub(super) fn tag(args: &[String], a: &mut Action) {
             let full = format!("refs/tags/{name}");
             a.refs
                 .push(write(RefTarget::Named(full), RefOp::Delete, None));
+        }
+        if !names.is_empty() {
+            a.destructive = Some(NO_REFLOG_TAG.into());
         }
         return;
     }
@@ -118,6 +122,7 @@ pub(super) fn tag(args: &[String], a: &mut Action) {
         return;
     }
     let op = if p.flag("force") {
+        a.destructive = Some(NO_REFLOG_TAG.into());
         RefOp::Update
     } else {
         RefOp::Create
@@ -126,8 +131,13 @@ pub(super) fn tag(args: &[String], a: &mut Action) {
     a.refs.push(write(RefTarget::Named(full), op, names.get(1)));
 }
 
+/// Why deleting or moving a tag counts as destructive: a tag keeps no
+/// reflog, so its old value is reachable from nowhere afterwards.
+const NO_REFLOG_TAG: &str = "tag -d and tag -f drop a tag's old value, which no reflog keeps";
+
 /// `update-ref [-d] <ref> [<new> [<old>]]`: the ref as written (`HEAD` is
 /// the current branch unless `--no-deref`); an all-zero `<old>` creates.
+/// `-d` is destructive, like `branch -D`: the ref's reflog goes with it.
 /// `--stdin` reads its updates from stdin, which the command line does not
 /// show: [`RefTarget::All`].
 pub(super) fn update_ref(args: &[String], a: &mut Action) {
@@ -144,6 +154,7 @@ pub(super) fn update_ref(args: &[String], a: &mut Action) {
     };
     let zero = |w: &String| !w.is_empty() && w.chars().all(|c| c == '0');
     let op = if p.flag("d") {
+        a.destructive = Some("update-ref -d deletes a ref and its reflog".into());
         RefOp::Delete
     } else if p.args.get(2).is_some_and(zero) {
         RefOp::Create

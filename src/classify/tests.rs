@@ -402,13 +402,22 @@ fn the_issue_command_lines() {
         (
             "update-ref -d refs/heads/main",
             refs(
-                m("update-ref"),
+                destroys(
+                    m("update-ref"),
+                    "update-ref -d deletes a ref and its reflog",
+                ),
                 vec![w(named("refs/heads/main"), Delete, None)],
             ),
         ),
         (
             "tag -d v1.0",
-            refs(m("tag"), vec![w(named("refs/tags/v1.0"), Delete, None)]),
+            refs(
+                destroys(
+                    m("tag"),
+                    "tag -d and tag -f drop a tag's old value, which no reflog keeps",
+                ),
+                vec![w(named("refs/tags/v1.0"), Delete, None)],
+            ),
         ),
         ("merge main", commits(m("merge"))),
         (

@@ -8,6 +8,17 @@ use crate::action::{Action, CheckoutTarget, Effect, RefOp, RefTarget, RefWrite};
 
 const CHECKOUT_PATHS: &str = "checkout of paths overwrites their uncommitted changes";
 const CHECKOUT_FORCE: &str = "checkout --force throws away local changes";
+const CHECKOUT_MERGE: &str =
+    "--merge merges local changes into the files checked out, keeping no other copy of them";
+
+/// `-m`/`--merge` on a move to another commit: git merges the local changes
+/// into the files it checks out, and on a conflict keeps no other copy of
+/// them. Destructive unless a stronger reason is already recorded.
+fn merges_local_changes(p: &Parsed, a: &mut Action) {
+    if p.flag("merge") && a.destructive.is_none() {
+        a.destructive = Some(CHECKOUT_MERGE.into());
+    }
+}
 
 /// `checkout`, following git's `parse_branchname_arg`:
 ///
@@ -25,7 +36,8 @@ const CHECKOUT_FORCE: &str = "checkout --force throws away local changes";
 ///   starting at `<remote>/<x>`); else git reads the word as a path:
 ///   destructive, as `checkout -- <word>` would be.
 ///
-/// `-f`/`--force` is destructive in every form.
+/// `-f`/`--force` is destructive in every form; `-m`/`--merge` when it
+/// moves to another commit ([`merges_local_changes`]).
 pub(super) fn checkout(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::CHECKOUT, false);
     if p.flag("force") {
@@ -43,6 +55,8 @@ pub(super) fn checkout(args: &[String], ctx: &Context, a: &mut Action) {
         a.checkout = Some(CheckoutTarget::New(new));
         if paths {
             a.destructive = Some(CHECKOUT_PATHS.into());
+        } else if rev.is_some() {
+            merges_local_changes(&p, a);
         }
         return;
     }
@@ -72,6 +86,7 @@ pub(super) fn checkout(args: &[String], ctx: &Context, a: &mut Action) {
         }
         return;
     };
+    merges_local_changes(&p, a);
     if p.flag("detach") {
         a.checkout = Some(CheckoutTarget::Detach(rev.clone()));
         return;
@@ -88,14 +103,18 @@ pub(super) fn checkout(args: &[String], ctx: &Context, a: &mut Action) {
 }
 
 /// `switch`: like `checkout` without paths. `-c`/`-C`/`--orphan` make a
-/// branch; `-f`, `--force` and `--discard-changes` are destructive; a name
-/// that resolves to nothing (git refuses it) still reads as a local branch.
+/// branch; `-f`, `--force` and `--discard-changes` are destructive, and
+/// `-m`/`--merge` with a commit to move to; a name that resolves to
+/// nothing (git refuses it) still reads as a local branch.
 pub(super) fn switch(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::SWITCH, false);
     if p.flag("force") || p.flag("discard-changes") {
         a.destructive = Some("switch --discard-changes throws away local changes".into());
     }
     let rev = p.args.first();
+    if rev.is_some() {
+        merges_local_changes(&p, a);
+    }
     if let Some(new) = new_branch(&p, &["create", "force-create", "orphan"], rev, a) {
         a.checkout = Some(CheckoutTarget::New(new));
         return;

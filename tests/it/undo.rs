@@ -121,6 +121,79 @@ fn branch_delete_comes_back() {
     assert_eq!(repo.state(), before);
 }
 
+/// A commit that only `refs/heads/<name>` (and its reflog) reaches.
+fn commit_only_on(repo: &TestRepo, name: &str) -> String {
+    let only = repo
+        .git([
+            "commit-tree",
+            "HEAD^{tree}",
+            "-p",
+            "HEAD",
+            "-m",
+            "only here",
+        ])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    repo.git(["update-ref", &format!("refs/heads/{name}"), &only])
+        .ok();
+    only
+}
+
+/// Expires every reflog and prunes what nothing else reaches, with the real
+/// git (no checkpoint of its own).
+fn prune_everything(repo: &TestRepo) {
+    repo.git(["reflog", "expire", "--expire=now", "--all"]).ok();
+    repo.git(["gc", "-q", "--prune=now"]).ok();
+}
+
+#[test]
+fn a_ref_update_ref_deletes_outlives_a_prune_and_comes_back() {
+    let repo = agent_repo();
+    let only = commit_only_on(&repo, "doomed");
+    let before = repo.state();
+    // Its reflog goes with it, as with `branch -D`.
+    repo.shim_env(["update-ref", "-d", "refs/heads/doomed"], C1)
+        .ok();
+    assert!(repo.rev("doomed").is_none());
+    assert_eq!(repo.checkpoint_count(), 1);
+    prune_everything(&repo);
+    repo.git(["cat-file", "-e", &only]).ok();
+    undo(&repo);
+    assert_eq!(repo.rev("doomed").as_deref(), Some(only.as_str()));
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn a_tag_deleted_or_moved_outlives_a_prune_and_comes_back() {
+    let repo = agent_repo();
+    // Tags unprotected, so an agent may delete and move them.
+    repo.local_policy(
+        "[branches]\nprotected = [\"main\"]\n[checkpoint]\ninclude_ignored = [\".env\"]\n",
+    );
+    let only = commit_only_on(&repo, "scratch");
+    repo.git(["tag", "-a", "-m", "note", "exp", &only]).ok();
+    repo.git(["tag", "moved", &only]).ok();
+    repo.git(["branch", "-q", "-D", "scratch"]).ok();
+    let exp = repo.rev("refs/tags/exp").unwrap();
+    repo.shim_env(["tag", "-d", "exp"], C1).ok();
+    repo.shim_env(["tag", "-f", "moved", "HEAD"], C1).ok();
+    assert!(repo.rev("refs/tags/exp").is_none());
+    assert_eq!(repo.checkpoint_count(), 2);
+    prune_everything(&repo);
+    repo.git(["cat-file", "-e", &exp]).ok();
+    repo.git(["cat-file", "-e", &only]).ok();
+    let kept = repo
+        .git(["for-each-ref", "--format=%(objectname)", "refs/ward/kept/"])
+        .ok()
+        .stdout;
+    assert!(kept.contains(&exp), "{kept}");
+    assert!(kept.contains(&only), "{kept}");
+    undo(&repo);
+    assert_eq!(repo.rev("refs/tags/moved").as_deref(), Some(only.as_str()));
+}
+
 #[test]
 fn rebase_of_a_branch() {
     let repo = agent_repo();
@@ -322,8 +395,9 @@ fn head_moved_since_is_named_and_left_alone() {
     assert_eq!(repo.branch(), "agent/third");
 }
 
-#[test]
-fn an_ignored_file_the_policy_keeps_is_saved_before_a_switch_overwrites_it() {
+/// On a clean `agent/c1` that ignores `.env`, with an `.env` the policy
+/// keeps; `agent/other` tracks a `.env` of its own, `agent/plain` none.
+fn kept_env_repo() -> TestRepo {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "agent/other"]).ok();
     repo.write(".env", "tracked\n").commit("env tracked here");
@@ -333,6 +407,12 @@ fn an_ignored_file_the_policy_keeps_is_saved_before_a_switch_overwrites_it() {
     let _ = repo.ward(["install"]);
     repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
     repo.write(".env", "SECRET=1\n");
+    repo
+}
+
+#[test]
+fn an_ignored_file_the_policy_keeps_is_saved_before_a_switch_overwrites_it() {
+    let repo = kept_env_repo();
     // Nothing in the way on a branch without the file: no checkpoint.
     repo.shim_env(["switch", "-q", "agent/plain"], C1).ok();
     repo.shim_env(["switch", "-q", "agent/c1"], C1).ok();
@@ -355,6 +435,40 @@ fn an_ignored_file_the_policy_keeps_is_saved_before_a_switch_overwrites_it() {
         3,
         "the undo's safety checkpoint, then the merge's"
     );
+}
+
+#[test]
+fn a_forced_switch_on_a_clean_tree_saves_a_kept_ignored_file_in_its_way() {
+    let repo = kept_env_repo();
+    let before = repo.state();
+    // Nothing tracked is changed, nothing untracked but the ignored file.
+    repo.shim_env(["switch", "-q", "-f", "agent/other"], C1)
+        .ok();
+    assert_eq!(repo.read(".env").as_deref(), Some("tracked\n"));
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"));
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn a_checkout_that_merges_local_changes_comes_back() {
+    let repo = agent_repo();
+    repo.git(["branch", "agent/other", "HEAD~1"]).ok();
+    // git refuses `checkout -m` over staged changes.
+    repo.git(["reset", "-q", "--", "staged.txt"]).ok();
+    let before = repo.state();
+    // a.txt differs between the branches and locally: a conflict, and
+    // git keeps no other copy of the local change.
+    repo.shim_env(["checkout", "-q", "-m", "agent/other"], C1)
+        .ok();
+    assert_eq!(repo.branch(), "agent/other");
+    assert!(repo.read("a.txt").unwrap().contains("<<<<<<<"));
+    undo(&repo);
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.read("a.txt").as_deref(), Some("dirty\n"));
+    assert_eq!(repo.state(), before);
 }
 
 #[test]

@@ -111,6 +111,47 @@ fn worktree_remove_twice_forced_of_a_detached_locked_worktree_comes_back() {
 }
 
 #[test]
+fn worktree_remove_of_a_clean_worktree_keeps_the_ignored_files_the_policy_keeps() {
+    let repo = agent_repo();
+    repo.write(".gitignore", "*.log\n.env\n")
+        .commit("ignore .env");
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    let wt = repo.path("wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1-side", path])
+        .ok();
+    // git removes a worktree whose only extra files are ignored, unasked.
+    std::fs::write(wt.join(".env"), "SECRET=1\n").unwrap();
+    std::fs::write(wt.join("debug.log"), "log\n").unwrap();
+    repo.shim_env(["worktree", "remove", "../wt"], C1).ok();
+    assert!(!wt.exists());
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!(
+        std::fs::read_to_string(wt.join(".env")).unwrap(),
+        "SECRET=1\n"
+    );
+    assert!(!wt.join("debug.log").exists(), "not kept by the policy");
+    assert_eq!(
+        git_in(&repo, &wt, &["branch", "--show-current"]),
+        "agent/c1-side\n"
+    );
+}
+
+#[test]
+fn worktree_remove_without_kept_ignored_files_takes_no_checkpoint() {
+    let repo = agent_repo();
+    let wt = repo.path("wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1-side", path])
+        .ok();
+    std::fs::write(wt.join("debug.log"), "log\n").unwrap();
+    repo.shim_env(["worktree", "remove", "../wt"], C1).ok();
+    assert!(!wt.exists());
+    assert_eq!(repo.checkpoint_count(), 0);
+}
+
+#[test]
 fn stash_drop_of_a_middle_entry_goes_back_in_place() {
     let repo = agent_repo();
     for n in 1..=3 {

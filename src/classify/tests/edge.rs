@@ -2,6 +2,10 @@
 
 use super::*;
 
+const MERGE: &str =
+    "--merge merges local changes into the files checked out, keeping no other copy of them";
+const TAG_NO_REFLOG: &str = "tag -d and tag -f drop a tag's old value, which no reflog keeps";
+
 #[test]
 fn edge_cases() {
     use RefOp::*;
@@ -328,6 +332,47 @@ fn edge_cases() {
             ),
         ),
         ("switch --detach", co(m("switch"), Co::Detach(s("HEAD")))),
+        // --merge: destructive when it moves to another commit.
+        (
+            "switch -m main",
+            co(destroys(m("switch"), MERGE), Co::Local(s("main"))),
+        ),
+        (
+            "checkout --merge main",
+            co(destroys(m("checkout"), MERGE), Co::Local(s("main"))),
+        ),
+        (
+            "checkout -m --detach v1",
+            co(destroys(m("checkout"), MERGE), Co::Detach(s("v1"))),
+        ),
+        (
+            "checkout -mb topic main",
+            co(
+                refs(
+                    destroys(m("checkout"), MERGE),
+                    vec![w(named("refs/heads/topic"), Create, Some("main"))],
+                ),
+                Co::New(s("topic")),
+            ),
+        ),
+        (
+            "switch -m -c topic",
+            co(
+                refs(
+                    m("switch"),
+                    vec![w(named("refs/heads/topic"), Create, None)],
+                ),
+                Co::New(s("topic")),
+            ),
+        ),
+        ("checkout -m", r("checkout")),
+        (
+            "checkout -fm main",
+            co(
+                destroys(m("checkout"), "checkout --force throws away local changes"),
+                Co::Local(s("main")),
+            ),
+        ),
         (
             "switch origin/main",
             co(m("switch"), Co::Remote(s("origin/main"))),
@@ -448,8 +493,22 @@ fn edge_cases() {
         ),
         (
             "tag -f v1",
-            refs(m("tag"), vec![w(named("refs/tags/v1"), Update, None)]),
+            refs(
+                destroys(m("tag"), TAG_NO_REFLOG),
+                vec![w(named("refs/tags/v1"), Update, None)],
+            ),
         ),
+        (
+            "tag -d v1 v2",
+            refs(
+                destroys(m("tag"), TAG_NO_REFLOG),
+                vec![
+                    w(named("refs/tags/v1"), Delete, None),
+                    w(named("refs/tags/v2"), Delete, None),
+                ],
+            ),
+        ),
+        ("tag -d", m("tag")),
         // refs by plumbing
         (
             "update-ref refs/heads/main abc1234",
