@@ -12,6 +12,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+/// The value a journal line gives a ref that does not exist (before a
+/// creation, after a deletion), as git's reference-transaction hook does.
+pub const ZERO_ID: &str = "0000000000000000000000000000000000000000";
+
 /// One audit line (SPEC section 7).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Record {

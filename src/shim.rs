@@ -126,9 +126,66 @@ pub fn main(args: Vec<OsString>) -> u8 {
         crate::output::errln!("ward: warning: {warning}");
         record.actions_taken.push(format!("warning: {warning}"));
     }
+    let branch_refs = branch_writes(repo, &a.action);
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
+    journal_branch_writes(repo, &audit_dir, &record, branch_refs);
     record.branch_after = facts::head_branch_file(repo.git_dir());
     finish_status(&audit_dir, record, clock, status)
+}
+
+/// The branches a `branch` command writes by name, with their values
+/// before it runs. With the files backend git writes the new name of a
+/// rename or copy (`-m`, `-M`, `-c`, `-C`) outside a ref transaction, so
+/// the reference-transaction hook never journals it, and undo would leave
+/// it (or, over a branch it replaced, call it moved since).
+fn branch_writes(repo: &Repo, action: &crate::action::Action) -> Vec<(String, Option<String>)> {
+    if action.command != "branch" {
+        return Vec::new();
+    }
+    action
+        .refs
+        .iter()
+        .filter(|w| w.op != crate::action::RefOp::Delete)
+        .filter_map(|w| match &w.target {
+            crate::action::RefTarget::Named(name) => Some((name.clone(), repo.ref_target(name))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Journals each of `before`'s refs that the command changed, under its
+/// trace. Where the hook journaled the same change the line is the same
+/// move, which undo counts once.
+fn journal_branch_writes(
+    repo: &Repo,
+    audit_dir: &std::path::Path,
+    record: &Record,
+    before: Vec<(String, Option<String>)>,
+) {
+    let lines: Vec<Record> = before
+        .into_iter()
+        .filter_map(|(name, old)| {
+            let new = repo.ref_target(&name);
+            (new != old).then(|| Record {
+                timestamp: audit::rfc3339(SystemTime::now()),
+                trace_id: record.trace_id.clone(),
+                source: "shim".into(),
+                actor: record.actor.clone(),
+                contract_id: record.contract_id.clone(),
+                operation: record.operation.clone(),
+                tier: 1,
+                decision: "journal".into(),
+                worktree: record.worktree.clone(),
+                refname: Some(name),
+                old: Some(old.unwrap_or_else(|| audit::ZERO_ID.into())),
+                new: Some(new.unwrap_or_else(|| audit::ZERO_ID.into())),
+                ..Record::default()
+            })
+        })
+        .collect();
+    if !lines.is_empty() {
+        audit::append(audit_dir, &lines);
+    }
 }
 
 /// The read-only fast path, for the commonest case: a command that only

@@ -27,7 +27,7 @@ mod head;
 
 use head::{head_step, switch_head};
 
-const ZERO: &str = "0000000000000000000000000000000000000000";
+use crate::audit::ZERO_ID as ZERO;
 
 /// Undo the last agent command: restore its working tree and index from
 /// the checkpoint taken before it, and move back the refs it changed (only

@@ -3,7 +3,7 @@
 use super::commands::every_ref;
 use super::names::branch_ref;
 use super::options::parse;
-use super::tables;
+use super::{tables, Context};
 use crate::action::{Action, CheckoutTarget, Effect, RefOp, RefTarget, RefWrite};
 
 fn write(target: RefTarget, op: RefOp, start: Option<&String>) -> RefWrite {
@@ -19,9 +19,10 @@ fn write(target: RefTarget, op: RefOp, start: Option<&String>) -> RefWrite {
 /// name (`-D`, `-d -f` and `--delete --force` whatever is unmerged:
 /// destructive); `-m`/`-M [old] new` deletes old (the current branch when
 /// omitted) and creates new (an update when forced, since it may replace
-/// one); `-c`/`-C` copy likewise without the delete; `x [start]` creates,
+/// one: destructive when `new` exists, whose reflog git replaces with
+/// old's); `-c`/`-C` copy likewise without the delete; `x [start]` creates,
 /// `-f x [start]` moves. With `-r` a deletion names remote-tracking refs.
-pub(super) fn branch(args: &[String], a: &mut Action) {
+pub(super) fn branch(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::BRANCH, false);
     let force = p.flag("force");
     let names = &p.args;
@@ -49,6 +50,14 @@ pub(super) fn branch(args: &[String], a: &mut Action) {
             [old, new] => (RefTarget::Named(branch_ref(old)), new),
             _ => return,
         };
+        let replaces = match &old {
+            RefTarget::Named(old) => old != &branch_ref(new),
+            _ => ctx.current_branch != Some(new.as_str()),
+        };
+        if forced && replaces && (ctx.is_local_branch)(new) {
+            a.destructive =
+                Some("branch -M/-C replaces an existing branch, and its reflog with it".into());
+        }
         if rename {
             a.refs.push(write(old, RefOp::Delete, None));
         }

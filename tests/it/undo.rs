@@ -166,6 +166,39 @@ fn a_ref_update_ref_deletes_outlives_a_prune_and_comes_back() {
 }
 
 #[test]
+fn a_branch_a_forced_rename_replaces_outlives_a_prune_and_comes_back() {
+    let repo = agent_repo();
+    repo.git(["branch", "agent/old", "HEAD~1"]).ok();
+    let old = repo.rev("agent/old");
+    let only = commit_only_on(&repo, "agent/target");
+    // git gives the target old's reflog: its own commits are left unreached.
+    repo.shim_env(["branch", "-M", "agent/old", "agent/target"], C1)
+        .ok();
+    assert_eq!(repo.rev("agent/target"), old);
+    assert_eq!(repo.checkpoint_count(), 1);
+    prune_everything(&repo);
+    repo.git(["cat-file", "-e", &only]).ok();
+    undo(&repo);
+    assert_eq!(repo.rev("agent/target").as_deref(), Some(only.as_str()));
+    assert_eq!(repo.rev("agent/old"), old);
+}
+
+#[test]
+fn a_branch_rename_is_undone_exactly() {
+    let repo = agent_repo();
+    repo.git(["branch", "agent/old", "HEAD~1"]).ok();
+    let old = repo.rev("agent/old");
+    // The new name is written outside a ref transaction (files backend):
+    // no hook journals it, the shim does.
+    repo.shim_env(["branch", "-m", "agent/old", "agent/new"], C1)
+        .ok();
+    assert_eq!(repo.rev("agent/new"), old);
+    undo(&repo);
+    assert_eq!(repo.rev("agent/old"), old);
+    assert!(repo.rev("refs/heads/agent/new").is_none());
+}
+
+#[test]
 fn a_tag_deleted_or_moved_outlives_a_prune_and_comes_back() {
     let repo = agent_repo();
     // Tags unprotected, so an agent may delete and move them.

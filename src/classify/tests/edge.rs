@@ -4,6 +4,7 @@ use super::*;
 
 const MERGE: &str =
     "--merge merges local changes into the files checked out, keeping no other copy of them";
+const REPLACES: &str = "branch -M/-C replaces an existing branch, and its reflog with it";
 const TAG_NO_REFLOG: &str = "tag -d and tag -f drop a tag's old value, which no reflog keeps";
 
 #[test]
@@ -465,9 +466,37 @@ fn edge_cases() {
         (
             "branch -M a main",
             refs(
+                destroys(m("branch"), REPLACES),
+                vec![
+                    w(named("refs/heads/a"), Delete, None),
+                    w(named("refs/heads/main"), Update, None),
+                ],
+            ),
+        ),
+        (
+            "branch -C feature",
+            refs(
+                destroys(m("branch"), REPLACES),
+                vec![w(named("refs/heads/feature"), Update, None)],
+            ),
+        ),
+        // Forced onto a name that does not exist, or onto itself: nothing replaced.
+        (
+            "branch -M a fresh",
+            refs(
                 m("branch"),
                 vec![
                     w(named("refs/heads/a"), Delete, None),
+                    w(named("refs/heads/fresh"), Update, None),
+                ],
+            ),
+        ),
+        (
+            "branch -M main",
+            refs(
+                m("branch"),
+                vec![
+                    w(cur(), Delete, None),
                     w(named("refs/heads/main"), Update, None),
                 ],
             ),
