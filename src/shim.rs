@@ -12,6 +12,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Instant, SystemTime};
 
+use crate::action::{Action, RefOp, RefTarget};
 use crate::assess::{assess, Assessment};
 use crate::audit::{self, Record};
 use crate::classify::{GitArgs, Globals};
@@ -137,17 +138,18 @@ pub fn main(args: Vec<OsString>) -> u8 {
 /// before it runs. With the files backend git writes the new name of a
 /// rename or copy (`-m`, `-M`, `-c`, `-C`) outside a ref transaction, so
 /// the reference-transaction hook never journals it, and undo would leave
-/// it (or, over a branch it replaced, call it moved since).
-fn branch_writes(repo: &Repo, action: &crate::action::Action) -> Vec<(String, Option<String>)> {
+/// it (or, over a branch it replaced, call it moved since); a copy never
+/// reaches the hook at all. So the shim, which knows the names, records them.
+fn branch_writes(repo: &Repo, action: &Action) -> Vec<(String, Option<String>)> {
     if action.command != "branch" {
         return Vec::new();
     }
     action
         .refs
         .iter()
-        .filter(|w| w.op != crate::action::RefOp::Delete)
+        .filter(|w| w.op != RefOp::Delete)
         .filter_map(|w| match &w.target {
-            crate::action::RefTarget::Named(name) => Some((name.clone(), repo.ref_target(name))),
+            RefTarget::Named(name) => Some((name.clone(), repo.ref_target(name))),
             _ => None,
         })
         .collect()
@@ -349,10 +351,7 @@ fn finish_status(
 /// The pathspecs a destructive command is limited to, if git will read
 /// them as a look from the same directory reads them: not when global
 /// options or `-c` settings could change their meaning.
-fn pathspecs_as_written<'a>(
-    g: &Globals,
-    action: &'a crate::action::Action,
-) -> Option<&'a [String]> {
+fn pathspecs_as_written<'a>(g: &Globals, action: &'a Action) -> Option<&'a [String]> {
     action
         .paths
         .as_deref()

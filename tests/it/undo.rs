@@ -32,6 +32,13 @@ fn undo(repo: &TestRepo) {
     repo.ward(["undo", "--yes"]).ok();
 }
 
+/// The objects checkpoints keep reachable under `refs/ward/kept/`.
+fn kept_objects(repo: &TestRepo) -> String {
+    repo.git(["for-each-ref", "--format=%(objectname)", "refs/ward/kept/"])
+        .ok()
+        .stdout
+}
+
 #[test]
 fn reset_hard_over_dirty_and_untracked_files() {
     let repo = agent_repo();
@@ -98,11 +105,7 @@ fn stash_drop_comes_back() {
     let stash = repo.rev("refs/stash").unwrap();
     repo.shim_env(["stash", "drop", "-q"], C1).ok();
     assert!(repo.rev("refs/stash").is_none());
-    assert!(repo
-        .git(["for-each-ref", "--format=%(objectname)", "refs/ward/kept/"])
-        .ok()
-        .stdout
-        .contains(&stash));
+    assert!(kept_objects(&repo).contains(&stash));
     undo(&repo);
     assert_eq!(repo.rev("refs/stash").as_deref(), Some(stash.as_str()));
     assert_eq!(repo.state(), before);
@@ -217,10 +220,7 @@ fn a_tag_deleted_or_moved_outlives_a_prune_and_comes_back() {
     prune_everything(&repo);
     repo.git(["cat-file", "-e", &exp]).ok();
     repo.git(["cat-file", "-e", &only]).ok();
-    let kept = repo
-        .git(["for-each-ref", "--format=%(objectname)", "refs/ward/kept/"])
-        .ok()
-        .stdout;
+    let kept = kept_objects(&repo);
     assert!(kept.contains(&exp), "{kept}");
     assert!(kept.contains(&only), "{kept}");
     undo(&repo);
