@@ -87,7 +87,8 @@ for repo in small large; do
   extra=()
   if [ -n "$other" ]; then
     extra=("shim (2nd binary) rev-parse HEAD:git rev-parse HEAD=$work/shim2/git rev-parse HEAD"
-           "shim (2nd binary) status:git status=$work/shim2/git status")
+           "shim (2nd binary) status:git status=$work/shim2/git status"
+           "shim (2nd binary) commit:git commit (mutating, child)=$work/shim2/git commit -q --allow-empty -m x")
   fi
   echo "### $repo repository ($("$git" ls-files :/ | wc -l) files)"
   echo

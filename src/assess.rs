@@ -67,7 +67,7 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
     // name of seven or more hex digits is taken at its word.
     let is_revision = |name: &str| {
         let hex = name.len() >= 7 && name.chars().all(|c| c.is_ascii_hexdigit());
-        hex || repo.as_ref().is_some_and(|r| r.ref_id(name).is_some())
+        hex || repo.as_ref().is_some_and(|r| r.ref_target(name).is_some())
     };
     let ctx = classify::Context {
         aliases: &aliases,

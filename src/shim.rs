@@ -443,7 +443,7 @@ pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), E
     let exists = a
         .repo
         .as_ref()
-        .and_then(|r| r.ref_id(&format!("refs/heads/{branch}")))
+        .and_then(|r| r.ref_target(&format!("refs/heads/{branch}")))
         .is_some();
     let unborn = matches!(
         a.facts.as_ref().and_then(|f| f.head.as_ref()),

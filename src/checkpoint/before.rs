@@ -225,7 +225,7 @@ fn is_clean(
     untracked: bool,
     limit: Option<(&Path, &[String])>,
 ) -> Result<bool> {
-    if ctx.repo.ref_id("HEAD").is_none()
+    if ctx.repo.ref_target("HEAD").is_none()
         || !ctx.settings.checkpoint.include_ignored.is_empty()
         || ctx.git_dir.join("MERGE_HEAD").exists()
     {

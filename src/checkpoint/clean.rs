@@ -62,7 +62,7 @@ const PER_THREAD: usize = 2_000;
 /// verified: a damaged index makes git fail on its own, and here it can
 /// only lead to an unsure answer.
 pub fn read_index(ctx: &Ctx) -> Option<File> {
-    read_index_at(&ctx.git_dir, ctx.repo.repo.object_hash())
+    read_index_at(&ctx.git_dir, ctx.repo.object_hash())
 }
 
 /// [`read_index`] of the index in `git_dir`.

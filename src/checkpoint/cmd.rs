@@ -121,7 +121,7 @@ fn show(args: ShowArgs) -> Result<(serde_json::Value, String)> {
     }
     if args.branch {
         let name = format!("snapshot/{}", cp.id);
-        if repo.ref_id(&format!("refs/heads/{name}")).is_some() {
+        if repo.ref_target(&format!("refs/heads/{name}")).is_some() {
             return Err(Error::invalid(
                 format!("branch '{name}' already exists"),
                 format!(

@@ -50,7 +50,7 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
         .dialog(&["hash-object", "-w", "--stdin-paths"], &[])?;
     // The index is read while status scans: `status` believes its
     // assume-unchanged marks, which only the index recipe sees through.
-    let (git_dir, kind) = (ctx.git_dir.clone(), ctx.repo.repo.object_hash());
+    let (git_dir, kind) = (ctx.git_dir.clone(), ctx.repo.object_hash());
     let marks = move || {
         super::clean::read_index_at(&git_dir, kind)
             .map(|index| super::clean::assume_unchanged(&index).len())
@@ -205,7 +205,7 @@ fn write(
     };
     cp.tree = tree;
     cp.commit = commit.to_string();
-    let n = if end.success || ctx.repo.ref_id(&branch).as_deref() == Some(commit) {
+    let n = if end.success || ctx.repo.ref_target(&branch).as_deref() == Some(commit) {
         n
     } else {
         // The id was taken meanwhile: the next free one, as the index recipe claims it.
@@ -226,7 +226,7 @@ fn free_number(ctx: &Ctx, prefix: &str, mut n: u64) -> u64 {
     for attempt in 0..20 {
         if ctx
             .repo
-            .ref_id(&format!("{}{prefix}{n}", store::PREFIX))
+            .ref_target(&format!("{}{prefix}{n}", store::PREFIX))
             .is_none()
         {
             break;

@@ -17,7 +17,7 @@ const PARENTS: usize = 64;
 
 /// The commits some reflog entry names that no ref reaches.
 pub fn reflog_only(ctx: &Ctx) -> Result<Vec<String>> {
-    if ctx.repo.ref_id("HEAD").is_none() && !has_refs(ctx)? {
+    if ctx.repo.ref_target("HEAD").is_none() && !has_refs(ctx)? {
         return Ok(Vec::new());
     }
     let logged = ctx.git.run(["log", "-g", "--all", "--format=%H"])?;

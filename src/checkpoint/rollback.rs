@@ -321,7 +321,10 @@ fn commit_restored(ctx: &Ctx, id: &str) -> Result<String> {
     match &a.decision.verdict {
         Verdict::Deny(err) => return Err(err.clone()),
         Verdict::Switch(branch) => {
-            let exists = ctx.repo.ref_id(&format!("refs/heads/{branch}")).is_some();
+            let exists = ctx
+                .repo
+                .ref_target(&format!("refs/heads/{branch}"))
+                .is_some();
             let args: Vec<&str> = if exists {
                 vec!["checkout", "-q", branch]
             } else {

@@ -66,14 +66,18 @@ pub fn scan(ctx: &Ctx) -> Result<std::result::Result<Scan, Aside>> {
     if ctx.git_dir.join("info/sparse-checkout").exists() {
         return Ok(Err("a sparse checkout"));
     }
-    let config = ctx.repo.repo.config_snapshot();
-    let symlinks = config.boolean("core.symlinks").unwrap_or(true);
+    let config = ctx.repo.config();
+    let symlinks = config
+        .boolean("core.symlinks")
+        .ok()
+        .flatten()
+        .unwrap_or(true);
     let mut w = Walk {
         ctx,
-        file_mode: config.boolean("core.fileMode"),
+        file_mode: config.boolean("core.fileMode").ok().flatten(),
         s: Scan {
             trees: Trees {
-                head: ctx.repo.ref_id("HEAD"),
+                head: ctx.repo.ref_target("HEAD"),
                 branch: match ctx.repo.head() {
                     Some(Head::Branch(b)) | Some(Head::Unborn(b)) => Some(b),
                     _ => None,
@@ -340,7 +344,8 @@ fn disk(ctx: &Ctx, path: &[u8]) -> Disk {
 fn has_cr(ctx: &Ctx, id: &str) -> std::result::Result<bool, Aside> {
     let unreadable = "an index blob not at hand";
     let oid = gix::ObjectId::from_hex(id.as_bytes()).map_err(|_| unreadable)?;
-    let object = ctx.repo.repo.find_object(oid).map_err(|_| unreadable)?;
+    let repo = ctx.repo.gix().map_err(|_| unreadable)?;
+    let object = repo.find_object(oid).map_err(|_| unreadable)?;
     Ok(object.data.contains(&b'\r'))
 }
 

@@ -224,7 +224,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     let idx = TempIndex::new(&ctx.git_dir);
     copy_index(&ctx.git_dir, &idx.0)?;
     let mut t = Trees {
-        head: ctx.repo.ref_id("HEAD"),
+        head: ctx.repo.ref_target("HEAD"),
         branch: match ctx.repo.head() {
             Some(Head::Branch(b)) | Some(Head::Unborn(b)) => Some(b),
             _ => None,
@@ -525,7 +525,8 @@ pub(super) fn describe(ctx: &Ctx, t: &Trees, opts: &Options) -> Checkpoint {
 /// The tree of HEAD's commit, if there is one.
 pub(super) fn head_tree(ctx: &Ctx) -> Option<String> {
     ctx.repo
-        .repo
+        .gix()
+        .ok()?
         .head_commit()
         .ok()
         .and_then(|c| c.tree_id().ok())

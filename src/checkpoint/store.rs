@@ -317,7 +317,10 @@ pub fn unknown_id(id: &str) -> Error {
 
 /// The names (ids) of all checkpoint refs, read in-process.
 pub fn ids(ctx: &Ctx) -> Vec<String> {
-    let Ok(platform) = ctx.repo.repo.references() else {
+    let Ok(platform) = ctx.repo.gix().map(|r| r.references()) else {
+        return Vec::new();
+    };
+    let Ok(platform) = platform else {
         return Vec::new();
     };
     let Ok(iter) = platform.prefixed(PREFIX) else {
@@ -450,7 +453,10 @@ pub fn retain(ctx: &Ctx, keep: u32, spare: &str) -> Result<Vec<String>> {
 /// The refs under `refs/ward/kept/<id>/`.
 pub fn kept_refs(ctx: &Ctx, id: &str) -> Vec<String> {
     let prefix = format!("{KEPT}{id}/");
-    let Ok(platform) = ctx.repo.repo.references() else {
+    let Ok(platform) = ctx.repo.gix().map(|r| r.references()) else {
+        return Vec::new();
+    };
+    let Ok(platform) = platform else {
         return Vec::new();
     };
     let Ok(iter) = platform.prefixed(prefix.as_str()) else {
@@ -463,8 +469,9 @@ pub fn kept_refs(ctx: &Ctx, id: &str) -> Vec<String> {
 
 /// Makes sure `git log --decorate` leaves `refs/ward/` out.
 pub fn exclude_decoration(ctx: &Ctx) {
-    let snapshot = ctx.repo.repo.config_snapshot();
-    let present = snapshot
+    let present = ctx
+        .repo
+        .config()
         .strings("log.excludeDecoration")
         .is_some_and(|v| v.iter().any(|s| AsRef::<[u8]>::as_ref(s) == b"refs/ward/"));
     if !present {

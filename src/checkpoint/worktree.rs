@@ -158,12 +158,12 @@ pub fn gone(ctx: &Ctx, cp: &Checkpoint) -> Result<Option<Gone>> {
     }
     let all = list(&ctx.git);
     let free = |b: &String| {
-        ctx.repo.ref_id(&format!("refs/heads/{b}")).is_some()
+        ctx.repo.ref_target(&format!("refs/heads/{b}")).is_some()
             && !all.iter().any(|w| w.branch.as_ref() == Some(b))
     };
     let branch = cp.branch.clone().filter(free);
     let start = match &branch {
-        Some(b) => ctx.repo.ref_id(&format!("refs/heads/{b}")),
+        Some(b) => ctx.repo.ref_target(&format!("refs/heads/{b}")),
         None => cp.head.clone(),
     };
     let Some(start) = start else {

@@ -76,7 +76,7 @@ fn comment_char(dirs: &Dirs) -> char {
     if !mentioned {
         return '#';
     }
-    facts::Repo::at(&dirs.git_dir)
+    facts::Repo::from_dirs(dirs)
         .and_then(|r| r.config_string("core.commentChar"))
         .map_or('#', |v| pick(&v))
 }

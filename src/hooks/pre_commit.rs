@@ -43,7 +43,7 @@ pub fn run() -> Result<u8> {
     if !quick.binds(actor) || !quick.is_protected(&format!("refs/heads/{branch}")) {
         return Ok(exit::OK);
     }
-    let repo = Repo::at(&dirs.git_dir);
+    let repo = Repo::from_dirs(&dirs);
     let policy = match loaded.policy {
         Some(p) => p,
         None => facts::load_policy(repo.as_ref(), false)?,

@@ -48,7 +48,7 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
     if !loaded.quick.binds(actor) && updates.iter().all(|u| u.new.is_some()) {
         return Ok(exit::OK);
     }
-    let repo = Repo::at(&dirs.git_dir);
+    let repo = Repo::from_dirs(&dirs);
     let policy = match loaded.policy {
         Some(p) => p,
         None => facts::load_policy(repo.as_ref(), false)?,

@@ -22,7 +22,7 @@ use crate::policy::Policy;
 pub fn run(stdin: &[u8]) -> Result<u8> {
     let started = SystemTime::now();
     let dirs = Dirs::find();
-    let repo = dirs.as_ref().and_then(|d| Repo::at(&d.git_dir));
+    let repo = dirs.as_ref().and_then(Repo::from_dirs);
     let policy = facts::load_policy(repo.as_ref(), false)?;
     let actor = facts::actor(&policy, false);
     for line in String::from_utf8_lossy(stdin).lines() {

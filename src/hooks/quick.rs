@@ -78,7 +78,7 @@ impl Quick {
                 }
             }
         }
-        let repo = Repo::at(dirs.git_dir.as_path());
+        let repo = Repo::from_dirs(dirs);
         let policy = facts::load_policy(repo.as_ref(), false)?;
         let team_candidates = team_candidates()?;
         let quick = Quick {

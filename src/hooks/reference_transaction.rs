@@ -164,7 +164,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
             let policy = match loaded.policy {
                 Some(p) => p,
                 None => {
-                    let repo = crate::facts::Repo::at(&dirs.git_dir);
+                    let repo = crate::facts::Repo::from_dirs(&dirs);
                     crate::facts::load_policy(repo.as_ref(), false)?
                 }
             };
@@ -226,7 +226,7 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange) {
         return;
     };
     let mut candidates = Vec::new();
-    if let Some(repo) = crate::facts::Repo::at(&dirs.git_dir) {
+    if let Some(repo) = crate::facts::Repo::from_dirs(dirs) {
         let remote = repo.config_string(&format!("branch.{branch}.remote"));
         let merge = repo.config_string(&format!("branch.{branch}.merge"));
         if let (Some(remote), Some(merge)) = (remote, merge) {

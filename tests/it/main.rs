@@ -12,6 +12,7 @@ mod hooks_server;
 mod mcp;
 mod policy;
 mod reftable;
+mod repo_open;
 mod robust;
 mod rollback;
 mod shim;

@@ -1,0 +1,551 @@
+//! The repository a command works in, and what git-ward reads of it before
+//! deciding: where it is, HEAD and other refs, its config, the team layer.
+//!
+//! Opening a `gix::Repository` builds gix's whole configuration cache,
+//! about 300,000 instructions, more than half of what a commit through the
+//! shim costs otherwise, and a decision needs none of it. So [`Repo`] is
+//! found the way the shim's read path finds it ([`Dirs::discover`], which
+//! declines whatever git might resolve differently) and holds the
+//! repository's config file and gix's ref store, both cheap to set up; the
+//! full gix repository is opened on first use ([`Repo::gix`]), for objects
+//! (the team layer when its cache misses, checkpoints). Where the light
+//! way declines (`GIT_DIR` and the like in the environment, `--git-dir` or
+//! `-c` on the command line, a repository with extensions or
+//! `core.precomposeUnicode`), the repository is opened by gix as git would
+//! and the same reads go through it.
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::{effective_cwd, literal_branches, uses_reftable};
+use crate::classify::Globals;
+use crate::decide::Head;
+use crate::env;
+use crate::error::{Error, Result};
+use crate::hooks::Dirs;
+use crate::team_cache;
+
+/// Where the team layer lives in a protected branch's committed tree.
+const TEAM_POLICY: &str = ".ward/policy.toml";
+
+/// How many symbolic refs are followed before giving up (git's limit).
+const MAX_SYMREF_DEPTH: usize = 5;
+
+/// An open repository and what has been read of it.
+pub struct Repo {
+    git_dir: PathBuf,
+    common_dir: PathBuf,
+    workdir: Option<PathBuf>,
+    object_hash: gix::hash::Kind,
+    /// The repository's own config (`<common-dir>/config`), as gix reads it
+    /// when opening a repository isolated from the user's and system's.
+    config: gix::config::File,
+    refs: gix::RefStore,
+    /// The full gix repository, opened on first use.
+    full: OnceCell<Option<gix::Repository>>,
+    /// The user's and the system's config files, parsed on first use
+    /// (aliases and `core.hooksPath` both read them).
+    user_config: OnceCell<Vec<gix::config::File>>,
+}
+
+/// How gix opens repositories here: the repository's config only (the
+/// user's and system's are read on demand), the path as given, and
+/// object-store slots as the packs on disk need (with a fixed few, an
+/// object in a pack beyond them is not found).
+fn options() -> gix::open::Options {
+    gix::open::Options::isolated().open_path_as_is(true)
+}
+
+impl Repo {
+    /// The repository a git command line with these globals would use, if any.
+    pub fn for_globals(globals: &Globals) -> Option<Repo> {
+        let cwd = effective_cwd(globals);
+        let plain = globals.plain() && !globals.bare && env::var_os("GIT_NAMESPACE").is_none();
+        if plain {
+            // Physical, as git's getcwd() after its chdir()s gives it.
+            let start = if globals.chdir.is_empty() {
+                Some(cwd.clone())
+            } else {
+                cwd.canonicalize().ok()
+            };
+            if let Some(repo) = start
+                .and_then(|s| Dirs::discover(&s))
+                .and_then(|d| Repo::from_dirs(&d))
+            {
+                return Some(repo);
+            }
+        }
+        let repo = if let Some(git_dir) = &globals.git_dir {
+            gix::open_opts(cwd.join(git_dir), options()).ok()?
+        } else {
+            let trust = gix::sec::trust::Mapping {
+                full: options(),
+                reduced: options(),
+            };
+            gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+                &cwd,
+                Default::default(),
+                trust,
+            )
+            .ok()?
+            .to_thread_local()
+        };
+        Some(Repo::from_gix(repo))
+    }
+
+    /// The repository of the current directory (tool and hook faces).
+    pub fn discover() -> Option<Repo> {
+        Repo::for_globals(&Globals::default())
+    }
+
+    /// The repository at exactly this directory or above it.
+    pub fn at(dir: &Path) -> Option<Repo> {
+        if let Some(repo) = dir
+            .canonicalize()
+            .ok()
+            .and_then(|d| Dirs::discover(&d))
+            .and_then(|d| Repo::from_dirs(&d))
+        {
+            return Some(repo);
+        }
+        gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
+            .ok()
+            .map(|r| Repo::from_gix(r.to_thread_local()))
+    }
+
+    /// The repository of directories already found (a hook's, say), without
+    /// gix's configuration cache; `None` where gix must open it (a config
+    /// that is not readable, extensions, `core.precomposeUnicode`), or
+    /// where even gix cannot.
+    pub fn from_dirs(dirs: &Dirs) -> Option<Repo> {
+        let path = dirs.common_dir.join("config");
+        let config = match gix::config::File::from_path_no_includes(
+            path.clone(),
+            gix::config::Source::Local,
+        ) {
+            Ok(config) => config,
+            // No config file: git reads none, and accepts the repository.
+            Err(_) if !path.exists() => gix::config::File::new(gix::config::file::Metadata::from(
+                gix::config::Source::Local,
+            )),
+            Err(_) => return Repo::open_full(dirs),
+        };
+        let light = config.sections_by_name("extensions").is_none()
+            && !config
+                .boolean("core.precomposeUnicode")
+                .map_or(true, |v| v.unwrap_or(false));
+        if !light {
+            return Repo::open_full(dirs);
+        }
+        let object_hash = gix::hash::Kind::Sha1;
+        let refs = if dirs.git_dir == dirs.common_dir {
+            gix::RefStore::at(dirs.git_dir.clone(), object_hash)
+        } else {
+            gix::RefStore::for_linked_worktree(
+                dirs.git_dir.clone(),
+                dirs.common_dir.clone(),
+                object_hash,
+            )
+        };
+        Some(Repo {
+            git_dir: dirs.git_dir.clone(),
+            common_dir: dirs.common_dir.clone(),
+            workdir: dirs.work_tree.clone(),
+            object_hash,
+            config,
+            refs,
+            full: OnceCell::new(),
+            user_config: OnceCell::new(),
+        })
+    }
+
+    /// [`Repo::from_dirs`] where gix must open the repository: at the git
+    /// dir found, keeping the working tree as found.
+    fn open_full(dirs: &Dirs) -> Option<Repo> {
+        let repo = gix::open_opts(&dirs.git_dir, options()).ok()?;
+        let mut repo = Repo::from_gix(repo);
+        repo.workdir = dirs.work_tree.clone();
+        Some(repo)
+    }
+
+    /// A repository gix has opened.
+    fn from_gix(repo: gix::Repository) -> Repo {
+        Repo {
+            git_dir: repo.git_dir().to_path_buf(),
+            common_dir: repo.common_dir().to_path_buf(),
+            workdir: repo.workdir().map(Path::to_path_buf),
+            object_hash: repo.object_hash(),
+            config: repo.config_snapshot().plumbing().clone(),
+            refs: repo.refs.clone(),
+            full: OnceCell::from(Some(repo)),
+            user_config: OnceCell::new(),
+        }
+    }
+
+    /// The full gix repository (objects, ref iteration), opened on first use.
+    pub fn gix(&self) -> Result<&gix::Repository> {
+        self.full
+            .get_or_init(|| gix::open_opts(&self.git_dir, options()).ok())
+            .as_ref()
+            .ok_or_else(|| {
+                Error::internal(format!(
+                    "cannot open the repository at {}",
+                    self.git_dir.display()
+                ))
+                .with_hint("check it with `git fsck`; git-ward reads objects through it")
+            })
+    }
+
+    /// Is the full gix repository open? (For tests of what a road opens.)
+    pub fn gix_opened(&self) -> bool {
+        self.full.get().is_some()
+    }
+
+    /// This worktree's own git dir (`.git`, or `.git/worktrees/x`).
+    pub fn git_dir(&self) -> &Path {
+        &self.git_dir
+    }
+
+    /// The git dir shared by all worktrees.
+    pub fn common_dir(&self) -> &Path {
+        &self.common_dir
+    }
+
+    /// The working tree's top directory, if not bare.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.workdir.as_deref()
+    }
+
+    /// The kind of object ids the repository uses.
+    pub fn object_hash(&self) -> gix::hash::Kind {
+        self.object_hash
+    }
+
+    /// The repository's own config file.
+    pub fn config(&self) -> &gix::config::File {
+        &self.config
+    }
+
+    /// The ref `HEAD` names when symbolic (`refs/heads/main`), existing or not.
+    fn head_ref_name(&self) -> Option<gix::refs::FullName> {
+        let head = self.refs.try_find("HEAD").ok()??;
+        match head.target {
+            gix::refs::Target::Symbolic(name) => Some(name),
+            gix::refs::Target::Object(_) => None,
+        }
+    }
+
+    /// Where HEAD is.
+    pub fn head(&self) -> Option<Head> {
+        let head = self.refs.try_find("HEAD").ok()??;
+        Some(match &head.target {
+            gix::refs::Target::Object(_) => Head::Detached,
+            gix::refs::Target::Symbolic(name) => {
+                let short = name.as_ref().shorten().to_string();
+                match self.refs.try_find(name.as_ref()) {
+                    Ok(Some(_)) => Head::Branch(short),
+                    Ok(None) => Head::Unborn(short),
+                    Err(_) => return None,
+                }
+            }
+        })
+    }
+
+    /// The object a ref names (a full name, or a short one found by git's
+    /// search order), following symbolic refs but not peeling tags: an
+    /// annotated tag gives its tag object, which is what keeps it. `HEAD`,
+    /// branches and checkpoints name commits. Reads refs only.
+    pub fn ref_target(&self, name: &str) -> Option<String> {
+        let mut r = self.refs.try_find(name).ok()??;
+        for _ in 0..=MAX_SYMREF_DEPTH {
+            match r.target {
+                gix::refs::Target::Object(id) => return Some(id.to_string()),
+                gix::refs::Target::Symbolic(next) => {
+                    r = self.refs.try_find(next.as_ref()).ok()??;
+                }
+            }
+        }
+        None
+    }
+
+    /// All `alias.*` values from the system, user and repository config, the
+    /// later overriding the earlier, as git reads them.
+    pub fn aliases(&self) -> HashMap<String, String> {
+        let mut out = HashMap::new();
+        let mut collect = |file: &gix::config::File| {
+            if let Some(sections) = file.sections_by_name("alias") {
+                for section in sections {
+                    for name in section.value_names() {
+                        if let Some(value) = section.value(name.as_str()) {
+                            out.insert(name.to_string().to_ascii_lowercase(), value.to_string());
+                        }
+                    }
+                }
+            }
+        };
+        for file in self.user_configs() {
+            collect(file);
+        }
+        collect(&self.config);
+        out
+    }
+
+    /// [`user_config_files`], parsed once for this repository's facts, with
+    /// their `include.path` and `includeIf` files (`gitdir:`, `gitdir/i:`
+    /// and `onbranch:` conditions, for this repository) as git reads them.
+    /// A file whose includes cannot all be followed keeps what was read.
+    fn user_configs(&self) -> &[gix::config::File] {
+        self.user_config.get_or_init(|| {
+            let home = env::var(env::HOME).map(PathBuf::from);
+            let branch = self.head_ref_name();
+            let interpolate = gix::config::path::interpolate::Context {
+                home_dir: home.as_deref(),
+                ..Default::default()
+            };
+            let conditional = gix::config::file::includes::conditional::Context {
+                git_dir: Some(&self.git_dir),
+                branch_name: branch.as_ref().map(|b| b.as_ref()),
+            };
+            let options = gix::config::file::init::Options {
+                includes: gix::config::file::includes::Options::follow(interpolate, conditional),
+                lossy: false,
+                ignore_io_errors: true,
+            };
+            user_config_files()
+                .into_iter()
+                .filter_map(|(path, source)| {
+                    let mut file = gix::config::File::from_path_no_includes(path, source).ok()?;
+                    if let Err(err) = file.resolve_includes(options) {
+                        tracing::debug!("config includes: {err}");
+                    }
+                    Some(file)
+                })
+                .collect()
+        })
+    }
+
+    /// `core.hooksPath` as git reads it: the repository's own config first,
+    /// then the user's and the system's (git-ward opens repositories
+    /// without those), with the scope that set it.
+    pub fn hooks_path(&self) -> Option<(String, &'static str)> {
+        if let Some(value) = self.config_string("core.hooksPath") {
+            return Some((value, "repository"));
+        }
+        // The last file that sets it wins.
+        self.user_configs().iter().rev().find_map(|file| {
+            let value = file.raw_value("core.hooksPath").ok()?;
+            let scope = if file.meta().source == gix::config::Source::System {
+                "system"
+            } else {
+                "global"
+            };
+            Some((value.to_string(), scope))
+        })
+    }
+
+    /// The names of the configured remotes (`origin`), from
+    /// `remote.<name>.*` sections, sorted, each once.
+    pub fn remotes(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .config
+            .sections_by_name("remote")
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.header().subsection_name().map(|n| n.to_string()))
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Does a local branch of this short name exist?
+    pub fn is_local_branch(&self, name: &str) -> bool {
+        matches!(
+            self.refs.try_find(format!("refs/heads/{name}").as_str()),
+            Ok(Some(_))
+        )
+    }
+
+    /// A config value as a string.
+    pub fn config_string(&self, key: &str) -> Option<String> {
+        self.config.string(key).map(|v| v.to_string())
+    }
+
+    /// Where `git push` with no refspec sends the current branch: its
+    /// upstream's name (`branch.<b>.merge`) or, failing that, its own name.
+    pub fn default_push_dst(&self, head: &Head) -> Option<String> {
+        let branch = head.branch()?;
+        Some(
+            self.config_string(&format!("branch.{branch}.merge"))
+                .unwrap_or_else(|| format!("refs/heads/{branch}")),
+        )
+    }
+
+    /// Does this repository keep its refs in the reftable backend? gix reads
+    /// refs from files only: there, `HEAD` names `refs/heads/.invalid` and
+    /// no branch is found.
+    pub fn reftable(&self) -> bool {
+        uses_reftable(self.common_dir())
+    }
+
+    /// Fails when the refs cannot be read in process (reftable): the facts
+    /// a decision needs (the current branch, the branches that exist) would
+    /// be wrong, and checkpoints could not be listed or claimed.
+    pub fn refs_readable(&self) -> Result<()> {
+        if !self.reftable() {
+            return Ok(());
+        }
+        Err(Error::invalid(
+            "this repository keeps its refs in reftable, which git-ward reads only through its hooks: it cannot check out, switch or checkpoint here",
+            "convert it to the files backend (`git refs migrate --ref-format=files`, git 2.46 or newer), or let a person run this command",
+        ))
+    }
+
+    /// The text of `.ward/policy.toml` committed on the first protected
+    /// branch that exists locally, with that branch's name. Committed as
+    /// anything but a file (a directory, a symlink), it is an error: the
+    /// team layer is never skipped in silence.
+    pub fn team_policy(&self, protected: &[String]) -> Result<Option<(String, String)>> {
+        if self.reftable() {
+            return self.team_policy_via_git(protected);
+        }
+        for pattern in literal_branches(protected) {
+            let full = format!("refs/heads/{pattern}");
+            let Ok(Some(r)) = self.refs.try_find(full.as_str()) else {
+                continue;
+            };
+            // What the branch points at fixes the answer: remembered per id.
+            let id = r.target.try_id().map(|id| id.to_string());
+            if let Some(known) = id
+                .as_deref()
+                .and_then(|id| team_cache::read(self.common_dir(), pattern, id))
+            {
+                return Ok(known.map(|text| (pattern.clone(), text)));
+            }
+            // The branch exists: what it holds decides, so an object that
+            // cannot be read is an error, never a layer skipped in silence.
+            let unreadable = |e: &dyn std::fmt::Display| team_policy_unreadable(pattern, e);
+            let mut r = match self.gix()?.try_find_reference(full.as_str()) {
+                Ok(Some(r)) => r,
+                Ok(None) => return Err(unreadable(&"the branch vanished while being read")),
+                Err(e) => return Err(unreadable(&e)),
+            };
+            let commit = r.peel_to_commit().map_err(|e| unreadable(&e))?;
+            let tree = commit.tree().map_err(|e| unreadable(&e))?;
+            let text = match tree
+                .lookup_entry_by_path(TEAM_POLICY)
+                .map_err(|e| unreadable(&e))?
+            {
+                None => None,
+                Some(entry) if !entry.mode().is_blob() => {
+                    return Err(team_policy_not_a_file(pattern));
+                }
+                Some(entry) => {
+                    let object = entry.object().map_err(|e| unreadable(&e))?;
+                    Some(String::from_utf8_lossy(&object.data).into_owned())
+                }
+            };
+            if let Some(id) = &id {
+                team_cache::write(self.common_dir(), pattern, id, text.as_deref());
+            }
+            return Ok(text.map(|text| (pattern.clone(), text)));
+        }
+        Ok(None)
+    }
+
+    /// [`Repo::team_policy`] through the real git, for reftable repositories.
+    fn team_policy_via_git(&self, protected: &[String]) -> Result<Option<(String, String)>> {
+        let git = crate::git::Git::locate()?
+            .detached_from_env()
+            .env("GIT_DIR", self.common_dir());
+        for pattern in literal_branches(protected) {
+            let full = format!("refs/heads/{pattern}");
+            // Whether the branch exists (reftable needs git 2.45, which has
+            // `show-ref --exists`); then what it holds must be readable.
+            if !git
+                .output(["show-ref", "--exists", &full])?
+                .status
+                .success()
+            {
+                continue;
+            }
+            let commit = format!("{full}^{{commit}}");
+            let found = git.output(["rev-parse", "--verify", "-q", &commit])?;
+            if !found.status.success() {
+                return Err(team_policy_unreadable(
+                    pattern,
+                    &"its commit cannot be read",
+                ));
+            }
+            let id = String::from_utf8_lossy(&found.stdout).trim().to_string();
+            // `<mode> <type> <id>\t<path>`, or nothing when it is not there.
+            let listed = git.run(["ls-tree", &id, "--", TEAM_POLICY])?;
+            let Some((meta, _)) = listed.split_once('\t') else {
+                return Ok(None);
+            };
+            let mut fields = meta.split(' ');
+            let (mode, blob) = (fields.next().unwrap_or(""), fields.nth(1).unwrap_or(""));
+            if !matches!(mode, "100644" | "100755") {
+                return Err(team_policy_not_a_file(pattern));
+            }
+            let text = git.output(["cat-file", "blob", blob])?;
+            if !text.status.success() {
+                return Err(team_policy_unreadable(pattern, &"its blob cannot be read"));
+            }
+            return Ok(Some((
+                pattern.clone(),
+                String::from_utf8_lossy(&text.stdout).into_owned(),
+            )));
+        }
+        Ok(None)
+    }
+
+    /// The contract file of this worktree.
+    pub fn contract_file(&self) -> PathBuf {
+        self.git_dir().join("ward").join("contract")
+    }
+}
+
+/// The system and user config files git reads, in order, as git finds them
+/// (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_GLOBAL`, XDG, HOME),
+/// without asking a git process where its installation keeps them.
+fn user_config_files() -> Vec<(PathBuf, gix::config::Source)> {
+    use gix::config::Source;
+    let mut out = Vec::new();
+    if !env::truthy("GIT_CONFIG_NOSYSTEM") {
+        let system = env::var("GIT_CONFIG_SYSTEM").unwrap_or_else(|| "/etc/gitconfig".into());
+        out.push((PathBuf::from(system), Source::System));
+    }
+    if let Some(global) = env::var("GIT_CONFIG_GLOBAL") {
+        out.push((PathBuf::from(global), Source::User));
+    } else {
+        let xdg = env::var(env::XDG_CONFIG_HOME)
+            .map(PathBuf::from)
+            .or_else(|| env::var(env::HOME).map(|h| PathBuf::from(h).join(".config")));
+        if let Some(xdg) = xdg {
+            out.push((xdg.join("git/config"), Source::Git));
+        }
+        if let Some(home) = env::var(env::HOME) {
+            out.push((PathBuf::from(home).join(".gitconfig"), Source::User));
+        }
+    }
+    out
+}
+
+/// The error for a team policy committed as something other than a file.
+fn team_policy_unreadable(branch: &str, why: &dyn std::fmt::Display) -> Error {
+    Error::internal(format!(
+        "cannot read the team policy ({TEAM_POLICY}) on '{branch}': {why}"
+    ))
+    .with_hint(format!(
+        "check the repository (`git fsck`); `git show {branch}:{TEAM_POLICY}` should print it"
+    ))
+}
+
+fn team_policy_not_a_file(branch: &str) -> Error {
+    Error::invalid(
+        format!("{TEAM_POLICY} committed on '{branch}' is not a file (a directory or a symlink)"),
+        format!("commit the team policy on '{branch}' as a regular file, or remove it from there"),
+    )
+}
