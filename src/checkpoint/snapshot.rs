@@ -524,13 +524,8 @@ pub(super) fn describe(ctx: &Ctx, t: &Trees, opts: &Options) -> Checkpoint {
 
 /// The tree of HEAD's commit, if there is one.
 pub(super) fn head_tree(ctx: &Ctx) -> Option<String> {
-    ctx.repo
-        .gix()
-        .ok()?
-        .head_commit()
-        .ok()
-        .and_then(|c| c.tree_id().ok())
-        .map(|id| id.to_string())
+    let head = ctx.repo.ref_target("HEAD")?;
+    ctx.repo.commit_tree(&head)
 }
 
 /// The id prefix of this context and the number to try first.

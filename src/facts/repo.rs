@@ -44,6 +44,9 @@ pub struct Repo {
     refs: gix::RefStore,
     /// The full gix repository, opened on first use.
     full: OnceCell<Option<gix::Repository>>,
+    /// gix's object store alone, for [`Repo::commit_tree`] when the full
+    /// repository is not open.
+    objects: OnceCell<Option<gix::odb::Handle>>,
     /// The user's and the system's config files, parsed on first use
     /// (aliases and `core.hooksPath` both read them).
     user_config: OnceCell<Vec<gix::config::File>>,
@@ -156,6 +159,7 @@ impl Repo {
             config,
             refs,
             full: OnceCell::new(),
+            objects: OnceCell::new(),
             user_config: OnceCell::new(),
         })
     }
@@ -179,6 +183,7 @@ impl Repo {
             config: repo.config_snapshot().plumbing().clone(),
             refs: repo.refs.clone(),
             full: OnceCell::from(Some(repo)),
+            objects: OnceCell::new(),
             user_config: OnceCell::new(),
         }
     }
@@ -195,6 +200,69 @@ impl Repo {
                 ))
                 .with_hint("check it with `git fsck`; git-ward reads objects through it")
             })
+    }
+
+    /// The tree of a commit (or of the commit a tag names), read from the
+    /// object store without opening the whole repository where nothing
+    /// else is needed: no replacement refs (`refs/replace/`), no object
+    /// directories from the environment.
+    pub fn commit_tree(&self, commit: &str) -> Option<String> {
+        use gix::objs::Find;
+        let mut id = gix::ObjectId::from_hex(commit.as_bytes()).ok()?;
+        let mut buf = Vec::new();
+        for _ in 0..=MAX_SYMREF_DEPTH {
+            let data = match self.light_objects() {
+                Some(odb) => odb.try_find(&id, &mut buf),
+                None => self.gix().ok()?.objects.try_find(&id, &mut buf),
+            }
+            .ok()??;
+            match data.kind {
+                gix::object::Kind::Commit => {
+                    let tree =
+                        gix::objs::CommitRefIter::from_bytes(data.data, self.object_hash).tree_id();
+                    return tree.ok().map(|t| t.to_string());
+                }
+                gix::object::Kind::Tag => {
+                    id = gix::objs::TagRefIter::from_bytes(data.data, self.object_hash)
+                        .target_id()
+                        .ok()?;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The object store alone, where reading it so gives what the whole
+    /// repository would; `None` where the full repository must read.
+    fn light_objects(&self) -> Option<&gix::odb::Handle> {
+        if self.full.get().is_some() {
+            return None;
+        }
+        self.objects
+            .get_or_init(|| {
+                let env_dirs = ["GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"]
+                    .iter()
+                    .any(|v| env::var_os(v).is_some());
+                if env_dirs || self.has_replacements() {
+                    return None;
+                }
+                gix::odb::at(self.common_dir.join("objects"), self.object_hash).ok()
+            })
+            .as_ref()
+    }
+
+    /// Does any ref under `refs/replace/` exist (or can that not be told)?
+    fn has_replacements(&self) -> bool {
+        let Ok(platform) = self.refs.iter() else {
+            return true;
+        };
+        let Ok(prefix) = <&gix::path::RelativePath>::try_from("refs/replace/") else {
+            return true;
+        };
+        platform
+            .prefixed(prefix)
+            .map_or(true, |mut refs| refs.next().is_some())
     }
 
     /// Is the full gix repository open? (For tests of what a road opens.)

@@ -237,3 +237,56 @@ fn a_repository_with_extensions_is_opened_by_gix() {
     assert!(opened, "extensions are gix's to read");
     assert_eq!(seen.head, Some(Head::Branch("main".into())));
 }
+
+/// The tree of a commit as git reads it (`<rev>^{tree}`).
+fn tree_of(repo: &TestRepo, rev: &str) -> Option<String> {
+    repo.rev(&format!("{rev}^{{tree}}"))
+}
+
+fn light(dir: &Path) -> Repo {
+    Repo::for_globals(&Globals {
+        chdir: vec![dir.to_path_buf()],
+        ..Globals::default()
+    })
+    .expect("a repository")
+}
+
+#[test]
+fn a_commit_tree_is_read_from_the_object_store_alone() {
+    let repo = populated();
+    let head = repo.rev("HEAD").unwrap();
+    let tag = repo.rev("refs/tags/v1").unwrap();
+    for packed in [false, true] {
+        if packed {
+            repo.git(["gc", "-q"]).ok();
+            assert!(!repo
+                .dir
+                .join(".git/objects")
+                .join(&head[..2])
+                .join(&head[2..])
+                .exists());
+        }
+        let r = light(&repo.dir);
+        assert_eq!(r.commit_tree(&head), tree_of(&repo, "HEAD"));
+        // An annotated tag gives the tree of the commit it names.
+        assert_eq!(r.commit_tree(&tag), tree_of(&repo, "HEAD"));
+        assert_eq!(r.commit_tree(&"0".repeat(40)), None);
+        assert!(!r.gix_opened(), "the object store alone reads a commit");
+    }
+}
+
+#[test]
+fn a_replaced_commit_is_read_as_git_reads_it() {
+    let repo = populated();
+    let head = repo.rev("HEAD").unwrap();
+    repo.write("other", "other\n");
+    repo.git(["add", "other"]).ok();
+    repo.git(["commit", "-q", "-m", "other"]).ok();
+    let other = repo.rev("HEAD").unwrap();
+    repo.git(["replace", &head, &other]).ok();
+    let r = light(&repo.dir);
+    let tree = r.commit_tree(&head);
+    assert_eq!(tree, tree_of(&repo, &head));
+    assert_eq!(tree, tree_of(&repo, &other));
+    assert!(r.gix_opened(), "replacements are read through gix");
+}
