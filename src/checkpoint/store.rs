@@ -317,23 +317,10 @@ pub fn unknown_id(id: &str) -> Error {
 
 /// The names (ids) of all checkpoint refs, read in-process.
 pub fn ids(ctx: &Ctx) -> Vec<String> {
-    let Ok(platform) = ctx.repo.gix().map(|r| r.references()) else {
-        return Vec::new();
-    };
-    let Ok(platform) = platform else {
-        return Vec::new();
-    };
-    let Ok(iter) = platform.prefixed(PREFIX) else {
-        return Vec::new();
-    };
-    iter.filter_map(|r| r.ok())
-        .filter_map(|r| {
-            r.name()
-                .as_bstr()
-                .to_string()
-                .strip_prefix(PREFIX)
-                .map(str::to_string)
-        })
+    let names = ctx.repo.ref_names(PREFIX).unwrap_or_default();
+    names
+        .iter()
+        .filter_map(|name| name.strip_prefix(PREFIX).map(str::to_string))
         .collect()
 }
 
@@ -452,19 +439,9 @@ pub fn retain(ctx: &Ctx, keep: u32, spare: &str) -> Result<Vec<String>> {
 
 /// The refs under `refs/ward/kept/<id>/`.
 pub fn kept_refs(ctx: &Ctx, id: &str) -> Vec<String> {
-    let prefix = format!("{KEPT}{id}/");
-    let Ok(platform) = ctx.repo.gix().map(|r| r.references()) else {
-        return Vec::new();
-    };
-    let Ok(platform) = platform else {
-        return Vec::new();
-    };
-    let Ok(iter) = platform.prefixed(prefix.as_str()) else {
-        return Vec::new();
-    };
-    iter.filter_map(|r| r.ok())
-        .map(|r| r.name().as_bstr().to_string())
-        .collect()
+    ctx.repo
+        .ref_names(&format!("{KEPT}{id}/"))
+        .unwrap_or_default()
 }
 
 /// Makes sure `git log --decorate` leaves `refs/ward/` out.

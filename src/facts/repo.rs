@@ -254,15 +254,20 @@ impl Repo {
 
     /// Does any ref under `refs/replace/` exist (or can that not be told)?
     fn has_replacements(&self) -> bool {
-        let Ok(platform) = self.refs.iter() else {
-            return true;
-        };
-        let Ok(prefix) = <&gix::path::RelativePath>::try_from("refs/replace/") else {
-            return true;
-        };
+        self.ref_names("refs/replace/")
+            .is_none_or(|names| !names.is_empty())
+    }
+
+    /// The full names of the refs under `prefix` (ending in `/`), loose and
+    /// packed, sorted; `None` when they cannot be read.
+    pub fn ref_names(&self, prefix: &str) -> Option<Vec<String>> {
+        let platform = self.refs.iter().ok()?;
+        let prefix = <&gix::path::RelativePath>::try_from(prefix).ok()?;
         platform
             .prefixed(prefix)
-            .map_or(true, |mut refs| refs.next().is_some())
+            .ok()?
+            .map(|r| r.ok().map(|r| r.name.as_bstr().to_string()))
+            .collect()
     }
 
     /// Is the full gix repository open? (For tests of what a road opens.)
