@@ -6,13 +6,14 @@
 //! shim costs otherwise, and a decision needs none of it. So [`Repo`] is
 //! found the way the shim's read path finds it ([`Dirs::discover`], which
 //! declines whatever git might resolve differently) and holds the
-//! repository's config file and gix's ref store, both cheap to set up; the
-//! full gix repository is opened on first use ([`Repo::gix`]), for objects
-//! (the team layer when its cache misses, checkpoints). Where the light
-//! way declines (`GIT_DIR` and the like in the environment, `--git-dir` or
-//! `-c` on the command line, a repository with extensions or
-//! `core.precomposeUnicode`), the repository is opened by gix as git would
-//! and the same reads go through it.
+//! repository's config file and gix's ref store, both cheap to set up; a
+//! commit's tree is read from gix's object store alone
+//! ([`Repo::commit_tree`]), and the full gix repository is opened on first
+//! use ([`Repo::gix`]): the team layer when its cache misses, a blob a
+//! checkpoint reads. Where the light way declines (`GIT_DIR` and the like
+//! in the environment, `--git-dir` or `-c` on the command line, a
+//! repository with extensions or `core.precomposeUnicode`), gix opens the
+//! repository as git would and the same reads go through it.
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
