@@ -7,7 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use std::path::Path;
 
-use super::clean::Verdict;
+use super::clean::{Scope, Verdict};
 use super::snapshot::head_tree;
 use super::{lost, plan, snapshot, store, worktree, Ctx, Kind};
 use crate::action::{Action, CheckoutTarget, RefTarget};
@@ -238,8 +238,18 @@ fn is_clean(
             return Ok(false);
         };
         let head = head_tree(ctx);
-        let whole = whole_tree(ctx, limit);
-        match super::clean::tracked(ctx, &index, head.as_deref(), whole) {
+        let paths = match limit {
+            Some((cwd, paths)) if !whole_tree(ctx, limit) => literal_paths(ctx, cwd, paths),
+            _ => None,
+        };
+        let scope = match (&paths, whole_tree(ctx, limit)) {
+            (_, true) => Scope::Whole,
+            (Some(paths), false) => Scope::Paths(paths),
+            (None, false) => Scope::Marked,
+        };
+        // Where the scope covers what the command reads, a finding is the answer.
+        let whole = !matches!(scope, Scope::Marked);
+        match super::clean::tracked(ctx, &index, head.as_deref(), scope) {
             Verdict::Clean if !untracked => return Ok(true),
             Verdict::Clean => tracked = false,
             Verdict::Hidden(why) => {
@@ -285,6 +295,52 @@ fn is_clean(
     };
     let out = git.output_with(args, &no_locks, None)?;
     Ok(out.status.success() && out.stdout.is_empty())
+}
+
+/// Variables that give every pathspec a meaning other than a plain path.
+const PATHSPEC_ENV: &[&str] = &[
+    "GIT_LITERAL_PATHSPECS",
+    "GIT_GLOB_PATHSPECS",
+    "GIT_NOGLOB_PATHSPECS",
+    "GIT_ICASE_PATHSPECS",
+];
+
+/// The pathspecs as paths from the top of the working tree, `/`-separated,
+/// when each is a plain path inside it (no glob character, no `:` magic,
+/// not absolute, not the top itself); `None` otherwise, and git reads them.
+/// `cwd` is where the command runs.
+fn literal_paths(ctx: &Ctx, cwd: &Path, paths: &[String]) -> Option<Vec<Vec<u8>>> {
+    if PATHSPEC_ENV.iter().any(|v| crate::env::var_os(v).is_some()) {
+        return None;
+    }
+    let cwd = std::fs::canonicalize(cwd).ok()?;
+    let prefix = cwd.strip_prefix(&ctx.workdir).ok()?;
+    let prefix: Vec<&[u8]> = prefix
+        .components()
+        .map(|c| c.as_os_str().as_bytes())
+        .collect();
+    paths
+        .iter()
+        .map(|spec| {
+            let plain = !spec.is_empty()
+                && !spec.starts_with([':', '/'])
+                && !spec.contains(['*', '?', '[', '\\']);
+            if !plain {
+                return None;
+            }
+            let mut parts = prefix.clone();
+            for part in spec.split('/') {
+                match part {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop()?;
+                    }
+                    name => parts.push(name.as_bytes()),
+                }
+            }
+            (!parts.is_empty()).then(|| parts.join(&b'/'))
+        })
+        .collect()
 }
 
 /// Does `limit` name the whole tree (none, or `.` from its top)?

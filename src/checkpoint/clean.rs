@@ -87,23 +87,49 @@ pub fn assume_unchanged(index: &File) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Whether the tracked files of the whole working tree match the index,
-/// and the index HEAD's tree (`head_tree`, hex), as far as the stat cache
-/// can tell. The index is the worktree's own, as for git's check, even
-/// when the command runs with `GIT_INDEX_FILE`: what that index could make
-/// the command overwrite is either a change the worktree's index sees, or
-/// HEAD's content.
+/// Which entries [`tracked`] compares with their files.
+#[derive(Clone, Copy, Debug)]
+pub enum Scope<'a> {
+    /// Every entry: the command works on the whole tree.
+    Whole,
+    /// The entries at or under these paths (from the top, `/`-separated,
+    /// none empty), and the assume-unchanged ones anywhere.
+    Paths(&'a [Vec<u8>]),
+    /// Only the assume-unchanged entries: the command names paths that
+    /// git must read (globs, magic), and asks git about them.
+    Marked,
+}
+
+impl Scope<'_> {
+    /// Is `path` outside what this scope compares?
+    fn leaves_out(&self, path: &[u8]) -> bool {
+        match self {
+            Scope::Whole => false,
+            Scope::Marked => true,
+            Scope::Paths(paths) => !paths
+                .iter()
+                .any(|p| path.starts_with(p) && (path.len() == p.len() || path[p.len()] == b'/')),
+        }
+    }
+}
+
+/// Whether the tracked files in `scope` match the index, and the index
+/// HEAD's tree (`head_tree`, hex), as far as the stat cache can tell. The
+/// index is the worktree's own, as for git's check, even when the command
+/// runs with `GIT_INDEX_FILE`: what that index could make the command
+/// overwrite is either a change the worktree's index sees, or HEAD's
+/// content.
 ///
-/// Without `whole_tree` (the command names some paths, which git reads),
-/// only the assume-unchanged entries are looked at: git's own check of
-/// those paths costs less than a look at every file.
-pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>, whole_tree: bool) -> Verdict {
+/// With [`Scope::Marked`] only the assume-unchanged entries are looked at,
+/// and the answer is at best [`Verdict::Unsure`]: git's own check of the
+/// paths named costs less than a look at every file.
+pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>, scope: Scope) -> Verdict {
     let cached = index.tree().and_then(|t| t.num_entries.map(|_| t.id));
     let head_matches = match (cached, head_tree) {
         (Some(id), Some(head)) => gix::ObjectId::from_hex(head.as_bytes()).is_ok_and(|h| h == id),
         _ => false,
     };
-    let whole = if !whole_tree {
+    let whole = if matches!(scope, Scope::Marked) {
         Err("limited to paths")
     } else if index.link().is_some() {
         Err("a split index")
@@ -127,7 +153,7 @@ pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>, whole_tree: boo
     let stop = AtomicBool::new(false);
     let check = |part: &[Entry]| {
         let mut walk = Walk::new(&root, racy_from);
-        walk.part(index, part, whole.is_err(), &stop)
+        walk.part(index, part, scope, whole.is_err(), &stop)
     };
     let outcomes: Vec<Verdict> = if threads == 1 {
         vec![check(entries)]
@@ -209,13 +235,14 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Checks `part`. Once the answer cannot be "clean" (`settled`), only
-    /// the assume-unchanged entries are looked at: one that changed is the
-    /// only finding that stops every thread.
+    /// Checks `part`. Once the answer cannot be "clean" (`settled`), and
+    /// outside `scope`, only the assume-unchanged entries are looked at:
+    /// one that changed is the only finding that stops every thread.
     fn part(
         &mut self,
         index: &File,
         part: &[Entry],
+        scope: Scope,
         mut settled: bool,
         stop: &AtomicBool,
     ) -> Verdict {
@@ -236,7 +263,8 @@ impl<'a> Walk<'a> {
                 continue;
             }
             let assumed = flags.contains(Flags::ASSUME_VALID);
-            if flags.contains(Flags::SKIP_WORKTREE) || (settled && !assumed) {
+            let skip = settled || scope.leaves_out(entry.path(index));
+            if flags.contains(Flags::SKIP_WORKTREE) || (skip && !assumed) {
                 continue;
             }
             match self.entry(index, entry) {
@@ -460,6 +488,28 @@ mod tests {
             gid: 1000,
             size: 10,
         }
+    }
+
+    #[test]
+    fn a_scope_of_paths_holds_them_and_what_is_under_them() {
+        let paths = [b"a".to_vec(), b"sub/dir".to_vec()];
+        let scope = Scope::Paths(&paths);
+        for inside in [&b"a"[..], b"a/b", b"sub/dir", b"sub/dir/x/y"] {
+            assert!(!scope.leaves_out(inside), "{inside:?}");
+        }
+        for outside in [
+            &b"a.txt"[..],
+            b"a-b",
+            b"ab",
+            b"sub",
+            b"sub/dirx",
+            b"sub/di",
+            b"b/a",
+        ] {
+            assert!(scope.leaves_out(outside), "{outside:?}");
+        }
+        assert!(!Scope::Whole.leaves_out(b"x"));
+        assert!(Scope::Marked.leaves_out(b"x"));
     }
 
     #[test]

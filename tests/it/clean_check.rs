@@ -105,9 +105,12 @@ fn a_missing_file_counts_only_where_the_command_looks() {
     let repo = agent_repo();
     age(&repo);
     std::fs::remove_file(repo.dir.join("sub/deeper/b.txt")).unwrap();
-    // Limited to a.txt: git reads the pathspec (cheaper than a look at
-    // every file), b.txt is not at stake.
+    // Limited to a.txt: b.txt is not at stake.
     repo.shim_env(["checkout", "--", "a.txt"], C1)
+        .ok()
+        .stderr_lacks(GIT_DECIDES);
+    // A glob: git reads it (cheaper than a look at every file).
+    repo.shim_env(["checkout", "--", "a.*"], C1)
         .ok()
         .stderr_has("git decides (limited to paths)");
     assert_eq!(repo.checkpoint_count(), 0);
@@ -117,6 +120,50 @@ fn a_missing_file_counts_only_where_the_command_looks() {
         .stderr_lacks(GIT_DECIDES);
     assert_eq!(repo.checkpoint_count(), 1);
     assert_eq!(repo.read("sub/deeper/b.txt").as_deref(), Some("b\n"));
+}
+
+#[test]
+fn plain_paths_are_told_from_the_stat_cache_where_they_point() {
+    let repo = agent_repo();
+    let (top, sub) = (repo.dir.clone(), repo.dir.join("sub"));
+    // A change outside the paths named is not at stake.
+    repo.write("run.sh", "#!/bin/sh\necho changed\n");
+    age(&repo);
+    for (dir, args) in [
+        (&top, &["checkout", "--", "a.txt"][..]),
+        (&top, &["restore", "sub"]),
+        (&sub, &["checkout", "--", "deeper/b.txt"]),
+        (&sub, &["restore", "../a.txt"]),
+        (&sub, &["checkout", "--", "./deeper/../../link", "deeper/"]),
+    ] {
+        repo.shim_in(dir, args, C1).ok().stderr_lacks(GIT_DECIDES);
+    }
+    assert_eq!(repo.checkpoint_count(), 0);
+    assert_eq!(
+        repo.read("run.sh").as_deref(),
+        Some("#!/bin/sh\necho changed\n")
+    );
+    // A change where a path points: the stat cache cannot tell, git
+    // reads it, and it is checkpointed.
+    repo.write("sub/deeper/b.txt", "B\n");
+    repo.shim_in(&sub, ["restore", "deeper"], C1)
+        .ok()
+        .stderr_has(GIT_DECIDES);
+    assert_eq!(repo.checkpoint_count(), 1);
+    assert_eq!(repo.checkpoint_file("chk-c1-1", "sub/deeper/b.txt"), "B\n");
+    assert_eq!(repo.read("sub/deeper/b.txt").as_deref(), Some("b\n"));
+    // A missing file reached through `..`: a difference, without git.
+    age(&repo);
+    std::fs::remove_file(repo.dir.join("a.txt")).unwrap();
+    repo.shim_in(&sub, ["checkout", "--", "deeper/../../a.txt"], C1)
+        .ok()
+        .stderr_lacks(GIT_DECIDES);
+    assert_eq!(repo.checkpoint_count(), 2);
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"));
+    // A path above the top is git's to refuse.
+    repo.shim_in(&sub, ["checkout", "--", "../../x"], C1)
+        .code(128)
+        .stderr_has("outside repository");
 }
 
 #[test]
