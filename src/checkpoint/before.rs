@@ -239,16 +239,16 @@ fn is_clean(
         };
         let head = head_tree(ctx);
         let paths = match limit {
-            Some((cwd, paths)) if !whole_tree(ctx, limit) => literal_paths(ctx, cwd, paths),
+            Some((cwd, paths)) if !whole_tree(ctx, limit) => Some(literal_paths(ctx, cwd, paths)),
             _ => None,
         };
-        let scope = match (&paths, whole_tree(ctx, limit)) {
-            (_, true) => Scope::Whole,
-            (Some(paths), false) => Scope::Paths(paths),
-            (None, false) => Scope::Marked,
+        let scope = match &paths {
+            None => Scope::Whole,
+            Some(Some(paths)) => Scope::Paths(paths),
+            Some(None) => Scope::Marked,
         };
         // Where the scope covers what the command reads, a finding is the answer.
-        let whole = !matches!(scope, Scope::Marked);
+        let covered = !matches!(scope, Scope::Marked);
         match super::clean::tracked(ctx, &index, head.as_deref(), scope) {
             Verdict::Clean if !untracked => return Ok(true),
             Verdict::Clean => tracked = false,
@@ -256,8 +256,8 @@ fn is_clean(
                 tracing::debug!("pre-destructive check: {why}");
                 return Ok(false);
             }
-            // With pathspecs git reads them; a difference elsewhere is no answer.
-            Verdict::Dirty(why) if whole => {
+            // Pathspecs git must read: a difference elsewhere is no answer.
+            Verdict::Dirty(why) if covered => {
                 tracing::debug!("pre-destructive check: {why}");
                 return Ok(false);
             }
