@@ -50,6 +50,16 @@ pub fn effective_cwd(globals: &Globals) -> PathBuf {
     cwd
 }
 
+/// [`effective_cwd`] as a physical path, as git's `getcwd()` after its
+/// `chdir()`s gives it: where git's discovery walks up from.
+pub fn physical_cwd(globals: &Globals) -> Option<PathBuf> {
+    if globals.chdir.is_empty() {
+        std::env::current_dir().ok() // getcwd: physical already
+    } else {
+        effective_cwd(globals).canonicalize().ok()
+    }
+}
+
 /// Is this environment an agent's (SPEC section 2)? `via_shim` is the first test.
 pub fn actor(policy: &Policy, via_shim: bool) -> Actor {
     actor_for_env(&policy.settings.enforce.agent_env, via_shim)

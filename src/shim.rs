@@ -259,13 +259,7 @@ fn fast_dirs(g: &Globals) -> Option<Dirs> {
         // `-C` then `GIT_DIR` relative to the new directory: the full road.
         return g.chdir.is_empty().then(Dirs::find).flatten();
     }
-    let start = if g.chdir.is_empty() {
-        std::env::current_dir().ok()? // getcwd: physical already
-    } else {
-        // Physical, as git's getcwd() after its chdir()s gives it.
-        facts::effective_cwd(g).canonicalize().ok()?
-    };
-    Dirs::discover(&start)
+    Dirs::discover(&facts::physical_cwd(g)?)
 }
 
 /// A doorway for git-ward's own calls in this repository, carrying the trace.

@@ -19,7 +19,7 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{effective_cwd, literal_branches, uses_reftable};
+use super::{effective_cwd, literal_branches, physical_cwd, uses_reftable};
 use crate::classify::Globals;
 use crate::decide::Head;
 use crate::env;
@@ -64,22 +64,15 @@ fn options() -> gix::open::Options {
 impl Repo {
     /// The repository a git command line with these globals would use, if any.
     pub fn for_globals(globals: &Globals) -> Option<Repo> {
-        let cwd = effective_cwd(globals);
         let plain = globals.plain() && !globals.bare && env::var_os("GIT_NAMESPACE").is_none();
-        if plain {
-            // Physical, as git's getcwd() after its chdir()s gives it.
-            let start = if globals.chdir.is_empty() {
-                Some(cwd.clone())
-            } else {
-                cwd.canonicalize().ok()
-            };
-            if let Some(repo) = start
-                .and_then(|s| Dirs::discover(&s))
-                .and_then(|d| Repo::from_dirs(&d))
-            {
-                return Some(repo);
-            }
+        if let Some(repo) = plain
+            .then(|| physical_cwd(globals))
+            .flatten()
+            .and_then(|start| Repo::found_from(&start))
+        {
+            return Some(repo);
         }
+        let cwd = effective_cwd(globals);
         let repo = if let Some(git_dir) = &globals.git_dir {
             gix::open_opts(cwd.join(git_dir), options()).ok()?
         } else {
@@ -105,17 +98,18 @@ impl Repo {
 
     /// The repository at exactly this directory or above it.
     pub fn at(dir: &Path) -> Option<Repo> {
-        if let Some(repo) = dir
-            .canonicalize()
-            .ok()
-            .and_then(|d| Dirs::discover(&d))
-            .and_then(|d| Repo::from_dirs(&d))
-        {
+        if let Some(repo) = dir.canonicalize().ok().and_then(|d| Repo::found_from(&d)) {
             return Some(repo);
         }
         gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
             .ok()
             .map(|r| Repo::from_gix(r.to_thread_local()))
+    }
+
+    /// The repository git finds walking up from `start` (a physical path),
+    /// without gix's configuration cache; `None` where the walk declines.
+    fn found_from(start: &Path) -> Option<Repo> {
+        Repo::from_dirs(&Dirs::discover(start)?)
     }
 
     /// The repository of directories already found (a hook's, say), without
@@ -189,7 +183,9 @@ impl Repo {
         }
     }
 
-    /// The full gix repository (objects, ref iteration), opened on first use.
+    /// The full gix repository, opened on first use: what the lighter
+    /// reads above do not cover (the team layer's trees and blobs, a blob
+    /// a checkpoint reads).
     pub fn gix(&self) -> Result<&gix::Repository> {
         self.full
             .get_or_init(|| gix::open_opts(&self.git_dir, options()).ok())
