@@ -39,8 +39,8 @@ pub struct Repo {
     common_dir: PathBuf,
     workdir: Option<PathBuf>,
     object_hash: gix::hash::Kind,
-    /// The repository's own config (`<common-dir>/config`), as gix reads it
-    /// when opening a repository isolated from the user's and system's.
+    /// The repository's own config (`<common-dir>/config`) with the files
+    /// it includes, without the user's and system's.
     config: gix::config::File,
     refs: gix::RefStore,
     /// The full gix repository, opened on first use.
@@ -146,6 +146,8 @@ impl Repo {
                 object_hash,
             )
         };
+        let mut config = config;
+        follow_includes(&mut config, &dirs.git_dir, &refs);
         Some(Repo {
             git_dir: dirs.git_dir.clone(),
             common_dir: dirs.common_dir.clone(),
@@ -170,12 +172,14 @@ impl Repo {
 
     /// A repository gix has opened.
     fn from_gix(repo: gix::Repository) -> Repo {
+        let mut config = repo.config_snapshot().plumbing().clone();
+        follow_includes(&mut config, repo.git_dir(), &repo.refs);
         Repo {
             git_dir: repo.git_dir().to_path_buf(),
             common_dir: repo.common_dir().to_path_buf(),
             workdir: repo.workdir().map(Path::to_path_buf),
             object_hash: repo.object_hash(),
-            config: repo.config_snapshot().plumbing().clone(),
+            config,
             refs: repo.refs.clone(),
             full: OnceCell::from(Some(repo)),
             objects: OnceCell::new(),
@@ -297,15 +301,6 @@ impl Repo {
         &self.config
     }
 
-    /// The ref `HEAD` names when symbolic (`refs/heads/main`), existing or not.
-    fn head_ref_name(&self) -> Option<gix::refs::FullName> {
-        let head = self.refs.try_find("HEAD").ok()??;
-        match head.target {
-            gix::refs::Target::Symbolic(name) => Some(name),
-            gix::refs::Target::Object(_) => None,
-        }
-    }
-
     /// Where HEAD is.
     pub fn head(&self) -> Option<Head> {
         let head = self.refs.try_find("HEAD").ok()??;
@@ -367,28 +362,12 @@ impl Repo {
     /// A file whose includes cannot all be followed keeps what was read.
     fn user_configs(&self) -> &[gix::config::File] {
         self.user_config.get_or_init(|| {
-            let home = env::var(env::HOME).map(PathBuf::from);
-            let branch = self.head_ref_name();
-            let interpolate = gix::config::path::interpolate::Context {
-                home_dir: home.as_deref(),
-                ..Default::default()
-            };
-            let conditional = gix::config::file::includes::conditional::Context {
-                git_dir: Some(&self.git_dir),
-                branch_name: branch.as_ref().map(|b| b.as_ref()),
-            };
-            let options = gix::config::file::init::Options {
-                includes: gix::config::file::includes::Options::follow(interpolate, conditional),
-                lossy: false,
-                ignore_io_errors: true,
-            };
+            let includes = Includes::of(&self.git_dir, &self.refs);
             user_config_files()
                 .into_iter()
                 .filter_map(|(path, source)| {
                     let mut file = gix::config::File::from_path_no_includes(path, source).ok()?;
-                    if let Err(err) = file.resolve_includes(options) {
-                        tracing::debug!("config includes: {err}");
-                    }
+                    includes.follow(&mut file);
                     Some(file)
                 })
                 .collect()
@@ -601,6 +580,65 @@ fn user_config_files() -> Vec<(PathBuf, gix::config::Source)> {
         }
     }
     out
+}
+
+/// What git's `include.path` and `includeIf.<condition>.path` are
+/// resolved against: the home directory (`~/`), the git dir (`gitdir:`,
+/// `gitdir/i:`) and the branch HEAD names (`onbranch:`).
+struct Includes<'a> {
+    home: Option<PathBuf>,
+    git_dir: &'a Path,
+    branch: Option<gix::refs::FullName>,
+}
+
+impl<'a> Includes<'a> {
+    fn of(git_dir: &'a Path, refs: &gix::RefStore) -> Includes<'a> {
+        let branch = refs
+            .try_find("HEAD")
+            .ok()
+            .flatten()
+            .and_then(|head| match head.target {
+                gix::refs::Target::Symbolic(name) => Some(name),
+                gix::refs::Target::Object(_) => None,
+            });
+        Includes {
+            home: env::var(env::HOME).map(PathBuf::from),
+            git_dir,
+            branch,
+        }
+    }
+
+    /// Reads the files `file` includes into it, where git would. A file
+    /// whose includes cannot all be followed keeps what was read.
+    fn follow(&self, file: &mut gix::config::File) {
+        let interpolate = gix::config::path::interpolate::Context {
+            home_dir: self.home.as_deref(),
+            ..Default::default()
+        };
+        let conditional = gix::config::file::includes::conditional::Context {
+            git_dir: Some(self.git_dir),
+            branch_name: self.branch.as_ref().map(|b| b.as_ref()),
+        };
+        let options = gix::config::file::init::Options {
+            includes: gix::config::file::includes::Options::follow(interpolate, conditional),
+            lossy: false,
+            ignore_io_errors: true,
+        };
+        if let Err(err) = file.resolve_includes(options) {
+            tracing::debug!("config includes: {err}");
+        }
+    }
+}
+
+/// Follows the includes of the repository's own config, as git does (gix
+/// opens it without them); a config with none costs nothing more.
+fn follow_includes(config: &mut gix::config::File, git_dir: &Path, refs: &gix::RefStore) {
+    let any = ["include", "includeIf"]
+        .iter()
+        .any(|name| config.sections_by_name(name).is_some());
+    if any {
+        Includes::of(git_dir, refs).follow(config);
+    }
 }
 
 /// The error for a team policy committed as something other than a file.

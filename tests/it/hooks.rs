@@ -790,6 +790,14 @@ fn a_hooks_path_from_an_included_file_is_reported() {
     repo.ward(["doctor"])
         .stdout_has("FAIL hooks")
         .stdout_has("(core.hooksPath in the global config)");
+    // Included by the repository's own config, relative to it.
+    std::fs::remove_file(repo.home.join(".gitconfig")).unwrap();
+    repo.ward(["doctor"]).stdout_has("ok   hooks");
+    std::fs::copy(&inc, repo.dir.join(".git/hooks.inc")).unwrap();
+    repo.git(["config", "include.path", "hooks.inc"]).ok();
+    repo.ward(["doctor"])
+        .stdout_has("FAIL hooks")
+        .stdout_has("(core.hooksPath in the repository config)");
 }
 
 #[test]

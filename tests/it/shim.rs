@@ -607,6 +607,50 @@ fn aliases_in_included_config_files_are_resolved() {
 }
 
 #[test]
+fn aliases_the_repositorys_own_config_includes_are_resolved() {
+    let repo = TestRepo::new();
+    let git_dir = repo.dir.join(".git");
+    // Relative to the including file, as git resolves it.
+    std::fs::write(
+        git_dir.join("always.inc"),
+        "[alias]\n\tcm = commit\n\tcy = commit\n\tcz = commit\n",
+    )
+    .unwrap();
+    std::fs::write(git_dir.join("here.inc"), "[alias]\n\tcx = commit\n").unwrap();
+    std::fs::write(git_dir.join("main.inc"), "[alias]\n\tcb = commit\n").unwrap();
+    std::fs::write(git_dir.join("other.inc"), "[alias]\n\tco = commit\n").unwrap();
+    let mut config = std::fs::read_to_string(git_dir.join("config")).unwrap();
+    // An alias set before the include is overridden by it; one set after
+    // it overrides the included one.
+    config.push_str(&format!(
+        "[alias]\n\tcy = status\n\
+         [include]\n\tpath = always.inc\n\
+         [alias]\n\tcz = status\n\
+         [includeIf \"gitdir:{}\"]\n\tpath = here.inc\n\
+         [includeIf \"onbranch:main\"]\n\tpath = main.inc\n\
+         [includeIf \"onbranch:other\"]\n\tpath = other.inc\n",
+        git_dir.display()
+    ));
+    std::fs::write(git_dir.join("config"), config).unwrap();
+    let git_dir_env = [("GIT_DIR", git_dir.to_str().unwrap())];
+    for alias in ["cm", "cx", "cb", "cy"] {
+        // The light road, and gix's (the environment names the git dir).
+        repo.shim([alias, "--allow-empty", "-m", "x"])
+            .code(1)
+            .stderr_has("EN-GIT-D-003");
+        repo.shim_env([alias, "--allow-empty", "-m", "x"], &git_dir_env)
+            .code(1)
+            .stderr_has("EN-GIT-D-003");
+    }
+    // Not included on this branch: git knows no `co`, and says so.
+    repo.shim(["co"])
+        .code(1)
+        .stderr_has("'co' is not a git command");
+    repo.shim(["cz"]).ok();
+    repo.shim_env(["cz"], &git_dir_env).ok();
+}
+
+#[test]
 fn a_broken_policy_fails_closed_for_mutations_only() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "feat"]).ok();
