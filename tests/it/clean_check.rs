@@ -282,3 +282,39 @@ fn a_directory_replaced_by_a_symbolic_link_is_not_looked_through() {
         "b\n"
     );
 }
+
+#[test]
+fn a_tree_checked_on_several_threads_misses_nothing() {
+    // 1,200 entries: two parts of the index, one per thread.
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    for i in 0..1200 {
+        repo.write(&format!("d{:02}/f{i:04}.txt", i / 100), &format!("{i}\n"));
+    }
+    repo.commit("many");
+    age(&repo);
+    repo.shim_env(["checkout", "--", "."], C1)
+        .ok()
+        .stderr_lacks(GIT_DECIDES);
+    assert_eq!(repo.checkpoint_count(), 0);
+    // Near each end of the index: found without git, saved, restored.
+    for (n, path) in ["d00/f0003.txt", "d11/f1197.txt"].iter().enumerate() {
+        std::fs::remove_file(repo.dir.join(path)).unwrap();
+        repo.shim_env(["checkout", "--", "."], C1)
+            .ok()
+            .stderr_lacks(GIT_DECIDES);
+        assert_eq!(repo.checkpoint_count(), n + 1, "{path}");
+        assert!(repo.read(path).is_some(), "{path}");
+    }
+    // A marked file in the last part, which git's own check believes.
+    repo.git(["update-index", "--assume-unchanged", "d11/f1198.txt"])
+        .ok();
+    repo.write("d11/f1198.txt", "precious\n");
+    age(&repo);
+    repo.shim_env(["checkout", "--", "."], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 3);
+    assert_eq!(
+        repo.checkpoint_file("chk-c1-3", "d11/f1198.txt"),
+        "precious\n"
+    );
+}
