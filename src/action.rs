@@ -132,7 +132,22 @@ pub struct Action {
     pub needs_repo: bool,
 }
 
+/// The git command an operation name stands for, as a denial names it:
+/// `git.commit` is `commit`.
+pub fn command_word(operation: &str) -> &str {
+    operation.strip_prefix("git.").unwrap_or(operation)
+}
+
 impl Action {
+    /// The command as a denial names it (`commit`; `git` when none).
+    pub fn word(&self) -> &str {
+        if self.command.is_empty() {
+            "git"
+        } else {
+            &self.command
+        }
+    }
+
     /// `git.commit`, as the audit log names operations.
     pub fn operation(&self) -> String {
         if self.command.is_empty() {

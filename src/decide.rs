@@ -169,7 +169,7 @@ pub fn decide_without_policy(action: &Action, err: &Error) -> Decision {
         .unwrap_or_else(|| "fix the policy (`git ward policy check`), then retry".to_string());
     Decision::deny(
         Code::E001,
-        format!("{} refused: {}", action.operation(), err.message),
+        format!("{} refused: {}", action.word(), err.message),
         hint,
         "policy",
     )
@@ -253,7 +253,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         if !settings.enforce.allow_no_verify {
             return Decision::deny(
                 Code::D004,
-                format!("{} switches hooks off ({how})", action.operation()),
+                format!("{} switches hooks off ({how})", action.word()),
                 HINT_NO_VERIFY,
                 "enforce.allow_no_verify",
             );
@@ -312,7 +312,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             Code::D001,
             format!(
                 "{} {verb} protected ref '{}'",
-                action.operation(),
+                action.word(),
                 display(&full)
             ),
             HINT_PROTECTED_REF,
@@ -361,7 +361,7 @@ fn decide_commit_on_protected(
     facts: &Facts,
     branch: &str,
 ) -> Decision {
-    let op = action.operation();
+    let op = action.word();
     match policy.capability(facts.contract.as_deref()) {
         CapabilityFor::Off => Decision::deny(
             Code::D001,

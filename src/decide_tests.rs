@@ -800,7 +800,7 @@ fn d003_message_and_hint_are_the_spec_example() {
     let e = d.denial().unwrap();
     assert_eq!(
         e.render(),
-        "ward: denied [EN-GIT-D-003] git.commit on protected branch 'main' needs an active contract\n\
+        "ward: denied [EN-GIT-D-003] commit on protected branch 'main' needs an active contract\n\
          hint: run `git ward contract start <id>` or set WARD_CONTRACT, then retry\n"
     );
 }

@@ -6,6 +6,7 @@
 //! value, whether a move is a fast-forward, whether the value is the
 //! upstream's) is read by the hook and handed in.
 
+use crate::action::command_word;
 use crate::decide::{binds, Actor, Decision};
 use crate::error::Code;
 use crate::policy::{short_name, Policy, ServerAgentCommits};
@@ -89,7 +90,7 @@ pub fn decide_ref_change(
             };
             Decision::deny(
                 Code::D001,
-                format!("{operation} {verb} protected ref '{name}'"),
+                format!("{} {verb} protected ref '{name}'", command_word(operation)),
                 if is_tag {
                     "protected tags are never moved or deleted; create a new tag instead"
                         .to_string()
@@ -237,7 +238,7 @@ pub fn decide_receive(policy: &Policy, update: &PushUpdate, facts: &ReceiveFacts
 pub fn commit_needs_switch(operation: &str, branch: &str, target: &str) -> Decision {
     Decision::deny(
         Code::D001,
-        format!("{operation} on protected branch '{branch}'"),
+        format!("{} on protected branch '{branch}'", command_word(operation)),
         format!("move to your own branch first (`git switch -c {target}`, or `git switch {target}` if it exists), then retry; the git-ward shim does this for you"),
         "capabilities.ensure_working_branch",
     )

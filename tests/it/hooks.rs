@@ -464,7 +464,7 @@ fn pre_commit_refuses_where_the_shim_would_switch() {
     let repo = installed();
     repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT)
         .code(1)
-        .stderr_has("ward: denied [EN-GIT-D-003] git.commit on protected branch 'main' needs an active contract");
+        .stderr_has("ward: denied [EN-GIT-D-003] commit on protected branch 'main' needs an active contract");
     repo.git_env(
         ["commit", "-q", "--allow-empty", "-m", "x"],
         &[("WARD_CONTRACT", "c1")],
