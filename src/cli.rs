@@ -127,8 +127,11 @@ pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result
 /// prints the JSON value (with `--json`) or the error, returns the code.
 pub fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Result<u8> {
     match result {
-        Ok((value, code)) => {
+        Ok((mut value, code)) => {
             if json {
+                if let Some(map) = value.as_object_mut() {
+                    map.entry("status").or_insert(exit::status(code).into());
+                }
                 crate::output::outln!("{value}");
             }
             Ok(code)

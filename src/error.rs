@@ -79,6 +79,17 @@ pub mod exit {
     pub const INTERNAL: u8 = 3;
     /// The shim found no real git to run (the shell's "command not found").
     pub const NO_GIT: u8 = 127;
+
+    /// The `--json` status letter of an exit code: S (success), D (denied),
+    /// I (invalid) or E (error).
+    pub fn status(code: u8) -> &'static str {
+        match code {
+            OK => "S",
+            DENIED => "D",
+            INVALID => "I",
+            _ => "E",
+        }
+    }
 }
 
 /// A failure with a code, a message and a hint.
@@ -163,10 +174,13 @@ impl Error {
         }
     }
 
-    /// The `--json` form: `{"status": "D", "code": ..., "message": ..., "hint": ...}`.
+    /// The `--json` form: `{"status": "D", "code": ..., "message": ..., "hint": ...}`,
+    /// its status the letter of the exit code (an internal error reported
+    /// as an invalid argument, such as a policy file `policy check` was
+    /// given, is `I`).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
-            "status": self.code.status(),
+            "status": exit::status(self.exit_code()),
             "code": self.code.as_str(),
             "message": self.message,
             "hint": self.hint,
@@ -223,6 +237,16 @@ mod tests {
              hint: run `git ward contract start <id>` or set WARD_CONTRACT, then retry\n"
         );
         assert_eq!(err.exit_code(), exit::DENIED);
+    }
+
+    #[test]
+    fn the_json_status_follows_the_exit_code() {
+        let status = |e: Error| e.to_json()["status"].as_str().unwrap().to_string();
+        assert_eq!(status(Error::denied(Code::D001, "x", "y")), "D");
+        assert_eq!(status(Error::invalid("x", "y")), "I");
+        assert_eq!(status(Error::internal("x")), "E");
+        assert_eq!(status(Error::internal("x").with_exit(exit::INVALID)), "I");
+        assert_eq!(status(Error::internal("x").with_exit(exit::NO_GIT)), "E");
     }
 
     #[test]

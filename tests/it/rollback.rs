@@ -45,6 +45,7 @@ fn the_plan_names_every_kind_of_change() {
     let (repo, id) = changed_since();
     let (run, v) = repo.ward_json(["rollback", &id, "--dry-run", "--json"], &[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["status"], "S");
     let s = |p: &str, k: &str| (p.to_string(), k.to_string());
     assert_eq!(
         statuses(&v),
@@ -293,6 +294,7 @@ fn a_rollback_killed_at_random_points_is_recoverable() {
     // The state a finished rollback leaves, and back again.
     let run = repo.ward(["rollback", &id, "--yes", "--json"]).ok();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["status"], "S");
     let done = repo.state();
     let safety = v["safety_checkpoint"].as_str().unwrap().to_string();
     repo.ward(["rollback", &safety, "--yes", "--no-safety"])
