@@ -175,12 +175,11 @@ impl Error {
     }
 
     /// The `--json` form: `{"status": "D", "code": ..., "message": ..., "hint": ...}`,
-    /// its status the letter of the exit code (an internal error reported
-    /// as an invalid argument, such as a policy file `policy check` was
-    /// given, is `I`).
+    /// its status the code's class (`EN-GIT-E-001` is `E`, whatever the
+    /// exit code: `policy check` exits 2 for the bad file it was given).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
-            "status": exit::status(self.exit_code()),
+            "status": self.code.status(),
             "code": self.code.as_str(),
             "message": self.message,
             "hint": self.hint,
@@ -240,13 +239,16 @@ mod tests {
     }
 
     #[test]
-    fn the_json_status_follows_the_exit_code() {
+    fn the_json_status_is_the_codes_class() {
         let status = |e: Error| e.to_json()["status"].as_str().unwrap().to_string();
         assert_eq!(status(Error::denied(Code::D001, "x", "y")), "D");
         assert_eq!(status(Error::invalid("x", "y")), "I");
         assert_eq!(status(Error::internal("x")), "E");
-        assert_eq!(status(Error::internal("x").with_exit(exit::INVALID)), "I");
-        assert_eq!(status(Error::internal("x").with_exit(exit::NO_GIT)), "E");
+        assert_eq!(status(Error::internal("x").with_exit(exit::INVALID)), "E");
+        assert_eq!(exit::status(exit::OK), "S");
+        assert_eq!(exit::status(exit::DENIED), "D");
+        assert_eq!(exit::status(exit::INVALID), "I");
+        assert_eq!(exit::status(exit::INTERNAL), "E");
     }
 
     #[test]
