@@ -104,7 +104,9 @@ pub(super) fn rebase(args: &[String], ctx: &Context, a: &mut Action) {
 }
 
 /// `cherry-pick`, `revert`: make commits on the current branch (also with
-/// `-n`, which leaves them staged). `--abort` resets to before the sequence.
+/// `-n`, which leaves them staged). `--abort` resets to before the sequence;
+/// `--skip` resets the files of the commit in progress (a conflict's
+/// resolution with them) and goes on with the rest.
 pub(super) fn cherry_pick(args: &[String], a: &mut Action) {
     let table = if a.command == "revert" {
         tables::REVERT
@@ -122,11 +124,18 @@ pub(super) fn cherry_pick(args: &[String], a: &mut Action) {
     if p.flag("quit") {
         return;
     }
+    if p.flag("skip") {
+        a.destructive = Some(format!(
+            "{} --skip throws away the changes of the commit in progress",
+            a.command
+        ));
+    }
     a.creates_commits = true;
 }
 
 /// `am`: applies mails as commits on the current branch. `--no-verify`
-/// skips only the applypatch hooks, which git-ward does not use.
+/// skips only the applypatch hooks, which git-ward does not use. `--skip`
+/// resets the files of the patch in progress and goes on.
 pub(super) fn am(args: &[String], a: &mut Action) {
     let p = parse(args, tables::AM, false);
     if p.given("show-current-patch") {
@@ -134,6 +143,10 @@ pub(super) fn am(args: &[String], a: &mut Action) {
     } else if p.flag("abort") {
         a.destructive = Some("am --abort restores the original branch".into());
     } else if !p.flag("quit") {
+        if p.flag("skip") {
+            a.destructive =
+                Some("am --skip throws away the changes of the patch in progress".into());
+        }
         a.creates_commits = true;
     }
 }

@@ -516,3 +516,34 @@ fn head_does_not_go_back_to_a_branch_deleted_since() {
         .stdout_has("HEAD      stays on agent/other: agent/c1 no longer exists");
     assert_eq!(repo.branch(), "agent/other");
 }
+
+#[test]
+fn skipping_a_picked_commit_keeps_the_resolution_under_way() {
+    let repo = agent_repo();
+    repo.git(["stash", "-q", "-u"]).ok();
+    // No kept ignored file, which a pick could overwrite: nothing else
+    // calls for a checkpoint.
+    std::fs::remove_file(repo.dir.join(".env")).unwrap();
+    repo.git(["switch", "-q", "-c", "agent/other", "HEAD~1"])
+        .ok();
+    repo.write("a.txt", "other\n").commit("other");
+    let pick = repo.rev("HEAD").unwrap();
+    repo.git(["switch", "-q", "agent/c1"]).ok();
+    for (cmd, start) in [
+        ("cherry-pick", vec!["cherry-pick", pick.as_str()]),
+        ("revert", vec!["revert", "--no-edit", "HEAD~1"]),
+    ] {
+        repo.git(start).code(1);
+        // A resolution under way, which --skip would throw away.
+        repo.write("a.txt", "careful resolution\n");
+        repo.shim_env([cmd, "--skip"], C1).ok();
+        assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"), "{cmd}");
+        undo(&repo);
+        assert_eq!(
+            repo.read("a.txt").as_deref(),
+            Some("careful resolution\n"),
+            "{cmd}"
+        );
+        repo.git(["reset", "-q", "--hard"]).ok();
+    }
+}

@@ -819,6 +819,27 @@ fn edge_cases() {
             ),
         ),
         ("cherry-pick --quit", m("cherry-pick")),
+        (
+            "cherry-pick --skip",
+            commits(destroys(
+                m("cherry-pick"),
+                "cherry-pick --skip throws away the changes of the commit in progress",
+            )),
+        ),
+        (
+            "revert --skip",
+            commits(destroys(
+                m("revert"),
+                "revert --skip throws away the changes of the commit in progress",
+            )),
+        ),
+        (
+            "am --skip",
+            commits(destroys(
+                m("am"),
+                "am --skip throws away the changes of the patch in progress",
+            )),
+        ),
         ("am --show-current-patch=diff", r("am")),
         ("am --quit", m("am")),
         ("submodule", r("submodule")),
