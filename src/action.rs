@@ -126,6 +126,10 @@ pub struct Action {
     /// The worktree `worktree remove` names, as written (`../wt`, or the
     /// end of its path); git resolves it against the directory it runs in.
     pub removes_worktree: Option<String>,
+    /// A file the command writes over whatever is there, outside git's own
+    /// bookkeeping (`diff --output=<file>`, `archive -o`), as written:
+    /// relative to where the command runs.
+    pub writes_file: Option<String>,
     /// Syncing from a remote (`fetch`, `pull`).
     pub syncs: bool,
     /// False for commands that need no repository (`--version`, `clone`, `init`, `config --global`).
@@ -197,6 +201,7 @@ impl Action {
             push: None,
             checkout: None,
             removes_worktree: None,
+            writes_file: None,
             syncs: false,
             needs_repo: true,
         }

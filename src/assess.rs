@@ -87,7 +87,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
             .map_or(Ok(()), Repo::refs_readable)
             .and_then(|()| facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim))
         {
-            Ok(facts) => {
+            Ok(mut facts) => {
+                facts.writes_guarded =
+                    facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)
             }

@@ -21,12 +21,14 @@ mod config;
 mod history;
 mod names;
 mod options;
+mod output;
 mod refs;
 mod remote;
 mod tables;
 mod worktree;
 
 pub use names::{is_command, is_read as always_reads};
+pub use output::may_write_file;
 
 use std::collections::HashMap;
 use std::ffi::OsString;

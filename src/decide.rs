@@ -53,6 +53,9 @@ pub struct Facts {
     pub env_hooks_off: Option<String>,
     /// For `git push` without a refspec: the remote ref the current branch pushes to.
     pub default_push_dst: Option<String>,
+    /// The file the command writes lands where git-ward's hooks, config or
+    /// policy live (see [`crate::facts::writes_into_guarded`]): which place.
+    pub writes_guarded: Option<String>,
 }
 
 impl Facts {
@@ -64,6 +67,7 @@ impl Facts {
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
             default_push_dst: None,
+            writes_guarded: None,
         }
     }
 }
@@ -258,6 +262,18 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 "enforce.allow_no_verify",
             );
         }
+    }
+
+    if let Some(place) = &facts.writes_guarded {
+        return Decision::deny(
+            Code::D004,
+            format!(
+                "{} writes into {place}, where hooks and policy live",
+                action.word()
+            ),
+            "write the output outside the git directory (say /tmp/out.txt), or print it to stdout",
+            "enforce.actors",
+        );
     }
 
     if effective_effect(policy, action) == Effect::Read {

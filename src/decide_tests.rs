@@ -545,6 +545,48 @@ fn the_matrix() {
             Want::Deny(Code::D004),
         ),
         (
+            "--output into the git directory",
+            &no_verify_ok,
+            Action {
+                effect: Effect::Mutating,
+                writes_file: Some(".git/hooks/pre-commit".into()),
+                destructive: Some("diff writes it".into()),
+                ..Action::read("diff")
+            },
+            Facts {
+                writes_guarded: Some("the git directory (/r/.git/hooks/pre-commit)".into()),
+                ..agent("main", None)
+            },
+            Want::Deny(Code::D004),
+        ),
+        (
+            "a person's --output into the git directory",
+            &default,
+            Action {
+                effect: Effect::Mutating,
+                writes_file: Some(".git/x".into()),
+                destructive: Some("diff writes it".into()),
+                ..Action::read("diff")
+            },
+            Facts {
+                writes_guarded: Some("the git directory (/r/.git/x)".into()),
+                ..human("main")
+            },
+            Want::Allow,
+        ),
+        (
+            "--output over a file in the tree, on main",
+            &default,
+            Action {
+                effect: Effect::Mutating,
+                writes_file: Some("a.txt".into()),
+                destructive: Some("diff writes it".into()),
+                ..Action::read("diff")
+            },
+            agent("main", None),
+            Want::Checkpoint,
+        ),
+        (
             "--no-verify allowed by policy",
             &no_verify_ok,
             Action {

@@ -241,6 +241,78 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
     Ok(policy)
 }
 
+/// Where a file the command writes over whatever is there
+/// ([`Action::writes_file`], `diff --output=<file>`) lands in a place that
+/// governs git-ward itself: the repository's git directory (hooks, config,
+/// the local policy layer, the audit log) or the user's or the system's
+/// policy file. Said as a phrase for the denial; `None`
+/// elsewhere. The path is resolved as the kernel would open it: from the
+/// command's directory, through symbolic links that exist.
+pub fn writes_into_guarded(
+    repo: Option<&Repo>,
+    globals: &Globals,
+    action: &crate::action::Action,
+) -> Option<String> {
+    let file = action.writes_file.as_ref()?;
+    let target = resolve(&effective_cwd(globals), Path::new(file));
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let mut guarded: Vec<(PathBuf, &str)> = Vec::new();
+    if let Some(repo) = repo {
+        guarded.push((canonical(repo.git_dir()), "the git directory"));
+        guarded.push((canonical(repo.common_dir()), "the git directory"));
+    }
+    let policy_files = [Some(policy::system_path()), policy::user_path()];
+    let policy_file = policy_files
+        .iter()
+        .flatten()
+        .any(|file| resolve(Path::new("/"), file) == target);
+    if policy_file {
+        return Some(format!("git-ward's policy file ({})", target.display()));
+    }
+    guarded
+        .iter()
+        .find(|(dir, _)| target.starts_with(dir))
+        .map(|(_, what)| format!("{what} ({})", target.display()))
+}
+
+/// `path` from `cwd`, one component at a time as the kernel resolves it:
+/// symbolic links that exist are followed, `..` goes up from where the
+/// path has got to, what does not exist yet is taken as written.
+fn resolve(cwd: &Path, path: &Path) -> PathBuf {
+    resolve_from(cwd, path, 0)
+}
+
+/// [`resolve`], `depth` symbolic links deep (a dangling one, which
+/// `canonicalize` cannot follow, is followed here: writing through it
+/// creates its target).
+fn resolve_from(cwd: &Path, path: &Path, depth: usize) -> PathBuf {
+    use std::path::Component;
+    let mut at = if path.is_absolute() {
+        PathBuf::from("/")
+    } else {
+        cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf())
+    };
+    for part in path.components() {
+        match part {
+            Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
+            Component::ParentDir => {
+                at.pop();
+            }
+            Component::Normal(name) => {
+                let next = at.join(name);
+                at = match next.canonicalize() {
+                    Ok(found) => found,
+                    Err(_) => match std::fs::read_link(&next) {
+                        Ok(link) if depth < 40 => resolve_from(&at, &link, depth + 1),
+                        _ => next,
+                    },
+                };
+            }
+        }
+    }
+    at
+}
+
 /// Everything `decide` needs, for a command run in `repo` (if any).
 pub fn gather(policy: &Policy, repo: Option<&Repo>, via_shim: bool) -> Result<Facts> {
     gather_at(policy, repo, repo.and_then(Repo::head), via_shim)
@@ -268,6 +340,7 @@ pub fn gather_at(
         head,
         env_hooks_off,
         default_push_dst,
+        writes_guarded: None,
     })
 }
 

@@ -191,7 +191,8 @@ fn journal_branch_writes(
 }
 
 /// The read-only fast path, for the commonest case: a command that only
-/// reads whatever its arguments (`status`, `log`, `diff`, `rev-parse` ...),
+/// reads whatever its arguments (`status`, `log`, `diff`, `rev-parse` ...,
+/// but not with `--output=<file>`),
 /// run anywhere in a working tree (after any `-C`) or with `GIT_DIR`, with
 /// no `--git-dir`, `--work-tree` or `--bare` and no configuration on the
 /// command line or in the environment (which could switch hooks off). The
@@ -203,7 +204,11 @@ fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) 
     let command = pre.rest.first()?.to_str()?;
     let g = &pre.globals;
     let plain = g.plain() && !g.bare && !g.informational;
-    if !plain || !crate::classify::always_reads(command) || !facts::env_config().is_empty() {
+    if !plain
+        || !crate::classify::always_reads(command)
+        || crate::classify::may_write_file(command, &pre.rest[1..])
+        || !facts::env_config().is_empty()
+    {
         return None;
     }
     let dirs = fast_dirs(g)?;

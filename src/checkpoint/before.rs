@@ -87,6 +87,19 @@ pub fn before_destructive(
         );
         return Ok(Some(id));
     }
+    if let Some(file) = &action.writes_file {
+        // What is at stake is what is at that path now, tracked or not: a
+        // new file, or one outside the working tree, loses nothing here.
+        let path = cwd.join(file);
+        let here = path
+            .parent()
+            .and_then(|dir| dir.canonicalize().ok())
+            .is_some_and(|dir| dir.starts_with(ctx.workdir.canonicalize().unwrap_or_default()));
+        if !here || std::fs::symlink_metadata(&path).is_err() {
+            return Ok(None);
+        }
+        return take(ctx, action).map(Some);
+    }
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a
     // checkout of another commit tracked ones and untracked ones in its way.

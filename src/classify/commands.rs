@@ -3,7 +3,7 @@
 //! (`remote show` reads, `remote add` writes).
 
 use super::options::parse;
-use super::{config, history, names, refs, remote, tables, worktree, Context};
+use super::{config, history, names, output, refs, remote, tables, worktree, Context};
 use crate::action::{Action, Effect, Push, RefOp, RefTarget, RefWrite};
 
 /// Classifies the words after alias resolution (`commit -m x`).
@@ -87,6 +87,9 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
             });
         }
         _ => by_subcommand(command, args, &mut a),
+    }
+    if let Some(file) = output::written_file(command, args) {
+        output::mark(&mut a, file);
     }
     a
 }

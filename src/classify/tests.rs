@@ -11,6 +11,7 @@ use super::*;
 use crate::action::{CheckoutTarget as Co, Push, PushDest, RefOp, RefTarget, RefWrite};
 
 mod edge;
+mod output;
 mod ref_names;
 
 /// The repository the rows run in: on `main`, remotes `origin` and `upstream`.

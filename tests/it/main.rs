@@ -19,3 +19,4 @@ mod shim;
 mod undo;
 mod undo_state;
 mod workflow;
+mod written_files;
