@@ -127,7 +127,12 @@ fn take(ctx: &Ctx, action: &Action) -> Result<String> {
     let mut opts = snapshot::Options::new(Kind::PreDestructive);
     opts.description = format!("before git {}", command_line(action));
     opts.command = Some(action.operation());
-    if action.command == "stash" {
+    // `update-ref -d refs/stash` drops every entry at once, as `stash clear`.
+    let names_stash = action
+        .refs
+        .iter()
+        .any(|w| matches!(&w.target, RefTarget::Named(n) if n == "refs/stash"));
+    if action.command == "stash" || names_stash {
         opts.keep_stashes = true;
     }
     opts.keep_refs = named_refs(ctx, action);

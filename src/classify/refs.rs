@@ -197,6 +197,9 @@ pub(super) fn symbolic_ref(args: &[String], a: &mut Action) {
             None => CheckoutTarget::Special(target.clone()),
         });
     } else {
+        // Over an existing branch, its commit is then held by nothing but
+        // the reflog: the checkpoint keeps it.
+        a.destructive = Some("symbolic-ref replaces the value a ref held".into());
         a.refs
             .push(write(RefTarget::Named(name.clone()), RefOp::Update, None));
     }

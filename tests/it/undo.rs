@@ -112,6 +112,38 @@ fn stash_drop_comes_back() {
 }
 
 #[test]
+fn every_stash_entry_update_ref_deletes_comes_back() {
+    let repo = agent_repo();
+    repo.git(["stash", "-q", "-u"]).ok();
+    repo.write("a.txt", "second\n");
+    repo.git(["stash", "-q"]).ok();
+    let before = repo.state();
+    let older = repo.rev("stash@{1}").unwrap();
+    repo.shim_env(["update-ref", "-d", "refs/stash"], C1).ok();
+    assert!(repo.rev("refs/stash").is_none());
+    prune_everything(&repo);
+    undo(&repo);
+    assert_eq!(repo.rev("stash@{1}").as_deref(), Some(older.as_str()));
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn a_branch_a_symbolic_ref_replaces_is_kept_through_a_prune() {
+    let repo = agent_repo();
+    let tip = commit_only_on(&repo, "agent/other");
+    repo.shim_env(
+        ["symbolic-ref", "refs/heads/agent/other", "refs/heads/main"],
+        C1,
+    )
+    .ok();
+    repo.git(["update-ref", "--no-deref", "-d", "refs/heads/agent/other"])
+        .ok();
+    prune_everything(&repo);
+    assert!(kept_objects(&repo).contains(&tip));
+    repo.git(["branch", "agent/other", &tip]).ok();
+}
+
+#[test]
 fn branch_delete_comes_back() {
     let repo = agent_repo();
     repo.git(["branch", "doomed", "HEAD~1"]).ok();

@@ -569,7 +569,10 @@ fn edge_cases() {
         (
             "symbolic-ref refs/heads/main refs/heads/x",
             refs(
-                m("symbolic-ref"),
+                destroys(
+                    m("symbolic-ref"),
+                    "symbolic-ref replaces the value a ref held",
+                ),
                 vec![w(named("refs/heads/main"), Update, None)],
             ),
         ),
