@@ -269,11 +269,18 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
         seen.push(name.clone());
         let split = split_cmdline(&value).filter(|_| !value.starts_with('!') && !looped);
         let Some(split) = split else {
-            return unknown(
+            let mut a = unknown(
                 &name,
                 alias,
                 hooks_off_by_config(ctx.env_config, &config, &config_env),
             );
+            if value.starts_with('!') {
+                // Its commands run git as a child of git, past the shim.
+                a.destructive = Some(format!(
+                    "the shell alias '{name}' runs commands git-ward cannot see"
+                ));
+            }
+            return a;
         };
         let inner = parse_globals(&split.into_iter().map(OsString::from).collect::<Vec<_>>());
         config.extend(inner.globals.config);

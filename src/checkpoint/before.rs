@@ -109,6 +109,8 @@ pub fn before_destructive(
         // The destination of `mv -f` may be an untracked file.
         "mv" => (true, true),
         "checkout" | "switch" if action.checkout.is_some() => (true, true),
+        // A shell alias: anything.
+        _ if action.effect == crate::action::Effect::Unknown => (true, true),
         _ => (true, action.from_tree),
     };
     // Pathspecs are read from where the command runs; not for a removed

@@ -579,3 +579,23 @@ fn skipping_a_picked_commit_keeps_the_resolution_under_way() {
         repo.git(["reset", "-q", "--hard"]).ok();
     }
 }
+
+#[test]
+fn a_shell_alias_is_checkpointed_first() {
+    let repo = agent_repo();
+    let before = repo.state();
+    // The alias's git is a child of git, which the shim does not see.
+    repo.shim_env(
+        [
+            "-c",
+            "alias.wipe=!git reset -q --hard && git clean -fdq",
+            "wipe",
+        ],
+        C1,
+    )
+    .ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"));
+    assert!(repo.read("new/untracked.txt").is_none());
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}

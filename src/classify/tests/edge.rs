@@ -893,7 +893,16 @@ fn edge_cases() {
             alias(hooks(commits(m("commit")), NO_VERIFY), "deep"),
         ),
         ("nv", alias(hooks(commits(m("commit")), HOOKS_PATH), "nv")),
-        ("sh", alias(u("sh"), "sh")),
+        (
+            "sh",
+            alias(
+                destroys(
+                    u("sh"),
+                    "the shell alias 'sh' runs commands git-ward cannot see",
+                ),
+                "sh",
+            ),
+        ),
         ("loop1", alias(u("loop1"), "loop1")),
         ("self", alias(u("self"), "self")),
         (
