@@ -126,6 +126,10 @@ pub struct Action {
     /// The worktree `worktree remove` names, as written (`../wt`, or the
     /// end of its path); git resolves it against the directory it runs in.
     pub removes_worktree: Option<String>,
+    /// `clean -ff`: nested repositories (untracked directories with a
+    /// `.git`) are deleted too, their history with them; `Some(true)` when
+    /// ignored ones are (`-x`, `-X`).
+    pub removes_repositories: Option<bool>,
     /// A file the command writes over whatever is there, outside git's own
     /// bookkeeping (`diff --output=<file>`, `archive -o`), as written:
     /// relative to where the command runs.
@@ -201,6 +205,7 @@ impl Action {
             push: None,
             checkout: None,
             removes_worktree: None,
+            removes_repositories: None,
             writes_file: None,
             syncs: false,
             needs_repo: true,

@@ -71,6 +71,9 @@ pub fn before_destructive(
         }
         return take(ctx, action).map(Some);
     }
+    if let Some(ignored_too) = action.removes_repositories {
+        refuse_nested_repositories(ctx, ignored_too)?;
+    }
     if matches!(action.command.as_str(), "reflog" | "prune" | "gc") {
         // What is at stake is history no ref reaches, not the files.
         let lost = lost::reflog_only(ctx)?;
@@ -122,6 +125,36 @@ pub fn before_destructive(
         return Ok(None);
     }
     take(ctx, action).map(Some)
+}
+
+/// Fails when `clean -ff` would delete a nested repository: its commits
+/// and its own uncommitted work go with it, and a checkpoint, which holds
+/// the superproject's files, cannot hold them. Looked for in the whole
+/// working tree (ignored directories too when `ignored_too`), which errs
+/// toward refusing.
+fn refuse_nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result<()> {
+    let mut args = vec!["ls-files", "-z", "-o"];
+    if !ignored_too {
+        args.push("--exclude-standard");
+    }
+    let out = ctx.git.output_with(args, &[], None)?;
+    let nested: Vec<String> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|entry| entry.ends_with(b"/"))
+        .map(|entry| String::from_utf8_lossy(entry).into_owned())
+        .collect();
+    if nested.is_empty() {
+        return Ok(());
+    }
+    Err(crate::error::Error::internal(format!(
+        "clean -ff would delete {} nested repositor{} with {} history, which no checkpoint can hold: {}",
+        nested.len(),
+        if nested.len() == 1 { "y" } else { "ies" },
+        if nested.len() == 1 { "its" } else { "their" },
+        nested.join(", ")
+    ))
+    .with_hint("move it out of the working tree (or commit it as a submodule) first, use a single -f, which leaves nested repositories alone, or let a person run this command"))
 }
 
 /// Takes the pre-destructive checkpoint; returns its id.

@@ -230,6 +230,9 @@ pub(super) fn clean(args: &[String], a: &mut Action) {
         "clean deletes untracked files (unless clean.requireForce stops it)".into()
     });
     a.paths = plain_paths(&p.args);
+    if p.count("force") >= 2 {
+        a.removes_repositories = Some(p.flag("x") || p.flag("X"));
+    }
 }
 
 /// `stash`: `list` and `show` read; `drop`, `clear` and `pop` destroy a

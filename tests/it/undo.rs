@@ -599,3 +599,45 @@ fn a_shell_alias_is_checkpointed_first() {
     undo(&repo);
     assert_eq!(repo.state(), before);
 }
+
+#[test]
+fn a_nested_repository_is_never_cleaned_away() {
+    let repo = agent_repo();
+    let nested = repo.dir.join("vendor/lib");
+    std::fs::create_dir_all(&nested).unwrap();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new(crate::common::real_git())
+            .current_dir(&nested)
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", &repo.home)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{args:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::write(nested.join("lib.txt"), "its own history\n").unwrap();
+    git(&["add", "lib.txt"]);
+    git(&[
+        "-c",
+        "user.name=a",
+        "-c",
+        "user.email=a@x",
+        "commit",
+        "-qm",
+        "lib",
+    ]);
+    let before = repo.state();
+    for args in [&["clean", "-ffdx"][..], &["clean", "-f", "-f", "-d"]] {
+        repo.shim_env(args, C1)
+            .code(3)
+            .stderr_has("nested repositor")
+            .stderr_has("vendor/lib/")
+            .stderr_has("hint:");
+        assert_eq!(repo.state(), before, "{args:?}");
+    }
+    // One -f leaves nested repositories alone: allowed, undoable.
+    repo.shim_env(["clean", "-fdx"], C1).ok();
+    assert!(nested.join(".git").exists());
+    assert!(nested.join("lib.txt").exists());
+}

@@ -395,6 +395,20 @@ fn edge_cases() {
             ),
         ),
         ("clean -fn", r("clean")),
+        (
+            "clean -ffd",
+            Action {
+                removes_repositories: Some(false),
+                ..destroys(m("clean"), CLEAN)
+            },
+        ),
+        (
+            "clean -f -d -x --force",
+            Action {
+                removes_repositories: Some(true),
+                ..destroys(m("clean"), CLEAN)
+            },
+        ),
         ("clean --dry-run -f", r("clean")),
         // stash
         ("stash list", r("stash")),
