@@ -19,6 +19,16 @@ pub enum Actor {
     Agent,
 }
 
+impl Actor {
+    /// `human` or `agent`, as the audit log writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Actor::Human => "human",
+            Actor::Agent => "agent",
+        }
+    }
+}
+
 /// Where HEAD is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase", tag = "kind", content = "branch")]

@@ -241,7 +241,7 @@ pub fn tool_record(
         duration_ms: started.elapsed().map(|d| d.as_millis() as u64).unwrap_or(0),
         trace_id: ctx.trace_id.clone(),
         source: "tool".into(),
-        actor: ctx.actor.into(),
+        actor: ctx.actor.as_str().into(),
         contract_id: ctx.contract.clone(),
         operation: operation.into(),
         argv: std::env::args().skip(1).collect(),

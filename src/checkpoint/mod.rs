@@ -46,6 +46,7 @@ pub mod worktree;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::decide::Actor;
 use crate::error::{Error, Result};
 use crate::facts::Repo;
 use crate::git::Git;
@@ -66,8 +67,9 @@ pub struct Ctx<'r> {
     pub settings: Settings,
     pub contract: Option<String>,
     pub trace_id: String,
-    /// `agent` or `human`, for the audit log.
-    pub actor: &'static str,
+    /// Who is asking, for the audit log: an agent unless the tool face
+    /// found a human's environment.
+    pub actor: Actor,
 }
 
 impl<'r> Ctx<'r> {
@@ -106,19 +108,21 @@ impl<'r> Ctx<'r> {
             settings,
             contract,
             trace_id,
-            actor: "agent",
+            actor: Actor::Agent,
         })
     }
 
     /// The context of the tool face: the repository of the current
     /// directory, its policy and contract, a fresh trace id (or the one
-    /// the environment carries).
+    /// the environment carries), and the actor its environment says.
     pub fn for_tool(repo: &'r Repo) -> Result<Self> {
         let policy = crate::facts::load_policy(Some(repo), false)?;
+        let actor = crate::facts::actor(&policy, false);
         let contract = crate::facts::contract(Some(repo))?.map(|(id, _)| id);
         let trace =
             crate::env::var(crate::env::WARD_TRACE_ID).unwrap_or_else(crate::audit::new_trace_id);
-        Ctx::new(Git::locate()?, repo, policy.settings, contract, trace)
+        let ctx = Ctx::new(Git::locate()?, repo, policy.settings, contract, trace)?;
+        Ok(Ctx { actor, ..ctx })
     }
 
     /// The same context for another worktree of the repository.

@@ -552,6 +552,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             timestamp: audit::rfc3339(std::time::SystemTime::now()),
             trace_id: ctx.trace_id.clone(),
             source: "tool".into(),
+            actor: ctx.actor.as_str().into(),
             operation: "ward.undo".into(),
             decision: "journal".into(),
             tier: 1,

@@ -3,6 +3,7 @@
 use crate::audit;
 use crate::error::{exit, Error, Result};
 use crate::facts::{self, ContractSource, Repo};
+use crate::policy::Policy;
 
 /// Start, end or show the contract (the task id an agent works on).
 #[derive(Debug, clap::Subcommand)]
@@ -112,6 +113,9 @@ fn end() -> Result<(serde_json::Value, String)> {
 
 fn log(repo: &Repo, operation: &str, contract: Option<&str>) {
     let now = audit::rfc3339(std::time::SystemTime::now());
+    // The line is written even when the policy cannot be read: the
+    // built-in one then says which variables mark an agent.
+    let policy = facts::load_policy(Some(repo), false).unwrap_or_else(|_| Policy::built_in());
     audit::append(
         &audit::dir(repo.common_dir()),
         &[audit::Record {
@@ -119,7 +123,7 @@ fn log(repo: &Repo, operation: &str, contract: Option<&str>) {
             started_at: now,
             trace_id: audit::new_trace_id(),
             source: "tool".into(),
-            actor: "agent".into(),
+            actor: facts::actor(&policy, false).as_str().into(),
             contract_id: contract.map(str::to_string),
             operation: operation.into(),
             argv: std::env::args().skip(1).collect(),

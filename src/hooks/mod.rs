@@ -257,11 +257,7 @@ pub fn record(hook: &str, actor: Actor, contract: Option<String>, started: Syste
         duration_ms: started.elapsed().map(|d| d.as_millis() as u64).unwrap_or(0),
         trace_id: trace_id(),
         source: hook.to_string(),
-        actor: match actor {
-            Actor::Agent => "agent",
-            Actor::Human => "human",
-        }
-        .into(),
+        actor: actor.as_str().into(),
         contract_id: contract,
         operation: format!("git.{hook}"),
         argv: parent_argv(),

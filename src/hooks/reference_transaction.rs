@@ -288,11 +288,7 @@ fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], acto
     let Some(path) = tx_file(dirs, stdin) else {
         return;
     };
-    let actor = match actor {
-        Actor::Agent => "agent",
-        Actor::Human => "human",
-    };
-    let mut text = format!("{ACTOR}\t{actor}\n");
+    let mut text = format!("{ACTOR}\t{}\n", actor.as_str());
     for l in lines {
         let old = value_now(store, &l.refname, l.new.starts_with("ref:"))
             .unwrap_or_else(|| zero_like(&l.new, &l.old));

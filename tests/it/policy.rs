@@ -256,6 +256,37 @@ fn audit_filters_by_contract_decision_and_time() {
     );
 }
 
+/// The tool's own lines name the actor its environment says (SPEC 2), as
+/// the shim's and the hooks' do: a person running `git ward` is a human.
+#[test]
+fn the_tools_audit_lines_name_the_actor_its_environment_says() {
+    let repo = TestRepo::new();
+    let last = || -> serde_json::Value {
+        let log = repo.ward(["audit", "--json"]).ok().stdout;
+        serde_json::from_str(log.lines().last().unwrap()).unwrap()
+    };
+    for (env, actor) in [
+        (&[][..], "human"),
+        (&[("WARD_AGENT", "0")][..], "human"),
+        (&[("WARD_AGENT", "1")][..], "agent"),
+        (&[("WARD_CONTRACT", "c1")][..], "agent"),
+        (&[("CLAUDECODE", "1")][..], "agent"),
+    ] {
+        repo.ward_env(["checkpoint", "-m", "x"], env).ok();
+        let line = last();
+        assert_eq!(line["operation"], "ward.checkpoint", "{line}");
+        assert_eq!(line["source"], "tool", "{line}");
+        assert_eq!(line["actor"], actor, "{env:?}: {line}");
+    }
+    repo.ward(["contract", "start", "c2"]).ok();
+    assert_eq!(last()["operation"], "ward.contract.start");
+    assert_eq!(last()["actor"], "human");
+    repo.ward_env(["contract", "end"], &[("CLAUDECODE", "1")])
+        .ok();
+    assert_eq!(last()["operation"], "ward.contract.end");
+    assert_eq!(last()["actor"], "agent");
+}
+
 #[test]
 fn a_team_policy_committed_as_a_directory_or_symlink_is_an_error_not_skipped() {
     for kind in ["directory", "symlink"] {

@@ -294,6 +294,26 @@ fn undo_twice_redoes_and_list_shows_commands() {
     assert_eq!(repo.state(), before);
 }
 
+/// A human's `git ward rollback` is recorded as the human's and stays
+/// undoable, as an agent's is.
+#[test]
+fn a_humans_rollback_is_recorded_as_theirs_and_can_be_undone() {
+    let repo = agent_repo();
+    let id = repo.checkpoint("before the edit");
+    repo.write("a.txt", "edited after\n");
+    let edited = repo.state();
+    repo.ward(["rollback", &id, "--yes"]).ok();
+    let log = repo.ward(["audit", "--json"]).ok().stdout;
+    let line: serde_json::Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    assert_eq!(line["operation"], "ward.rollback", "{line}");
+    assert_eq!(line["actor"], "human", "{line}");
+    repo.ward(["undo", "--list"])
+        .ok()
+        .stdout_has(&format!("git ward rollback {id} --yes"));
+    undo(&repo);
+    assert_eq!(repo.state(), edited);
+}
+
 #[test]
 fn a_ref_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
