@@ -39,6 +39,11 @@ pub fn var_os(name: &str) -> Option<std::ffi::OsString> {
     std::env::var_os(name).filter(|v| !v.is_empty())
 }
 
+/// True when a variable is in the environment, whatever its value (empty too).
+pub fn present(name: &str) -> bool {
+    std::env::var_os(name).is_some()
+}
+
 /// True when a variable is set to anything but `0` or empty.
 pub fn truthy(name: &str) -> bool {
     matches!(std::env::var_os(name), Some(v) if !v.is_empty() && v != "0")

@@ -45,6 +45,29 @@ fn explain_as_human_allows() {
     assert_eq!(v["facts"]["actor"], "human");
 }
 
+/// A variable of `enforce.agent_env` marks an agent when it is set at
+/// all; only `WARD_AGENT` reads `0` or empty as no (SPEC 2).
+#[test]
+fn an_agent_env_variable_counts_whatever_its_value() {
+    let repo = TestRepo::new();
+    repo.local_policy("[enforce]\nagent_env = [\"WARD_AGENT\", \"CLAUDECODE\", \"MY_BOT\"]\n");
+    for (env, actor) in [
+        (&[("CLAUDECODE", "1")][..], "agent"),
+        (&[("CLAUDECODE", "0")][..], "agent"),
+        (&[("CLAUDECODE", "")][..], "agent"),
+        (&[("MY_BOT", "0")][..], "agent"),
+        (&[("WARD_AGENT", "0")][..], "human"),
+        (&[("WARD_AGENT", "")][..], "human"),
+        (&[("GEMINI_CLI", "1")][..], "human"),
+    ] {
+        let run = repo
+            .ward_env(["explain", "--json", "--", "status"], env)
+            .ok();
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(v["facts"]["actor"], actor, "{env:?}");
+    }
+}
+
 #[test]
 fn explain_takes_the_command_line_with_or_without_git_in_front() {
     let repo = TestRepo::new();

@@ -254,6 +254,11 @@ fn agents_leave_every_protected_ref_where_it_was() {
             AGENT,
         ),
         (&["commit", "-q", "--allow-empty", "-m", "x"], CLAUDE),
+        // A variable of `enforce.agent_env` counts whatever its value.
+        (
+            &["commit", "-q", "--allow-empty", "-m", "x"],
+            &[("CLAUDECODE", "0")],
+        ),
         (&["update-ref", "refs/heads/main", "HEAD~1"], AGENT),
         (&["update-ref", "-d", "refs/heads/main"], AGENT),
         (&["merge", "--ff-only", "ahead"], AGENT),
