@@ -10,10 +10,12 @@
 //! 5. local: `<git-common-dir>/ward/policy.toml`;
 //! 6. `WARD_POLICY=<file>`, for human actors only.
 //!
-//! Each layer is checked on its own first (unknown keys and wrong types are
-//! reported with file, line, column and key), then merged key by key into a
-//! TOML table that remembers which layer set each key. This module reads
-//! files but never runs git; the team layer's blob is handed in by the caller.
+//! Each layer is checked on its own first: unknown keys, wrong types and
+//! values serde accepts but the policy does not (a size, a duration, a
+//! glob) are each reported with file, line, column and key. Then it is
+//! merged key by key into a TOML table that remembers which layer set each
+//! key. This module reads files but never runs git; the team layer's blob
+//! is handed in by the caller.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -241,26 +243,34 @@ pub fn parse_layer(text: &str, source: &str) -> Result<toml::Table> {
             })
         }
     };
-    check_values(&settings, &table, source)?;
+    check_values(&settings, &table).map_err(|bad| bad_value(text, source, &bad))?;
     Ok(table)
 }
 
+/// A value its type accepts but the policy does not.
+#[derive(Debug)]
+struct BadValue {
+    /// The dotted key, `checkpoint.max_file_size`.
+    key: String,
+    /// The item of a list that is wrong, when one is.
+    item: Option<usize>,
+    why: String,
+}
+
 /// Checks what serde cannot: sizes, durations, globs, the footer.
-fn check_values(settings: &Settings, table: &toml::Table, source: &str) -> Result<()> {
+fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result<(), BadValue> {
     let has = |section: &str, key: &str| {
         table
             .get(section)
             .and_then(|s| s.as_table())
             .is_some_and(|s| s.contains_key(key))
     };
-    // Values come from the file: shown with control characters escaped.
     let bad = |key: &str, why: String| {
-        Err(Error::internal(printable(&format!(
-            "invalid policy {source}: key `{key}`: {why}"
-        )))
-        .with_hint(printable(&format!(
-            "fix `{key}` in {source}; `git ward policy check` validates a file"
-        ))))
+        Err(BadValue {
+            key: key.to_string(),
+            item: None,
+            why,
+        })
     };
     if has("checkpoint", "max_file_size")
         && parse_size(&settings.checkpoint.max_file_size).is_none()
@@ -285,24 +295,71 @@ fn check_values(settings: &Settings, table: &toml::Table, source: &str) -> Resul
     if has("commit", "footer") && !settings.commit.footer.contains("{contract}") {
         return bad("commit.footer", "must contain {contract}".to_string());
     }
+    let contract_globs = match &settings.capabilities.ensure_working_branch {
+        Capability::Contracts(globs) => Some(globs),
+        Capability::All(_) => None,
+    };
     for (section, key, globs) in [
-        ("branches", "protected", &settings.branches.protected),
-        ("push", "force_allowed", &settings.push.force_allowed),
+        ("branches", "protected", Some(&settings.branches.protected)),
+        ("push", "force_allowed", Some(&settings.push.force_allowed)),
+        ("capabilities", "ensure_working_branch", contract_globs),
     ] {
-        if !has(section, key) {
+        let Some(globs) = globs.filter(|_| has(section, key)) else {
             continue;
-        }
-        let key = format!("{section}.{key}");
-        if let Err(e) = compile(globs) {
-            return bad(&key, e);
-        }
-    }
-    if let Capability::Contracts(globs) = &settings.capabilities.ensure_working_branch {
-        if let Err(e) = compile(globs) {
-            return bad("capabilities.ensure_working_branch", e);
+        };
+        if let Err(why) = compile(globs) {
+            return Err(BadValue {
+                key: format!("{section}.{key}"),
+                // The first pattern that fails on its own, if one does.
+                item: globs
+                    .iter()
+                    .position(|g| compile(std::slice::from_ref(g)).is_err()),
+                why,
+            });
         }
     }
     Ok(())
+}
+
+/// Renders a [`BadValue`] as `source:line:column: key `k`: why`, the
+/// position that of the value (or of the list's item) in `text`.
+fn bad_value(text: &str, source: &str, bad: &BadValue) -> Error {
+    let at = value_start(text, &bad.key, bad.item)
+        .map(|offset| {
+            let (line, col) = line_col(text, offset);
+            format!(":{line}:{col}")
+        })
+        .unwrap_or_default();
+    let key = &bad.key;
+    // Values come from the file: shown with control characters escaped.
+    Error::internal(printable(&format!(
+        "invalid policy {source}{at}: key `{key}`: {}",
+        bad.why
+    )))
+    .with_hint(printable(&format!(
+        "fix `{key}` in {source}; `git ward policy check` validates a file"
+    )))
+}
+
+/// Where the value of a dotted `section.key` (or its list item) starts in
+/// `text`, as a byte offset.
+fn value_start(text: &str, key: &str, item: Option<usize>) -> Option<usize> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    let (section, name) = key.split_once('.')?;
+    let value = doc.get_ref().get(section)?.get_ref().get(name)?;
+    let value = match item {
+        Some(i) => value.get_ref().get(i).unwrap_or(value),
+        None => value,
+    };
+    Some(value.span().start)
+}
+
+/// The 1-based line and column (in characters) of a byte offset in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
 }
 
 /// Renders a TOML error as `source:line:column: message (key `k`)`.
@@ -310,9 +367,7 @@ fn layer_error(text: &str, source: &str, err: &toml::de::Error) -> Error {
     let message = err.message().trim().to_string();
     let (line, col, key) = match err.span() {
         Some(span) => {
-            let before = &text[..span.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let (line, col) = line_col(text, span.start);
             let line_text = text.lines().nth(line - 1).unwrap_or("");
             let key = line_text
                 .split_once('=')
@@ -892,6 +947,67 @@ mod tests {
         assert_eq!(parse_duration("soon"), None);
     }
 
+    #[test]
+    fn a_bad_value_is_reported_at_its_line_and_column_with_its_key() {
+        let rows = [
+            (
+                "[checkpoint]\nmax_file_size = \"lots\"\n",
+                "p.toml:2:17: key `checkpoint.max_file_size`: 'lots' is not a size like 16MiB",
+            ),
+            (
+                "[turns]\ntest_timeout = \"5x\"\n",
+                "p.toml:2:16: key `turns.test_timeout`: '5x' is not a duration like 30m",
+            ),
+            (
+                "[commit]\nfooter = \"Task\"\n",
+                "p.toml:2:10: key `commit.footer`: must contain {contract}",
+            ),
+            // A list: the item that is wrong.
+            (
+                "[branches]\nprotected = [\"main\", \"a[\"]\n",
+                "p.toml:2:22: key `branches.protected`: bad pattern 'a['",
+            ),
+            (
+                "[push]\nforce_allowed = [\n  \"agent/*\",\n  \"x{\",\n]\n",
+                "p.toml:4:3: key `push.force_allowed`: bad pattern 'x{'",
+            ),
+            // Contract-id globs.
+            (
+                "[capabilities]\nensure_working_branch = [\"[z\"]\n",
+                "p.toml:2:26: key `capabilities.ensure_working_branch`: bad pattern '[z'",
+            ),
+            // Dotted keys and inline tables are found too.
+            (
+                "turns.test_timeout = \"soon\"\n",
+                "p.toml:1:22: key `turns.test_timeout`",
+            ),
+            (
+                "checkpoint = { max_file_size = \"lots\" }\n",
+                "p.toml:1:32: key `checkpoint.max_file_size`",
+            ),
+            // Enums are checked by serde, at the value too.
+            (
+                "[enforce]\nactors = \"robots\"\n",
+                "p.toml:2:10: key `actors`",
+            ),
+            (
+                "[server]\nagent_commits_to_protected = \"maybe\"\n",
+                "p.toml:2:30: key `agent_commits_to_protected`",
+            ),
+            (
+                "[commands]\nunknown = \"x\"\n",
+                "p.toml:2:11: key `unknown`",
+            ),
+        ];
+        for (text, expected) in rows {
+            let err = parse_layer(text, "p.toml").unwrap_err();
+            let message = err.to_string();
+            assert!(message.contains(expected), "{text:?}: {message}");
+            let hint = err.hint.clone().unwrap_or_default();
+            assert!(hint.contains("p.toml"), "{text:?}: {hint}");
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
@@ -906,7 +1022,7 @@ mod tests {
             }
             if let Err(e) = parse_layer(&text, "p.toml") {
                 let m = e.to_string();
-                proptest::prop_assert!(m.contains("p.toml"), "{}", m);
+                proptest::prop_assert!(m.contains("p.toml:"), "{}", m);
             }
         }
     }

@@ -216,6 +216,12 @@ fn policy_check_reports_file_line_column_and_key() {
         .code(2);
     let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
     assert_eq!(v["status"], "E");
+    // A value its type accepts but the policy does not: at the value too.
+    std::fs::write(&bad, "[turns]\ntest_timeout = \"5x\"\n").unwrap();
+    repo.ward(["policy", "check", bad.to_str().unwrap()])
+        .code(2)
+        .stderr_has("bad.toml:2:16: key `turns.test_timeout`: '5x' is not a duration")
+        .stderr_has("hint: fix `turns.test_timeout` in");
 }
 
 #[test]
