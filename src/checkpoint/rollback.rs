@@ -129,13 +129,8 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         return Ok((value, exit::OK));
     }
     let selected = match confirm(&prepared.plan, args.yes, args.interactive, "rollback")? {
-        Some(s) => s,
-        None => {
-            out.say(UNCONFIRMED);
-            value["status"] = "D".into();
-            value["message"] = UNCONFIRMED.into();
-            return Ok((value, exit::DENIED));
-        }
+        Confirmation::Go(s) => s,
+        not => return Ok(not.refused(&out, value)),
     };
 
     let mut actions = Vec::new();
@@ -176,8 +171,39 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     }
 }
 
-/// The message for an unconfirmed run.
-pub const UNCONFIRMED: &str = "Not confirmed: nothing changed. There is no terminal to ask; run again with --yes to proceed (or --dry-run to see the plan only).";
+/// What the question got.
+#[derive(Debug)]
+pub enum Confirmation<'p> {
+    /// Go ahead with these entries.
+    Go(Vec<&'p Entry>),
+    /// Asked at the terminal; the answer was not yes.
+    Declined,
+    /// No terminal to ask, and no `--yes`.
+    NoTerminal,
+}
+
+impl Confirmation<'_> {
+    /// The line that says nothing changed, and why, when not confirmed.
+    pub fn message(&self) -> Option<&'static str> {
+        match self {
+            Confirmation::Go(_) => None,
+            Confirmation::Declined => Some("Not confirmed: nothing changed."),
+            Confirmation::NoTerminal => Some(
+                "Not confirmed: nothing changed. There is no terminal to ask; run again with --yes to proceed (or --dry-run to see the plan only).",
+            ),
+        }
+    }
+
+    /// Says that nothing changed and returns the report of a refused run
+    /// (status D, exit 1).
+    pub fn refused(&self, out: &Out, mut value: serde_json::Value) -> (serde_json::Value, u8) {
+        let message = self.message().unwrap_or_default();
+        out.say(message);
+        value["status"] = "D".into();
+        value["message"] = message.into();
+        (value, exit::DENIED)
+    }
+}
 
 /// The present snapshot and the plan from it to a checkpoint.
 pub struct Prepared {
@@ -215,14 +241,14 @@ fn diff(ctx: &Ctx, present: &str, target: &str, paths: &[String]) -> Result<Stri
     ctx.git.run(&args)
 }
 
-/// Asks for confirmation. `Some(entries)` to go ahead with those, `None`
-/// when not confirmed. `--interactive` reads y/N/a per file from stdin.
+/// Asks for confirmation, at the terminal on stdin. `--interactive` reads
+/// y/N/a per file from stdin.
 pub fn confirm<'p>(
     plan: &'p Plan,
     yes: bool,
     interactive: bool,
     what: &str,
-) -> Result<Option<Vec<&'p Entry>>> {
+) -> Result<Confirmation<'p>> {
     let all: Vec<&Entry> = plan.entries.iter().collect();
     if interactive {
         let stdin = std::io::stdin();
@@ -245,19 +271,28 @@ pub fn confirm<'p>(
                 _ => {}
             }
         }
-        return Ok(Some(chosen));
+        return Ok(Confirmation::Go(chosen));
     }
     if yes {
-        return Ok(Some(all));
+        return Ok(Confirmation::Go(all));
     }
     if !std::io::stdin().is_terminal() {
-        return Ok(None);
+        return Ok(Confirmation::NoTerminal);
     }
     crate::output::err!("Continue with {what}? [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
     std::io::stdin().lock().read_line(&mut answer)?;
-    Ok(matches!(answer.trim(), "y" | "Y" | "yes").then_some(all))
+    Ok(if is_yes(&answer) {
+        Confirmation::Go(all)
+    } else {
+        Confirmation::Declined
+    })
+}
+
+/// Is this line a yes? Anything else, an empty line too, is the default no.
+fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim(), "y" | "Y" | "yes")
 }
 
 /// Stores the present snapshot as a pre-rollback checkpoint; returns its id.
@@ -349,4 +384,30 @@ fn commit_restored(ctx: &Ctx, id: &str) -> Result<String> {
         .run(["rev-parse", "--abbrev-ref", "HEAD"])
         .unwrap_or_else(|_| "HEAD".into());
     Ok(branch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_yes_confirms() {
+        for yes in ["y\n", "Y\n", "yes\n", " y \r\n"] {
+            assert!(is_yes(yes), "{yes:?}");
+        }
+        for no in ["", "\n", "n\n", "N\n", "no\n", "yes please\n", "ok\n"] {
+            assert!(!is_yes(no), "{no:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_missing_terminal_is_blamed_on_the_terminal() {
+        let declined = Confirmation::Declined.message().unwrap();
+        assert!(declined.starts_with("Not confirmed: nothing changed"));
+        assert!(!declined.contains("terminal"), "{declined}");
+        let alone = Confirmation::NoTerminal.message().unwrap();
+        assert!(alone.contains("no terminal to ask"), "{alone}");
+        assert!(alone.contains("--yes"), "{alone}");
+        assert_eq!(Confirmation::Go(Vec::new()).message(), None);
+    }
 }

@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::merge;
-use super::rollback::{self, Out, Prepared};
+use super::rollback::{self, Confirmation, Out, Prepared};
 use super::store::{self, Checkpoint};
 use super::worktree;
 use super::{tool_repo, Ctx};
@@ -453,11 +453,9 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         out.say("Nothing to undo: files and refs are already as they were before it.");
         return Ok((value, exit::OK));
     }
-    let Some(selected) = rollback::confirm(plan, args.yes, false, "undo")? else {
-        out.say(rollback::UNCONFIRMED);
-        value["status"] = "D".into();
-        value["message"] = rollback::UNCONFIRMED.into();
-        return Ok((value, exit::DENIED));
+    let selected = match rollback::confirm(plan, args.yes, false, "undo")? {
+        Confirmation::Go(s) => s,
+        not => return Ok(not.refused(&out, value)),
     };
     let started = std::time::SystemTime::now();
     let safety =

@@ -438,6 +438,48 @@ impl TestRepo {
         self.with_stdin(Command::new(ward_bin()), &env, args, input)
     }
 
+    /// Runs `git-ward <args>` with a terminal on stdin: a pseudo-terminal
+    /// at whose other end `input` is typed, for questions asked only there.
+    pub fn ward_at_terminal<I, S>(&self, args: I, input: &str) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        use std::io::Write;
+        use std::os::fd::{AsRawFd, FromRawFd};
+        use std::os::unix::fs::OpenOptionsExt;
+        // SAFETY: posix_openpt returns a fresh descriptor (or -1), owned once here.
+        let fd = unsafe { libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY) };
+        assert!(fd >= 0, "posix_openpt: {}", std::io::Error::last_os_error());
+        // SAFETY: `fd` is open and owned by nothing else.
+        let mut terminal = unsafe { std::fs::File::from_raw_fd(fd) };
+        let mut name = [0 as libc::c_char; 128];
+        // SAFETY: `terminal` is an open pseudo-terminal master; `name` is
+        // as long as ptsname_r is told, and it writes a NUL-terminated path.
+        let name = unsafe {
+            assert_eq!(libc::grantpt(terminal.as_raw_fd()), 0);
+            assert_eq!(libc::unlockpt(terminal.as_raw_fd()), 0);
+            assert_eq!(
+                libc::ptsname_r(terminal.as_raw_fd(), name.as_mut_ptr(), name.len()),
+                0
+            );
+            std::ffi::CStr::from_ptr(name.as_ptr())
+        };
+        let stdin = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NOCTTY)
+            .open(name.to_str().unwrap())
+            .expect("open the pseudo-terminal");
+        let mut cmd = self.ward_command(args);
+        cmd.stdin(Stdio::from(stdin))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let child = cmd.spawn().expect("run git-ward");
+        terminal.write_all(input.as_bytes()).unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    }
+
     /// Runs the real git as a human with `input` on stdin.
     pub fn git_stdin<I, S>(&self, args: I, input: &str) -> Run
     where

@@ -99,6 +99,32 @@ fn dry_run_and_unconfirmed_runs_change_nothing() {
     assert_eq!(std::fs::read(repo.dir.join(".git/index")).unwrap(), index);
 }
 
+/// At a terminal the question is asked: no (or just Enter) changes
+/// nothing and says so, without claiming there was no terminal; yes rolls
+/// back.
+#[test]
+fn the_question_at_a_terminal_takes_no_and_yes() {
+    let (repo, id) = changed_since();
+    let before = repo.state();
+    for answer in ["n\n", "\n"] {
+        let run = repo
+            .ward_at_terminal(["rollback", &id], answer)
+            .code(1)
+            .stderr_has("Continue with rollback? [y/N]")
+            .stdout_has("Not confirmed: nothing changed");
+        assert!(!run.stdout.contains("no terminal"), "{}", run.stdout);
+        assert_eq!(repo.state(), before);
+    }
+    let run = repo.ward_at_terminal(["rollback", &id, "--json"], "no\n");
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!((v["status"].as_str(), run.code), (Some("D"), Some(1)));
+    assert_eq!(v["message"], "Not confirmed: nothing changed.");
+    repo.ward_at_terminal(["rollback", &id], "y\n")
+        .ok()
+        .stdout_has("Restored 4 files, removed 2 files");
+    assert_eq!(repo.read("edit.txt").as_deref(), Some("v1\n"));
+}
+
 #[test]
 fn rollback_restores_takes_a_safety_checkpoint_and_can_be_rolled_back() {
     let (repo, id) = changed_since();

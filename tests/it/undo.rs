@@ -332,6 +332,14 @@ fn unconfirmed_undo_changes_nothing() {
     repo.ward(["undo"]).code(1).stdout_has("Not confirmed");
     repo.ward(["undo", "--dry-run"]).ok();
     assert_eq!(repo.state(), after);
+    // Asked at a terminal and told no: nothing changes either.
+    let run = repo
+        .ward_at_terminal(["undo"], "n\n")
+        .code(1)
+        .stderr_has("Continue with undo? [y/N]")
+        .stdout_has("Not confirmed: nothing changed");
+    assert!(!run.stdout.contains("no terminal"), "{}", run.stdout);
+    assert_eq!(repo.state(), after);
 }
 
 /// Undo from a journal written by hand (what reference-transaction writes):
