@@ -1,12 +1,17 @@
 //! The audit log: one JSON object per line under `<git-common-dir>/ward/audit/`.
 //!
 //! Written through tracing-appender's *synchronous* rolling file appender
-//! (daily files `audit.YYYY-MM-DD.jsonl`), one `write` of one whole line per
-//! record on a file opened with `O_APPEND`, so many processes can append at
-//! once without torn or lost lines. A failure to log never blocks git: it is
-//! reported once on stderr and swallowed.
+//! (daily files `audit.YYYY-MM-DD.jsonl`, the date in UTC), one `write` of
+//! one whole line per record on a file opened with `O_APPEND`, so many
+//! processes can append at once without torn or lost lines. A process killed in the
+//! middle of a write may still leave a partial last line: the next writer
+//! starts on a new line, and readers skip any line that is not a record
+//! (an empty one too). A failure to log never blocks git: it is reported
+//! once on stderr and swallowed.
 
+use std::fs::File;
 use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -67,22 +72,49 @@ pub fn append(dir: &Path, records: &[Record]) {
 
 fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
+    // The file the appender opens: today's, by UTC date.
+    let today = dir.join(format!("audit.{}.jsonl", &rfc3339(SystemTime::now())[..10]));
+    let mut after_partial = !ends_a_line(&today);
     let mut appender = tracing_appender::rolling::RollingFileAppender::builder()
         .rotation(tracing_appender::rolling::Rotation::DAILY)
         .filename_prefix("audit")
         .filename_suffix("jsonl")
         .build(dir)
         .map_err(std::io::Error::other)?;
+    let mut line = Vec::with_capacity(512);
     for record in records {
-        let mut line = serde_json::to_vec(record).map_err(std::io::Error::other)?;
+        if std::mem::take(&mut after_partial) {
+            // A writer died in the middle of its line: not glued to it.
+            line.push(b'\n');
+        }
+        serde_json::to_writer(&mut line, record).map_err(std::io::Error::other)?;
         line.push(b'\n');
         // One write per line: O_APPEND makes it land whole.
         let written = appender.write(&line)?;
         if written != line.len() {
             return Err(std::io::Error::other("short write to the audit log"));
         }
+        line.clear();
     }
     appender.flush()
+}
+
+/// Is the log at `path` missing, empty, or ending in a newline? Four system
+/// calls (open, `fstat`, a one-byte `pread`, close). Writers that race past
+/// a partial line each start a new one, which leaves at worst an empty
+/// line. Unreadable: yes.
+fn ends_a_line(path: &Path) -> bool {
+    let Ok(file) = File::open(path) else {
+        return true;
+    };
+    let Ok(meta) = file.metadata() else {
+        return true;
+    };
+    let mut last = [b'\n'];
+    if meta.len() > 0 && file.read_at(&mut last, meta.len() - 1).is_err() {
+        return true;
+    }
+    last[0] == b'\n'
 }
 
 fn report_once(message: &str) {
@@ -93,7 +125,8 @@ fn report_once(message: &str) {
     }
 }
 
-/// Reads every record in `dir`, oldest file first. Unparsable lines are skipped.
+/// Reads every record in `dir`, oldest file first. A line that is not a
+/// record (empty, partial, not UTF-8) is skipped; the lines after it are read.
 pub fn read_all(dir: &Path) -> Vec<Record> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -108,12 +141,13 @@ pub fn read_all(dir: &Path) -> Vec<Record> {
     files.sort();
     let mut out = Vec::new();
     for file in files {
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let Ok(bytes) = std::fs::read(&file) else {
             continue;
         };
         out.extend(
-            text.lines()
-                .filter_map(|l| serde_json::from_str::<Record>(l).ok()),
+            bytes
+                .split(|&b| b == b'\n')
+                .filter_map(|l| serde_json::from_slice::<Record>(l).ok()),
         );
     }
     out
@@ -243,9 +277,28 @@ mod tests {
             .contains("\"ref\":\"refs/heads/main\""));
     }
 
+    /// Today's log, with a partial line at its end.
+    fn torn_log(dir: &Path) -> PathBuf {
+        append(dir, &[Record::default()]);
+        let file = std::fs::read_dir(dir)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let mut torn = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&file)
+            .unwrap();
+        torn.write_all(br#"{"timestamp":"2026"#).unwrap();
+        file
+    }
+
     #[test]
     fn many_writers_never_tear_or_lose_lines() {
         let dir = tempfile::tempdir().unwrap();
+        // All of them may find it partial: at worst an empty line follows.
+        torn_log(dir.path());
         let threads: Vec<_> = (0..8)
             .map(|t| {
                 let dir = dir.path().to_path_buf();
@@ -265,11 +318,43 @@ mod tests {
             t.join().unwrap();
         }
         let back = read_all(dir.path());
-        assert_eq!(back.len(), 1600);
+        assert_eq!(back.len(), 1601);
         let mut ids: Vec<_> = back.iter().map(|r| r.trace_id.clone()).collect();
         ids.sort();
         ids.dedup();
-        assert_eq!(ids.len(), 1600);
+        assert_eq!(ids.len(), 1601);
+    }
+
+    #[test]
+    fn a_partial_last_line_is_not_glued_to_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = torn_log(dir.path());
+        let rec = |id: &str| Record {
+            trace_id: id.into(),
+            ..Record::default()
+        };
+        append(dir.path(), &[rec("2"), rec("3")]);
+        let ids: Vec<String> = read_all(dir.path())
+            .into_iter()
+            .map(|r| r.trace_id)
+            .collect();
+        assert_eq!(ids, ["", "2", "3"]);
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text.lines().nth(1), Some(r#"{"timestamp":"2026"#));
+    }
+
+    #[test]
+    fn lines_that_are_not_records_are_skipped_not_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = Record {
+            trace_id: "t".into(),
+            ..Record::default()
+        };
+        let mut text = b"\n\xff\xfe not text\n{\n".to_vec();
+        serde_json::to_writer(&mut text, &rec).unwrap();
+        text.extend_from_slice(b"\n\n");
+        std::fs::write(dir.path().join("audit.2026-01-01.jsonl"), text).unwrap();
+        assert_eq!(read_all(dir.path()), vec![rec]);
     }
 
     proptest::proptest! {

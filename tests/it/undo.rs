@@ -373,6 +373,26 @@ fn undo_follows_a_written_journal() {
     assert_eq!(repo.state(), before);
 }
 
+/// A writer killed in the middle of its line leaves it partial: the next
+/// command's line starts on a line of its own, and undo finds it.
+#[test]
+fn undo_finds_the_command_after_a_torn_audit_line() {
+    let repo = agent_repo();
+    repo.shim_env(["status", "-s"], C1).ok();
+    let dir = repo.dir.join(".git/ward/audit");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(entry.unwrap().path())
+            .unwrap();
+        std::io::Write::write_all(&mut file, br#"{"timestamp":"2026"#).unwrap();
+    }
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
 /// Without the hooks there is no ref journal: undo falls back on the refs
 /// the checkpoint recorded, checked against their reflogs.
 #[test]
