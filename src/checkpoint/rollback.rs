@@ -86,7 +86,8 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     let ctx = Ctx::for_tool(&repo)?;
     let cp = store::find(&ctx, &args.id)?;
     if let Some(gone) = super::worktree::gone(&ctx, &cp)? {
-        return Err(super::worktree::gone_error(&cp, &gone));
+        let undo = super::undo::undo_line(&ctx, &cp.id);
+        return Err(super::worktree::gone_error(&cp, &gone, undo.as_deref()));
     }
     let cwd = std::env::current_dir()?;
     let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);

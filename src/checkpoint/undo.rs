@@ -11,6 +11,7 @@
 
 use super::cmd::short;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::json;
@@ -85,15 +86,56 @@ impl Undoable {
     }
 }
 
-/// The undoable commands of this worktree, oldest first.
-pub fn undoable(records: &[Record], worktree: &str) -> Vec<Undoable> {
+/// Whose commands `git ward undo` takes up in a worktree: its own; and in
+/// the main worktree (any, when the main one is bare) those that removed
+/// the worktree they ran in, which is no longer there to undo them from.
+pub struct Scope<'a> {
+    /// The top of the worktree.
+    pub worktree: &'a Path,
+    /// The tops of the worktrees that exist, when it takes up those too.
+    pub heir_of: Option<&'a [PathBuf]>,
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of `worktree`, one of `existing`'s.
+    pub fn new(worktree: &'a Path, existing: &'a worktree::Existing) -> Scope<'a> {
+        let heir = existing
+            .main
+            .as_ref()
+            .is_none_or(|main| same_dir(main, worktree));
+        Scope {
+            worktree,
+            heir_of: heir.then_some(existing.tops.as_slice()),
+        }
+    }
+
+    fn takes(&self, r: &Record) -> bool {
+        let Some(ran_in) = r.worktree.as_deref().map(Path::new) else {
+            return true;
+        };
+        same_dir(ran_in, self.worktree)
+            || self.heir_of.is_some_and(|tops| {
+                removed_its_worktree(r) && !tops.iter().any(|t| same_dir(t, ran_in))
+            })
+    }
+}
+
+/// Could the command have removed the worktree it ran in, with a
+/// checkpoint of it (the one `git worktree remove` takes of the worktree
+/// it removes)? Asked of commands whose worktree no longer exists.
+fn removed_its_worktree(r: &Record) -> bool {
+    r.operation == "git.worktree" && r.actions_taken.iter().any(|a| a.starts_with("checkpoint "))
+}
+
+/// The undoable commands of a worktree, oldest first.
+pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
     let mut by_trace: BTreeMap<String, Undoable> = BTreeMap::new();
     let mut is_command: std::collections::HashSet<String> = Default::default();
     for (i, r) in records.iter().enumerate() {
         if r.trace_id.is_empty() {
             continue;
         }
-        let here = r.worktree.as_deref().is_none_or(|w| same_dir(w, worktree));
+        let here = scope.takes(r);
         let u = by_trace
             .entry(r.trace_id.clone())
             .or_insert_with(|| Undoable {
@@ -146,9 +188,39 @@ pub fn undoable(records: &[Record], worktree: &str) -> Vec<Undoable> {
     out
 }
 
-fn same_dir(a: &str, b: &str) -> bool {
-    let canon = |p: &str| std::fs::canonicalize(p).unwrap_or_else(|_| p.into());
+fn same_dir(a: &Path, b: &Path) -> bool {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.into());
     a == b || canon(a) == canon(b)
+}
+
+/// The `git ward undo` command line that would now undo the command that
+/// took checkpoint `id` (the last undoable command in the worktree that
+/// takes it up), run from `ctx`'s worktree; `None` when there is none.
+pub fn undo_line(ctx: &Ctx, id: &str) -> Option<String> {
+    let records = audit::read_all(&ctx.audit_dir());
+    let taken = format!("checkpoint {id}");
+    let command = records
+        .iter()
+        .rev()
+        .find(|r| r.decision != "journal" && r.actions_taken.contains(&taken))?;
+    let ran_in = PathBuf::from(command.worktree.as_deref()?);
+    let existing = worktree::Existing::read(&ctx.git);
+    let home = if existing.tops.iter().any(|t| same_dir(t, &ran_in)) {
+        ran_in
+    } else if removed_its_worktree(command) {
+        existing.main.clone().unwrap_or_else(|| ctx.workdir.clone())
+    } else {
+        return None;
+    };
+    let last = undoable(&records, &Scope::new(&home, &existing)).pop()?;
+    if last.checkpoint.as_deref() != Some(id) {
+        return None;
+    }
+    Some(if same_dir(&home, &ctx.workdir) {
+        "git ward undo".to_string()
+    } else {
+        format!("git -C {} ward undo", home.display())
+    })
 }
 
 /// What undo does to one ref.
@@ -273,7 +345,8 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         ..ctx
     };
     let records = audit::read_all(&ctx.audit_dir());
-    let all = undoable(&records, &ctx.workdir.display().to_string());
+    let existing = worktree::Existing::read(&ctx.git);
+    let all = undoable(&records, &Scope::new(&ctx.workdir, &existing));
     if args.list {
         let mut text = String::new();
         if all.is_empty() {
@@ -622,10 +695,46 @@ mod tests {
         ward_ref.refname = Some("refs/ward/checkpoints/chk-local-3".into());
         ward_ref.old = Some(ZERO.into());
         ward_ref.new = Some("3".into());
-        let list = undoable(&[a, j, b, denied, elsewhere, quiet, ward_ref], "/w");
+        let scope = Scope {
+            worktree: Path::new("/w"),
+            heir_of: None,
+        };
+        let list = undoable(&[a, j, b, denied, elsewhere, quiet, ward_ref], &scope);
         let traces: Vec<&str> = list.iter().map(|u| u.trace_id.as_str()).collect();
         assert_eq!(traces, vec!["t1", "t2"]);
         assert_eq!(list[0].checkpoint.as_deref(), Some("chk-local-1"));
         assert_eq!(list[1].refs.len(), 1);
+    }
+
+    #[test]
+    fn the_main_worktree_takes_up_a_removal_from_the_removed_worktree() {
+        let removal = |trace: &str, ran_in: &str| {
+            let mut r = rec(trace, "shim", "checkpoint");
+            r.operation = "git.worktree".into();
+            r.worktree = Some(ran_in.into());
+            r.actions_taken = vec![format!("checkpoint chk-{trace}")];
+            r
+        };
+        let mut reset = removal("reset", "/gone");
+        reset.operation = "git.reset".into();
+        let records = [
+            removal("own", "/w"),
+            removal("gone", "/gone"),
+            reset,
+            removal("sibling", "/sibling"),
+        ];
+        let tops = [PathBuf::from("/w"), PathBuf::from("/sibling")];
+        let traces = |heir_of| {
+            let scope = Scope {
+                worktree: Path::new("/w"),
+                heir_of,
+            };
+            undoable(&records, &scope)
+                .into_iter()
+                .map(|u| u.trace_id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(traces(Some(&tops)), ["own", "gone"]);
+        assert_eq!(traces(None), ["own"]);
     }
 }

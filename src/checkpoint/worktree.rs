@@ -22,6 +22,7 @@ use crate::git::Git;
 struct Listed {
     path: PathBuf,
     branch: Option<String>,
+    bare: bool,
 }
 
 /// The worktrees of the repository, the main one first.
@@ -35,12 +36,38 @@ fn list(git: &Git) -> Vec<Listed> {
             all.push(Listed {
                 path: PathBuf::from(path),
                 branch: None,
+                bare: false,
             });
         } else if let (Some(b), Some(last)) = (line.strip_prefix("branch "), all.last_mut()) {
             last.branch = Some(b.strip_prefix("refs/heads/").unwrap_or(b).to_string());
+        } else if let (true, Some(last)) = (line == "bare", all.last_mut()) {
+            last.bare = true;
         }
     }
     all
+}
+
+/// The worktrees that exist now, for telling where a command that removed
+/// the worktree it ran in is undone.
+pub struct Existing {
+    /// The main worktree's top; `None` when the repository is bare.
+    pub main: Option<PathBuf>,
+    /// The tops of the worktrees on disk, the main one included.
+    pub tops: Vec<PathBuf>,
+}
+
+impl Existing {
+    /// Reads `git worktree list`.
+    pub fn read(git: &Git) -> Existing {
+        let all = list(git);
+        let main = all.first().filter(|w| !w.bare).map(|w| w.path.clone());
+        let tops = all
+            .into_iter()
+            .filter(|w| !w.bare && w.path.is_dir())
+            .map(|w| w.path)
+            .collect();
+        Existing { main, tops }
+    }
 }
 
 /// The worktree `git worktree remove <arg>` deletes, found as git finds it:
@@ -187,22 +214,28 @@ pub fn gone(ctx: &Ctx, cp: &Checkpoint) -> Result<Option<Gone>> {
 }
 
 /// The error for a rollback to a checkpoint of a removed worktree: what to
-/// type to get it back.
-pub fn gone_error(cp: &Checkpoint, g: &Gone) -> Error {
+/// type to get it back. `undo` is the `git ward undo` command line that
+/// would undo the removal now, if there is one.
+pub fn gone_error(cp: &Checkpoint, g: &Gone, undo: Option<&str>) -> Error {
     let path = g.path.display();
-    let add = match &g.branch {
-        Some(b) => format!("git worktree add {path} {b}"),
-        None => format!("git worktree add --detach {path} {}", g.start),
+    let hint = match undo {
+        Some(undo) => format!("`{undo}` brings it back, with its files and index"),
+        None => {
+            let add = match &g.branch {
+                Some(b) => format!("git worktree add {path} {b}"),
+                None => format!("git worktree add --detach {path} {}", g.start),
+            };
+            format!(
+                "`{add}`, then `git -C {path} ward rollback {} --index --yes`",
+                cp.id
+            )
+        }
     };
     Error::invalid(
         format!(
             "checkpoint {} holds the worktree at {path}, which no longer exists",
             cp.id
         ),
-        format!(
-            "if removing it was the last agent command, `git ward undo` brings it back; \
-             else `{add}`, then `git -C {path} ward rollback {} --index --yes`",
-            cp.id
-        ),
+        hint,
     )
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::TestRepo;
+use crate::common::{Run, TestRepo};
 
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
 
@@ -62,17 +62,13 @@ fn worktree_remove_force_of_a_branch_comes_back() {
     let before = worktree_state(&repo, &wt);
     let main_before = repo.state();
 
-    let real = std::fs::canonicalize(repo.tmp.path()).unwrap().join("wt");
     repo.shim_env(["worktree", "remove", "--force", "../wt"], C1)
         .ok();
     assert!(!wt.exists());
     repo.ward(["rollback", "chk-c1-1", "--yes"])
         .code(2)
         .stderr_has("no longer exists")
-        .stderr_has(&format!(
-            "git worktree add {} agent/c1-side",
-            real.display()
-        ));
+        .stderr_has("`git ward undo` brings it back");
     assert_eq!(repo.state(), main_before);
     undo(&repo);
     assert_eq!(worktree_state(&repo, &wt), before);
@@ -81,6 +77,104 @@ fn worktree_remove_force_of_a_branch_comes_back() {
         main_before,
         "the current worktree is left alone"
     );
+}
+
+/// A linked worktree `name` beside the repository, on a new `branch`.
+fn add_worktree(repo: &TestRepo, name: &str, branch: &str) -> std::path::PathBuf {
+    let dir = repo.path(name);
+    repo.git(["worktree", "add", "-q", "-b", branch, dir.to_str().unwrap()])
+        .ok();
+    dir
+}
+
+/// `git-ward <args>` run from `dir`.
+fn ward_in(repo: &TestRepo, dir: &Path, args: &[&str]) -> Run {
+    let mut cmd = repo.ward_command(args);
+    cmd.current_dir(dir).stdin(std::process::Stdio::null());
+    Run::from(cmd.output().unwrap())
+}
+
+/// Run inside the worktree it removes, the command leaves nowhere to undo
+/// it from but the other worktrees: the main one takes it up.
+#[test]
+fn worktree_removed_from_inside_comes_back_from_the_main_worktree() {
+    let repo = agent_repo();
+    let wt = add_worktree(&repo, "wt", "agent/c1-side");
+    let other = add_worktree(&repo, "other", "agent/c1-other");
+    dirty(&wt);
+    git_in(&repo, &wt, &["add", "staged.txt"]);
+    let before = worktree_state(&repo, &wt);
+    let main_before = repo.state();
+
+    repo.shim_in(&wt, ["worktree", "remove", "--force", "."], C1)
+        .ok();
+    assert!(!wt.exists());
+    ward_in(&repo, &other, &["undo", "--dry-run"])
+        .ok()
+        .stdout_has("Nothing to undo");
+    let main = std::fs::canonicalize(&repo.dir).unwrap();
+    ward_in(&repo, &other, &["rollback", "chk-c1-1", "--yes"])
+        .code(2)
+        .stderr_has(&format!(
+            "`git -C {} ward undo` brings it back",
+            main.display()
+        ));
+    repo.ward(["rollback", "chk-c1-1", "--yes"])
+        .code(2)
+        .stderr_has("`git ward undo` brings it back");
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("Undo `git worktree remove --force .`")
+        .stdout_has("WORKTREE");
+    undo(&repo);
+    assert_eq!(worktree_state(&repo, &wt), before);
+    assert_eq!(repo.state(), main_before);
+}
+
+/// A bare repository has no main worktree: any worktree takes it up.
+#[test]
+fn in_a_bare_repository_another_worktree_undoes_a_removal_from_inside() {
+    let repo = agent_repo();
+    let bare = repo.path("bare.git");
+    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()])
+        .ok();
+    let (w1, w2) = (repo.path("w1"), repo.path("w2"));
+    for (dir, branch) in [(&w1, "agent/c1-w1"), (&w2, "agent/c1-w2")] {
+        git_in(
+            &repo,
+            &bare,
+            &["worktree", "add", "-q", "-b", branch, dir.to_str().unwrap()],
+        );
+    }
+    ward_in(&repo, &w2, &["install"]).ok();
+    dirty(&w1);
+    let before = worktree_state(&repo, &w1);
+    repo.shim_in(&w1, ["worktree", "remove", "--force", "."], C1)
+        .ok();
+    assert!(!w1.exists());
+    ward_in(&repo, &w2, &["undo", "--yes"]).ok();
+    assert_eq!(worktree_state(&repo, &w1), before);
+}
+
+/// Once another command is the last to undo, rollback's hint for a removed
+/// worktree is the commands that bring it back by hand.
+#[test]
+fn a_removed_worktree_undo_no_longer_reaches_is_added_back_by_hand() {
+    let repo = agent_repo();
+    dirty(&add_worktree(&repo, "wt", "agent/c1-side"));
+    repo.shim_env(["worktree", "remove", "--force", "../wt"], C1)
+        .ok();
+    repo.write("a.txt", "dirty\n");
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    let real = std::fs::canonicalize(repo.tmp.path()).unwrap().join("wt");
+    repo.ward(["rollback", "chk-c1-1", "--yes"])
+        .code(2)
+        .stderr_has(&format!(
+            "`git worktree add {} agent/c1-side`, then `git -C {} ward rollback chk-c1-1 --index --yes`",
+            real.display(),
+            real.display()
+        ))
+        .stderr_lacks("ward undo");
 }
 
 #[test]
