@@ -7,7 +7,9 @@
 //! their bytes and mtimes. Each write goes to a temporary file in the git
 //! dir and is renamed into place, so a killed rollback leaves every file
 //! either old or new, never half written. Files not in the present snapshot
-//! (ignored ones, untracked ones too large to keep) are never touched.
+//! (ignored ones, untracked ones too large to keep) are never touched; the
+//! plan names the files the checkpoint left out for their size, so that
+//! one the command deleted is reported lost, not as restored.
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
@@ -64,6 +66,43 @@ pub struct Plan {
     pub unchanged_paths: Vec<String>,
     /// Created since but ignored (allow-listed): left alone.
     pub kept_ignored: Vec<String>,
+    /// Files the checkpoint left out for their size: never written.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A file too large for the checkpoint (`checkpoint.max_file_size`).
+#[derive(Clone, Debug, Serialize)]
+pub struct LeftOut {
+    pub path: String,
+    /// Its size then, as the checkpoint names it (`17.0 MiB`).
+    pub size: String,
+    /// No longer there: nothing can bring it back.
+    pub gone: bool,
+}
+
+/// The files `skipped` (a checkpoint's `path (size)` items) names, at or
+/// under `paths` (all when empty), each looked for in `workdir`.
+pub fn left_out(workdir: &Path, skipped: &[String], paths: &[String]) -> Vec<LeftOut> {
+    skipped
+        .iter()
+        .map(|item| {
+            item.strip_suffix(')')
+                .and_then(|i| i.rsplit_once(" ("))
+                .unwrap_or((item, ""))
+        })
+        .filter(|(path, _)| {
+            paths.is_empty()
+                || paths.iter().any(|p| {
+                    path.strip_prefix(p.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
+        })
+        .map(|(path, size)| LeftOut {
+            path: path.to_string(),
+            size: size.to_string(),
+            gone: std::fs::symlink_metadata(workdir.join(path)).is_err(),
+        })
+        .collect()
 }
 
 impl Plan {
@@ -103,7 +142,36 @@ impl Plan {
                 "KEEP"
             ));
         }
+        for f in &self.left_out {
+            let (word, fate) = if f.gone {
+                ("LOST", "it cannot be brought back")
+            } else {
+                ("LEFT OUT", "left as it is")
+            };
+            t.push_str(&format!(
+                "  {word:<9} {} ({}): not in the checkpoint (larger than checkpoint.max_file_size); {fate}\n",
+                f.path, f.size
+            ));
+        }
         t
+    }
+
+    /// The sentence naming the files the checkpoint left out that are
+    /// gone, if there are any.
+    pub fn lost(&self) -> Option<String> {
+        let gone: Vec<&str> = self
+            .left_out
+            .iter()
+            .filter(|f| f.gone)
+            .map(|f| f.path.as_str())
+            .collect();
+        let verb = if gone.len() == 1 { "was" } else { "were" };
+        (!gone.is_empty()).then(|| {
+            format!(
+                "{} {verb} left out of the checkpoint (larger than checkpoint.max_file_size) and cannot be brought back",
+                gone.join(", ")
+            )
+        })
     }
 
     /// `This will modify N files and remove M files`.
@@ -610,5 +678,43 @@ mod tests {
         ] {
             assert!(ok(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn left_out_files_are_read_from_the_checkpoint_and_looked_for() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("dir")).unwrap();
+        std::fs::write(tmp.path().join("dir/here.bin"), "x").unwrap();
+        let skipped = [
+            "a (1).bin (2.0 KiB)".to_string(),
+            "dir/here.bin (3.0 MiB)".to_string(),
+            "dirt.bin (1.0 MiB)".to_string(),
+        ];
+        let all = left_out(tmp.path(), &skipped, &[]);
+        let seen: Vec<(&str, &str, bool)> = all
+            .iter()
+            .map(|f| (f.path.as_str(), f.size.as_str(), f.gone))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("a (1).bin", "2.0 KiB", true),
+                ("dir/here.bin", "3.0 MiB", false),
+                ("dirt.bin", "1.0 MiB", true)
+            ]
+        );
+        let under = left_out(tmp.path(), &skipped, &["dir".to_string()]);
+        assert_eq!(under.len(), 1);
+        let plan = Plan {
+            left_out: all,
+            ..Plan::default()
+        };
+        assert_eq!(
+            plan.lost().as_deref(),
+            Some("a (1).bin, dirt.bin were left out of the checkpoint (larger than checkpoint.max_file_size) and cannot be brought back")
+        );
+        assert!(plan
+            .render()
+            .contains("  LEFT OUT  dir/here.bin (3.0 MiB): "));
     }
 }

@@ -126,7 +126,12 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         return Ok((value, exit::OK));
     }
     if prepared.plan.entries.is_empty() && !index_changes && !args.commit {
-        out.say("Nothing to restore: the working tree matches the checkpoint.");
+        out.say(&match prepared.plan.lost() {
+            Some(lost) => format!(
+                "Nothing to restore: {lost}; the rest of the working tree matches the checkpoint."
+            ),
+            None => "Nothing to restore: the working tree matches the checkpoint.".into(),
+        });
         return Ok((value, exit::OK));
     }
     let selected = match confirm(&prepared.plan, args.yes, args.interactive, "rollback")? {
@@ -149,7 +154,10 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     if args.index {
         set_index(&ctx, &cp)?;
     }
-    let done = summary(&selected, &failures);
+    let mut done = summary(&selected, &failures);
+    if let Some(lost) = prepared.plan.lost() {
+        done.push_str(&format!("{lost}\n"));
+    }
     out.say(&done);
     actions.push(format!("rollback to {}", cp.id));
     if args.commit {
@@ -215,7 +223,7 @@ pub struct Prepared {
 /// Snapshots the present and plans the way to `cp`.
 pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[String], verbose: bool) -> Result<Prepared> {
     let present = snapshot::trees(ctx)?;
-    let plan = plan::compute(
+    let mut plan = plan::compute(
         ctx,
         &present.tree,
         &cp.tree,
@@ -224,6 +232,7 @@ pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[String], verbose: bool) -> R
         (cp.counts.files > 0).then_some(cp.counts.files),
         verbose,
     )?;
+    plan.left_out = plan::left_out(&ctx.workdir, &cp.skipped, paths);
     Ok(Prepared { present, plan })
 }
 

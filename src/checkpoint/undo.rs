@@ -523,7 +523,12 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         && !index_changes
         && lost_stashes.is_empty()
     {
-        out.say("Nothing to undo: files and refs are already as they were before it.");
+        out.say(&match plan.lost() {
+            Some(lost) => {
+                format!("Nothing can be undone: {lost}; everything else is as it was before it.")
+            }
+            None => "Nothing to undo: files and refs are already as they were before it.".into(),
+        });
         return Ok((value, exit::OK));
     }
     let selected = match rollback::confirm(plan, args.yes, false, "undo")? {
@@ -612,6 +617,9 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     }
     for f in &ref_failures {
         text.push_str(&format!("not undone: {f}\n"));
+    }
+    if let Some(lost) = plan.lost() {
+        text.push_str(&format!("{lost}\n"));
     }
     text.push_str("Run `git ward undo` again to redo.\n");
     out.say(&text);

@@ -146,7 +146,8 @@ impl Gone {
             .git
             .run(["rev-parse", &format!("{}^{{tree}}", self.start)])?;
         let files = (cp.counts.files > 0).then_some(cp.counts.files);
-        let plan = super::plan::compute(ctx, &start, &cp.tree, &[], &[], files, false)?;
+        let mut plan = super::plan::compute(ctx, &start, &cp.tree, &[], &[], files, false)?;
+        plan.left_out = super::plan::left_out(&self.path, &cp.skipped, &[]);
         let present = super::snapshot::trees(ctx)?;
         Ok(Prepared { present, plan })
     }

@@ -393,6 +393,38 @@ fn undo_finds_the_command_after_a_torn_audit_line() {
     assert_eq!(repo.state(), before);
 }
 
+/// Files too large for the checkpoint: the one the command deleted is
+/// named as lost, never "as before"; the one it left is left as it is.
+#[test]
+fn a_deleted_file_the_checkpoint_left_out_is_named_as_lost() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    let _ = repo.ward(["install"]);
+    repo.local_policy("[checkpoint]\nmax_file_size = \"1KiB\"\n");
+    repo.write("big.bin", &"x".repeat(2048))
+        .write("other.bin", &"y".repeat(2048));
+    repo.shim_env(["clean", "-fq", "--", "big.bin"], C1)
+        .ok()
+        .stderr_has("left out big.bin");
+    assert!(repo.read("big.bin").is_none());
+    let lost = "big.bin was left out of the checkpoint (larger than checkpoint.max_file_size) and cannot be brought back";
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("LOST      big.bin (2.0 KiB): not in the checkpoint")
+        .stdout_has("LEFT OUT  other.bin (2.0 KiB): not in the checkpoint (larger than checkpoint.max_file_size); left as it is");
+    let (run, json) = repo.ward_json(["undo", "--yes", "--json"], &[]);
+    run.ok();
+    assert_eq!(json["plan"]["left_out"][0]["path"], "big.bin");
+    assert_eq!(json["plan"]["left_out"][0]["gone"], true);
+    assert_eq!(json["plan"]["left_out"][1]["gone"], false);
+    let undo = repo.ward(["undo", "--yes"]).ok();
+    assert!(!undo.stdout.contains("as they were"), "{}", undo.stdout);
+    undo.stdout_has(&format!("Nothing can be undone: {lost}"));
+    repo.ward(["rollback", "chk-c1-1", "--yes"])
+        .ok()
+        .stdout_has(&format!("Nothing to restore: {lost}"));
+}
+
 /// Without the hooks there is no ref journal: undo falls back on the refs
 /// the checkpoint recorded, checked against their reflogs.
 #[test]
