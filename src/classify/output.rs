@@ -22,7 +22,7 @@ use crate::action::{Action, Effect};
 /// that guards more.
 pub(super) fn written_file(command: &str, args: &[String]) -> Option<String> {
     let options = args.iter().take_while(|a| *a != "--");
-    let mut words = options.clone().peekable();
+    let mut words = options.clone();
     while let Some(word) = words.next() {
         if let Some(file) = word.strip_prefix("--output=") {
             return Some(file.to_string());
