@@ -89,23 +89,26 @@ impl Undoable {
 /// Whose commands `git ward undo` takes up in a worktree: its own; and in
 /// the main worktree (any, when the main one is bare) those that removed
 /// the worktree they ran in, which is no longer there to undo them from.
-pub struct Scope<'a> {
-    /// The top of the worktree.
-    pub worktree: &'a Path,
-    /// The tops of the worktrees that exist, when it takes up those too.
-    pub heir_of: Option<&'a [PathBuf]>,
+pub struct Scope {
+    /// The top of the worktree, canonical.
+    worktree: PathBuf,
+    /// The tops of the worktrees that exist, canonical, when it takes up
+    /// those too.
+    heir_of: Option<Vec<PathBuf>>,
 }
 
-impl<'a> Scope<'a> {
-    /// The scope of `worktree`, one of `existing`'s.
-    pub fn new(worktree: &'a Path, existing: &'a worktree::Existing) -> Scope<'a> {
+impl Scope {
+    /// The scope of `worktree`, one of `existing`'s. Paths are resolved
+    /// once here, not per audit line.
+    pub fn new(worktree: &Path, existing: &worktree::Existing) -> Scope {
+        let worktree = canonical(worktree);
         let heir = existing
             .main
             .as_ref()
-            .is_none_or(|main| same_dir(main, worktree));
+            .is_none_or(|main| canonical(main) == worktree);
         Scope {
             worktree,
-            heir_of: heir.then_some(existing.tops.as_slice()),
+            heir_of: heir.then(|| existing.tops.iter().map(|t| canonical(t)).collect()),
         }
     }
 
@@ -113,10 +116,15 @@ impl<'a> Scope<'a> {
         let Some(ran_in) = r.worktree.as_deref().map(Path::new) else {
             return true;
         };
-        same_dir(ran_in, self.worktree)
-            || self.heir_of.is_some_and(|tops| {
-                removed_its_worktree(r) && !tops.iter().any(|t| same_dir(t, ran_in))
-            })
+        if ran_in == self.worktree {
+            return true;
+        }
+        let ran_in = canonical(ran_in);
+        ran_in == self.worktree
+            || self
+                .heir_of
+                .as_ref()
+                .is_some_and(|tops| removed_its_worktree(r) && !tops.contains(&ran_in))
     }
 }
 
@@ -135,7 +143,6 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
         if r.trace_id.is_empty() {
             continue;
         }
-        let here = scope.takes(r);
         let u = by_trace
             .entry(r.trace_id.clone())
             .or_insert_with(|| Undoable {
@@ -159,7 +166,7 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
         let command = (r.source == "shim" && r.tier == 1 && r.decision != "deny")
             || (r.source == "tool"
                 && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"));
-        if !command || !here {
+        if !command || !scope.takes(r) {
             continue;
         }
         is_command.insert(r.trace_id.clone());
@@ -188,9 +195,12 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
     out
 }
 
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.into())
+}
+
 fn same_dir(a: &Path, b: &Path) -> bool {
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.into());
-    a == b || canon(a) == canon(b)
+    a == b || canonical(a) == canonical(b)
 }
 
 /// The `git ward undo` command line that would now undo the command that
@@ -704,7 +714,7 @@ mod tests {
         ward_ref.old = Some(ZERO.into());
         ward_ref.new = Some("3".into());
         let scope = Scope {
-            worktree: Path::new("/w"),
+            worktree: PathBuf::from("/w"),
             heir_of: None,
         };
         let list = undoable(&[a, j, b, denied, elsewhere, quiet, ward_ref], &scope);
@@ -731,10 +741,10 @@ mod tests {
             reset,
             removal("sibling", "/sibling"),
         ];
-        let tops = [PathBuf::from("/w"), PathBuf::from("/sibling")];
-        let traces = |heir_of| {
+        let tops = vec![PathBuf::from("/w"), PathBuf::from("/sibling")];
+        let traces = |heir_of: Option<Vec<PathBuf>>| {
             let scope = Scope {
-                worktree: Path::new("/w"),
+                worktree: PathBuf::from("/w"),
                 heir_of,
             };
             undoable(&records, &scope)
@@ -742,7 +752,7 @@ mod tests {
                 .map(|u| u.trace_id)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(traces(Some(&tops)), ["own", "gone"]);
+        assert_eq!(traces(Some(tops)), ["own", "gone"]);
         assert_eq!(traces(None), ["own"]);
     }
 }
