@@ -93,7 +93,9 @@ fn main() {
     let aliases = HashMap::new();
     let remotes = vec!["origin".to_string()];
     let yes = |_: &str| true;
+    let no_config = |_: &str| Vec::new();
     let ctx = Context {
+        config: &no_config,
         aliases: &aliases,
         env_config: &[],
         remotes: &remotes,

@@ -77,6 +77,10 @@ pub struct Push {
     pub mirror: bool,
     pub tags: bool,
     pub delete: bool,
+    /// The configuration that chose what a push with no refspec sends, where
+    /// that is not the current branch alone (`remote.origin.mirror`,
+    /// `push.default=matching`, `remote.origin.push`): named in denials.
+    pub configured_by: Option<String>,
 }
 
 /// What a `checkout`/`switch` moves HEAD to.

@@ -69,7 +69,12 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         let hex = name.len() >= 7 && name.chars().all(|c| c.is_ascii_hexdigit());
         hex || repo.as_ref().is_some_and(|r| r.ref_target(name).is_some())
     };
+    let config = |key: &str| {
+        repo.as_ref()
+            .map_or_else(Vec::new, |r| r.config_values(key))
+    };
     let ctx = classify::Context {
+        config: &config,
         aliases: &aliases,
         env_config: &env_config,
         remotes: &remotes,

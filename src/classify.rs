@@ -204,6 +204,7 @@ pub fn normalize_key(key: &str) -> String {
 
 /// What the classifier needs to know about the repository, gathered by the
 /// caller so that classifying stays pure.
+#[derive(Clone, Copy)]
 pub struct Context<'a> {
     /// `alias.*` from the repository's config files, names lower-cased.
     /// `-c alias.x=...` and the environment's pairs are read from the
@@ -222,6 +223,13 @@ pub struct Context<'a> {
     /// `refs/remotes/origin/x`)? Asked only where git itself decides between
     /// a revision and a path by resolving the name.
     pub is_revision: &'a dyn Fn(&str) -> bool,
+    /// Every value of a config key (normalized as [`normalize_key`] does)
+    /// in the config files git reads, system first, the repository's last;
+    /// a key given without `= value` reads `true`. [`classify`] adds the
+    /// environment's and the command line's. Asked for what a `push` with
+    /// no refspec sends (`remote.<name>.mirror`, `remote.<name>.push`,
+    /// `push.default`, `branch.<name>.merge` ...).
+    pub config: &'a dyn Fn(&str) -> Vec<String>,
 }
 
 /// How deep aliases may nest before git-ward stops following them.
@@ -296,6 +304,30 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
         words = expansion.chain(words.into_iter().skip(1)).collect();
     }
 
+    // Settings a command reads for itself: the files', then the
+    // environment's, then the command line's (`-c`, also an alias's, and
+    // `--config-env`, whose variable is read as git would).
+    let values = |key: &str| {
+        let mut values = (ctx.config)(key);
+        values.extend(
+            ctx.env_config
+                .iter()
+                .chain(&config)
+                .filter(|(k, _)| k == key)
+                .map(|(_, v)| v.clone()),
+        );
+        values.extend(
+            config_env
+                .iter()
+                .filter(|(k, _)| k == key)
+                .map(|(_, var)| std::env::var(var).unwrap_or_default()),
+        );
+        values
+    };
+    let ctx = &Context {
+        config: &values,
+        ..*ctx
+    };
     let mut action = commands::classify_words(&words, ctx, git.globals.informational);
     action.alias = alias;
     if action.hooks_off.is_none() {

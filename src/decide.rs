@@ -61,8 +61,6 @@ pub struct Facts {
     pub head: Option<Head>,
     /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
     pub env_hooks_off: Option<String>,
-    /// For `git push` without a refspec: the remote ref the current branch pushes to.
-    pub default_push_dst: Option<String>,
     /// The file the command writes lands where git-ward's hooks, config or
     /// policy live (see [`crate::facts::writes_into_guarded`]): which place.
     pub writes_guarded: Option<String>,
@@ -76,7 +74,6 @@ impl Facts {
             contract: contract.map(str::to_string),
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
-            default_push_dst: None,
             writes_guarded: None,
         }
     }
@@ -291,7 +288,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     if let Some(push) = &action.push {
-        if let Some(d) = decide_push(policy, push, facts) {
+        if let Some(d) = decide_push(policy, push) {
             return d;
         }
     }
@@ -424,40 +421,36 @@ fn decide_commit_on_protected(
     }
 }
 
-fn decide_push(policy: &Policy, push: &crate::action::Push, facts: &Facts) -> Option<Decision> {
+fn decide_push(policy: &Policy, push: &crate::action::Push) -> Option<Decision> {
     if push.mirror {
+        let what = match &push.configured_by {
+            Some(key) => format!("push to a mirror remote ({key})"),
+            None => "push --mirror".to_string(),
+        };
         return Some(Decision::deny(
             Code::D005,
-            "push --mirror force-updates and deletes every remote ref",
-            "push one branch of your own by name: `git push origin agent/<contract>`",
+            format!("{what} force-updates and deletes every remote ref"),
+            "push one branch of your own by name, to a remote that is not a mirror: `git push <remote> agent/<contract>`",
             "push.force_allowed",
         ));
     }
     if push.all || push.tags {
-        let what = if push.all { "--all" } else { "--tags" };
+        let what = match &push.configured_by {
+            Some(key) => format!("push with {key}"),
+            None if push.all => "push --all".to_string(),
+            None => "push --tags".to_string(),
+        };
         return Some(Decision::deny(
             Code::D001,
-            format!("push {what} can write protected refs"),
+            format!("{what} can write protected refs"),
             "push one branch of your own by name: `git push origin agent/<contract>`",
             "branches.protected",
         ));
     }
-    let implied;
-    let dests: Vec<(String, bool)> = if push.dests.is_empty() {
-        implied = facts.default_push_dst.clone();
-        match &implied {
-            Some(dst) => vec![(push_ref(dst, ""), push.force)],
-            None => Vec::new(),
-        }
-    } else {
-        push.dests
-            .iter()
-            .filter_map(|d| {
-                let dst = d.dst.as_ref()?;
-                Some((push_ref(dst, &d.src), d.force || push.force))
-            })
-            .collect()
-    };
+    let dests = push.dests.iter().filter_map(|d| {
+        let dst = d.dst.as_ref()?;
+        Some((push_ref(dst, &d.src), d.force || push.force))
+    });
     for (full, force) in dests {
         if force && !policy.force_allowed(&full) {
             return Some(Decision::deny(

@@ -498,29 +498,48 @@ fn the_matrix() {
             Want::Deny(Code::D005),
         ),
         (
-            "plain push from main goes to main",
+            "a mirror remote by configuration",
             &default,
             Action {
-                push: Some(Push::default()),
+                push: Some(Push {
+                    mirror: true,
+                    force: true,
+                    configured_by: Some("remote.origin.mirror".into()),
+                    dests: vec![PushDest {
+                        dst: Some("agent/x".into()),
+                        src: "agent/x".into(),
+                        force: false,
+                        delete: false,
+                    }],
+                    ..Push::default()
+                }),
                 ..Action::mutating("push")
             },
-            Facts {
-                default_push_dst: Some("refs/heads/main".into()),
-                ..agent("main", None)
+            agent("agent/x", None),
+            Want::Deny(Code::D005),
+        ),
+        (
+            "push.default=matching",
+            &default,
+            Action {
+                push: Some(Push {
+                    all: true,
+                    configured_by: Some("push.default=matching".into()),
+                    ..Push::default()
+                }),
+                ..Action::mutating("push")
             },
+            agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
-            "plain push from feature",
+            "plain push, nothing configured to push",
             &default,
             Action {
                 push: Some(Push::default()),
                 ..Action::mutating("push")
             },
-            Facts {
-                default_push_dst: Some("refs/heads/feat".into()),
-                ..agent("feat", None)
-            },
+            agent("main", None),
             Want::Allow,
         ),
         // Hooks switched off.

@@ -334,16 +334,11 @@ pub fn gather_at(
         .into_iter()
         .find(|(k, _)| k == "core.hookspath")
         .map(|(_, v)| format!("core.hooksPath={v} from the environment"));
-    let default_push_dst = match (repo, &head) {
-        (Some(repo), Some(head)) => repo.default_push_dst(head),
-        _ => None,
-    };
     Ok(Facts {
         actor: actor(policy, via_shim),
         contract,
         head,
         env_hooks_off,
-        default_push_dst,
         writes_guarded: None,
     })
 }

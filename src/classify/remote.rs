@@ -17,11 +17,12 @@ use crate::action::{Action, Effect, Push, PushDest, RefOp, RefTarget, RefWrite};
 ///   `tag <name>` is `refs/tags/<name>`; a source that is a tag (and not a
 ///   branch) pushes under `refs/tags/`; a `^negative` refspec writes
 ///   nothing. A wildcard refspec writes refs it does not name: read as
-///   `--tags` for `refs/tags/*`, else `--all`.
+///   `--tags` for `refs/tags/*`, else `--all`; so is `:` (matching).
 /// - `--follow-tags` pushes tags: read as `--tags`.
 /// - `-n`/`--dry-run` writes nothing: read-only (the pre-push hook still runs).
 /// - `--no-verify` skips the pre-push hook.
 /// - `--repo=<r>` names the remote only when no `<repository>` is given.
+/// - With no refspec, what git's config says is pushed ([`configured`]).
 pub(super) fn push(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::PUSH, false);
     let mut push = Push {
@@ -64,42 +65,130 @@ pub(super) fn push(args: &[String], ctx: &Context, a: &mut Action) {
             });
             continue;
         }
-        let (force, body) = match spec.strip_prefix('+') {
-            Some(body) => (true, body),
-            None => (false, spec.as_str()),
-        };
-        if body.starts_with('^') {
-            continue;
-        }
-        let (src, dst) = match body.split_once(':') {
-            Some((src, dst)) if !dst.is_empty() => (src, dst.to_string()),
-            _ => (src_of(body), same_name(src_of(body), ctx)),
-        };
-        if dst.contains('*') {
-            if dst.starts_with("refs/tags/") {
-                push.tags = true;
-            } else {
-                push.all = true;
-            }
-            continue;
-        }
-        if dst.is_empty() {
-            // `HEAD` while detached: git refuses.
-            continue;
-        }
-        let dst = if !dst.starts_with("refs/") && is_tag(src, ctx) {
-            format!("refs/tags/{dst}")
-        } else {
-            dst
-        };
-        push.dests.push(PushDest {
-            dst: Some(dst),
-            src: src.to_string(),
-            force,
-            delete: src.is_empty(),
-        });
+        refspec(&spec, ctx, &mut push);
     }
+    configured(ctx, &mut push, p.args.len() <= 1 && !deleting);
     a.push = Some(push);
+}
+
+/// One refspec of a push, from the command line or `remote.<name>.push`.
+fn refspec(spec: &str, ctx: &Context, push: &mut Push) {
+    let (force, body) = match spec.strip_prefix('+') {
+        Some(body) => (true, body),
+        None => (false, spec),
+    };
+    if body.starts_with('^') {
+        return;
+    }
+    if body == ":" {
+        // Matching: every branch that exists on both sides.
+        push.all = true;
+        push.force |= force;
+        return;
+    }
+    let (src, dst) = match body.split_once(':') {
+        Some((src, dst)) if !dst.is_empty() => (src, dst.to_string()),
+        _ => (src_of(body), same_name(src_of(body), ctx)),
+    };
+    if dst.contains('*') {
+        if dst.starts_with("refs/tags/") {
+            push.tags = true;
+        } else {
+            push.all = true;
+        }
+        push.force |= force;
+        return;
+    }
+    if dst.is_empty() {
+        // `HEAD` while detached: git refuses.
+        return;
+    }
+    let dst = if !dst.starts_with("refs/") && is_tag(src, ctx) {
+        format!("refs/tags/{dst}")
+    } else {
+        dst
+    };
+    push.dests.push(PushDest {
+        dst: Some(dst),
+        src: src.to_string(),
+        force,
+        delete: src.is_empty(),
+    });
+}
+
+/// What a push sends by configuration, as git's `do_push` reads it:
+/// `remote.<name>.mirror` makes any push to that remote a mirror push
+/// (forced, whatever the refspecs); with no refspec on the command line, `remote.<name>.push` gives them,
+/// else `push.default`: `matching` (read as `--all`), `current` and
+/// `simple` (the default; it pushes to the same name, or git refuses)
+/// the current branch to its own name, `upstream` to
+/// `branch.<name>.merge`, `nothing` nothing. The remote is the one named,
+/// else `branch.<name>.pushRemote`, `remote.pushDefault`,
+/// `branch.<name>.remote`, `origin`.
+fn configured(ctx: &Context, push: &mut Push, no_refspec: bool) {
+    let last = |key: &str| (ctx.config)(key).pop();
+    let branch = ctx.current_branch;
+    let remote = push
+        .remote
+        .clone()
+        .or_else(|| branch.and_then(|b| last(&format!("branch.{b}.pushremote"))))
+        .or_else(|| last("remote.pushdefault"))
+        .or_else(|| branch.and_then(|b| last(&format!("branch.{b}.remote"))))
+        .unwrap_or_else(|| "origin".to_string());
+    // A value git cannot read as a boolean is refused by git; an empty one
+    // is false to git but cannot be told from a bare key here: a mirror.
+    let mirror = last(&format!("remote.{remote}.mirror")).is_some_and(|v| {
+        !matches!(
+            v.to_ascii_lowercase().as_str(),
+            "false" | "no" | "off" | "0"
+        )
+    });
+    if mirror {
+        push.mirror = true;
+        push.force = true;
+        push.configured_by = Some(format!("remote.{remote}.mirror"));
+    }
+    if !no_refspec || push.all || push.tags || push.mirror {
+        return;
+    }
+    let specs = (ctx.config)(&format!("remote.{remote}.push"));
+    if !specs.is_empty() {
+        for spec in &specs {
+            refspec(spec, ctx, push);
+        }
+        if push.all || push.tags {
+            push.configured_by = Some(format!("remote.{remote}.push"));
+        }
+        return;
+    }
+    let mode = last("push.default").map(|m| m.to_ascii_lowercase());
+    match mode.as_deref() {
+        Some("matching") => {
+            push.all = true;
+            push.configured_by = Some("push.default=matching".to_string());
+        }
+        Some("nothing") => {}
+        Some("upstream" | "tracking") => {
+            if let Some(merge) = branch.and_then(|b| last(&format!("branch.{b}.merge"))) {
+                push.dests.push(PushDest {
+                    dst: Some(merge),
+                    src: "HEAD".to_string(),
+                    force: false,
+                    delete: false,
+                });
+            }
+        }
+        _ => {
+            if let Some(b) = branch {
+                push.dests.push(PushDest {
+                    dst: Some(format!("refs/heads/{b}")),
+                    src: "HEAD".to_string(),
+                    force: false,
+                    delete: false,
+                });
+            }
+        }
+    }
 }
 
 fn src_of(body: &str) -> &str {

@@ -12,6 +12,7 @@ use crate::action::{CheckoutTarget as Co, Push, PushDest, RefOp, RefTarget, RefW
 
 mod edge;
 mod output;
+mod push_config;
 mod ref_names;
 
 /// The repository the rows run in: on `main`, remotes `origin` and `upstream`.
@@ -49,11 +50,21 @@ fn aliases() -> HashMap<String, String> {
 }
 
 fn classify_in(args: &[OsString], env: &[(String, String)]) -> Action {
+    classify_with(args, env, &|_| Vec::new())
+}
+
+/// [`classify_in`], with the config files' values from `config`.
+fn classify_with(
+    args: &[OsString],
+    env: &[(String, String)],
+    config: &dyn Fn(&str) -> Vec<String>,
+) -> Action {
     let aliases = aliases();
     let remotes = vec!["origin".to_string(), "upstream".to_string()];
     let is_local = |n: &str| LOCAL.contains(&n);
     let resolves = |n: &str| LOCAL.contains(&n) || RESOLVES.contains(&n);
     let ctx = Context {
+        config: &config,
         aliases: &aliases,
         env_config: env,
         remotes: &remotes,
@@ -209,7 +220,16 @@ fn the_issue_command_lines() {
         ("commit -n -m x", hooks(commits(m("commit")), NO_VERIFY)),
         (
             "push --no-verify",
-            hooks(pushes(m("push"), Push::default()), PUSH_NO_VERIFY),
+            hooks(
+                pushes(
+                    m("push"),
+                    Push {
+                        remote: None,
+                        ..to("", &[("HEAD", "refs/heads/main", false, false)])
+                    },
+                ),
+                PUSH_NO_VERIFY,
+            ),
         ),
         (
             "config core.hooksPath /tmp/h",

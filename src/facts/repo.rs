@@ -421,14 +421,27 @@ impl Repo {
         self.config.string(key).map(|v| v.to_string())
     }
 
-    /// Where `git push` with no refspec sends the current branch: its
-    /// upstream's name (`branch.<b>.merge`) or, failing that, its own name.
-    pub fn default_push_dst(&self, head: &Head) -> Option<String> {
-        let branch = head.branch()?;
-        Some(
-            self.config_string(&format!("branch.{branch}.merge"))
-                .unwrap_or_else(|| format!("refs/heads/{branch}")),
-        )
+    /// Every value of a config key, in the order git reads the files
+    /// (system, user, the repository's own, each with what it includes).
+    /// A key with no value (or an empty one: gix tells them apart only
+    /// for booleans) reads `true`.
+    pub fn config_values(&self, key: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for file in self
+            .user_configs()
+            .iter()
+            .chain(std::iter::once(&self.config))
+        {
+            for value in file.strings(key).unwrap_or_default() {
+                let value = value.to_string();
+                out.push(if value.is_empty() {
+                    "true".to_string()
+                } else {
+                    value
+                });
+            }
+        }
+        out
     }
 
     /// Does this repository keep its refs in the reftable backend? gix reads

@@ -437,6 +437,41 @@ fn pushes_to_protected_refs_and_force_pushes_are_refused() {
 }
 
 #[test]
+fn what_the_config_makes_a_plain_push_send_is_checked() {
+    let repo = with_remote();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.commit("agent work");
+    repo.git(["push", "-q", "-u", "origin", "agent/c1"]).ok();
+    let remote_main = remote_rev(&repo, "main");
+    // A mirror remote: every push to it is a mirror push.
+    repo.git(["config", "remote.origin.mirror", "true"]).ok();
+    repo.shim(["push"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005")
+        .stderr_has("remote.origin.mirror");
+    repo.shim(["-c", "remote.origin.mirror=false", "push", "-q"])
+        .ok();
+    repo.git(["config", "--unset", "remote.origin.mirror"]).ok();
+    repo.shim(["-c", "remote.origin.mirror", "push", "origin"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    // A configured refspec onto main, and matching.
+    repo.git(["config", "remote.origin.push", "HEAD:refs/heads/main"])
+        .ok();
+    repo.shim(["push"]).code(1).stderr_has("EN-GIT-D-001");
+    repo.git(["config", "--unset", "remote.origin.push"]).ok();
+    repo.shim(["-c", "push.default=matching", "push"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001")
+        .stderr_has("push.default=matching");
+    // The plain push of the agent's own branch still goes through.
+    repo.commit("more agent work");
+    repo.shim(["push", "-q"]).ok();
+    assert_eq!(remote_rev(&repo, "agent/c1"), repo.rev("agent/c1"));
+    assert_eq!(remote_rev(&repo, "main"), remote_main);
+}
+
+#[test]
 fn switching_hooks_off_is_d004() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "feat"]).ok();

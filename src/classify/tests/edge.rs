@@ -124,7 +124,10 @@ fn edge_cases() {
         ),
         (
             "push --no-verify --verify origin",
-            pushes(m("push"), to("origin", &[])),
+            pushes(
+                m("push"),
+                to("origin", &[("HEAD", "refs/heads/main", false, false)]),
+            ),
         ),
         (
             "push origin HEAD",
@@ -189,7 +192,10 @@ fn edge_cases() {
         ),
         (
             "push --repo=upstream",
-            pushes(m("push"), to("upstream", &[])),
+            pushes(
+                m("push"),
+                to("upstream", &[("HEAD", "refs/heads/main", false, false)]),
+            ),
         ),
         ("push origin ^main", pushes(m("push"), to("origin", &[]))),
         // reset: commit or path, as git reads them.
