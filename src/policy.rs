@@ -292,6 +292,11 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
             ),
         );
     }
+    if has("branches", "agent_prefix") {
+        if let Err(why) = check_agent_prefix(&settings.branches.agent_prefix) {
+            return bad("branches.agent_prefix", why);
+        }
+    }
     if has("commit", "footer") && !settings.commit.footer.contains("{contract}") {
         return bad("commit.footer", "must contain {contract}".to_string());
     }
@@ -319,6 +324,24 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
         }
     }
     Ok(())
+}
+
+/// An agent branch is `<agent_prefix><contract>`: with any valid contract
+/// id after it, the prefix must make a branch name git accepts (`git
+/// branch` refuses one that starts with `-` too).
+fn check_agent_prefix(prefix: &str) -> std::result::Result<(), String> {
+    let branch = format!("{prefix}c1");
+    let full = format!("refs/heads/{branch}");
+    let valid = gix::validate::reference::name(full.as_str().into()).is_ok()
+        && !branch.starts_with('-')
+        && !prefix.contains("@{");
+    if valid {
+        Ok(())
+    } else {
+        Err(format!(
+            "'{prefix}<contract>' is not a branch name git accepts (try \"agent/\")"
+        ))
+    }
 }
 
 /// Renders a [`BadValue`] as `source:line:column: key `k`: why`, the
@@ -932,6 +955,20 @@ mod tests {
     }
 
     #[test]
+    fn agent_prefixes_that_make_branch_names_are_accepted() {
+        for prefix in ["agent/", "", "bots/agent-", "a.b/"] {
+            let text = format!("[branches]\nagent_prefix = \"{prefix}\"\n");
+            assert!(parse_layer(&text, "p.toml").is_ok(), "{prefix:?}");
+        }
+        for prefix in [
+            "../", "/", "a//", "x.lock/", "a:", "a~", "a\\\\", "a@{", ".a/", "-",
+        ] {
+            let text = format!("[branches]\nagent_prefix = \"{prefix}\"\n");
+            assert!(parse_layer(&text, "p.toml").is_err(), "{prefix:?}");
+        }
+    }
+
+    #[test]
     fn sizes_and_durations_parse() {
         assert_eq!(parse_size("512k"), Some(512 * 1024));
         assert_eq!(parse_size("1GiB"), Some(1 << 30));
@@ -975,6 +1012,19 @@ mod tests {
             (
                 "[capabilities]\nensure_working_branch = [\"[z\"]\n",
                 "p.toml:2:26: key `capabilities.ensure_working_branch`: bad pattern '[z'",
+            ),
+            // An agent prefix that makes no branch name.
+            (
+                "[branches]\nagent_prefix = \"../\"\n",
+                "p.toml:2:16: key `branches.agent_prefix`: '../<contract>' is not a branch name git accepts",
+            ),
+            (
+                "[branches]\nagent_prefix = \"-a/\"\n",
+                "p.toml:2:16: key `branches.agent_prefix`",
+            ),
+            (
+                "[branches]\nagent_prefix = \"a b/\"\n",
+                "p.toml:2:16: key `branches.agent_prefix`",
             ),
             // Dotted keys and inline tables are found too.
             (
