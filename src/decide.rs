@@ -352,6 +352,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     let mut d = Decision::allow(match facts.head.as_ref().and_then(Head::branch) {
+        Some(b) if policy.is_protected(&format!("refs/heads/{b}")) => {
+            "on a protected branch: neither commits nor moves a protected ref"
+        }
         Some(b) if b.starts_with(&settings.branches.agent_prefix) => {
             "on an agent branch: stay (sticky)"
         }

@@ -856,6 +856,27 @@ fn the_seed_scenarios() {
 }
 
 #[test]
+fn an_allowed_rule_names_the_branch_kind_it_was_allowed_on() {
+    let p = Policy::built_in();
+    let notes = Action::mutating("notes");
+    for (branch, rule) in [
+        (
+            "main",
+            "on a protected branch: neither commits nor moves a protected ref",
+        ),
+        ("agent/c1", "on an agent branch: stay (sticky)"),
+        ("feat", "on an unprotected branch: stay"),
+    ] {
+        let d = decide(&p, &notes, &agent(branch, Some("c1")));
+        assert_eq!(
+            (outcome(&d), d.rule.as_str()),
+            (Want::Allow, rule),
+            "{branch}"
+        );
+    }
+}
+
+#[test]
 fn d003_message_and_hint_are_the_spec_example() {
     let d = decide(&policy(""), &commit(), &agent("main", None));
     let e = d.denial().unwrap();
