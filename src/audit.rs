@@ -21,6 +21,15 @@ use serde::{Deserialize, Serialize};
 /// creation, after a deletion), as git's reference-transaction hook does.
 pub const ZERO_ID: &str = "0000000000000000000000000000000000000000";
 
+/// The values of `decision` (SPEC section 7), what `--decision` takes.
+pub const DECISIONS: [&str; 4] = ["allow", "deny", "autoswitch", "checkpoint"];
+
+/// The action of a journal line: the ref change (`ref`, `old`, `new`)
+/// that a command made, recorded after git made it. Its decision is
+/// `allow`; a line recording a check of a ref update (a hook's, in state
+/// `prepared`) carries the ref too, but not this action.
+pub const JOURNALED: &str = "journal";
+
 /// One audit line (SPEC section 7).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Record {
@@ -39,7 +48,7 @@ pub struct Record {
     pub argv: Vec<String>,
     /// 0 read-only, 1 state-changing.
     pub tier: u8,
-    /// allow, deny, autoswitch, checkpoint (and journal for ref lines).
+    /// allow, deny, autoswitch, checkpoint ([`DECISIONS`]).
     pub decision: String,
     pub branch_before: Option<String>,
     pub branch_after: Option<String>,
@@ -53,6 +62,37 @@ pub struct Record {
     pub old: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub new: Option<String>,
+}
+
+impl Record {
+    /// A journal line for the change of `refname` from `old` to `new`;
+    /// the caller fills in who and when.
+    pub fn journal(refname: String, old: String, new: String) -> Record {
+        Record {
+            tier: 1,
+            decision: "allow".into(),
+            actions_taken: vec![JOURNALED.into()],
+            refname: Some(refname),
+            old: Some(old),
+            new: Some(new),
+            ..Record::default()
+        }
+    }
+
+    /// Is this a journal line (a ref change a command made)?
+    pub fn is_journal(&self) -> bool {
+        self.refname.is_some() && self.actions_taken.iter().any(|a| a == JOURNALED)
+    }
+
+    /// A line as an older git-ward wrote it, read as one written now: its
+    /// journal lines had the decision `journal`.
+    fn upgraded(mut self) -> Record {
+        if self.decision == JOURNALED {
+            self.decision = "allow".into();
+            self.actions_taken = vec![JOURNALED.into()];
+        }
+        self
+    }
 }
 
 /// The audit directory of a repository.
@@ -147,7 +187,8 @@ pub fn read_all(dir: &Path) -> Vec<Record> {
         out.extend(
             bytes
                 .split(|&b| b == b'\n')
-                .filter_map(|l| serde_json::from_slice::<Record>(l).ok()),
+                .filter_map(|l| serde_json::from_slice::<Record>(l).ok())
+                .map(Record::upgraded),
         );
     }
     out

@@ -175,13 +175,12 @@ fn journal_branch_writes(
                 actor: record.actor.clone(),
                 contract_id: record.contract_id.clone(),
                 operation: record.operation.clone(),
-                tier: 1,
-                decision: "journal".into(),
                 worktree: record.worktree.clone(),
-                refname: Some(name),
-                old: Some(old.unwrap_or_else(|| audit::ZERO_ID.into())),
-                new: Some(new.unwrap_or_else(|| audit::ZERO_ID.into())),
-                ..Record::default()
+                ..Record::journal(
+                    name,
+                    old.unwrap_or_else(|| audit::ZERO_ID.into()),
+                    new.unwrap_or_else(|| audit::ZERO_ID.into()),
+                )
             })
         })
         .collect();

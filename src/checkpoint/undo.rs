@@ -149,7 +149,7 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
                 trace_id: r.trace_id.clone(),
                 ..Undoable::default()
             });
-        if r.decision == "journal" {
+        if r.is_journal() {
             if let (Some(name), Some(old), Some(new)) = (&r.refname, &r.old, &r.new) {
                 let m = RefMove {
                     name: name.clone(),
@@ -212,7 +212,7 @@ pub fn undo_line(ctx: &Ctx, id: &str) -> Option<String> {
     let command = records
         .iter()
         .rev()
-        .find(|r| r.decision != "journal" && r.actions_taken.contains(&taken))?;
+        .find(|r| !r.is_journal() && r.actions_taken.contains(&taken))?;
     let ran_in = PathBuf::from(command.worktree.as_deref()?);
     let existing = worktree::Existing::read(&ctx.git);
     let home = if existing.tops.iter().any(|t| same_dir(t, &ran_in)) {
@@ -643,13 +643,8 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             source: "tool".into(),
             actor: ctx.actor.as_str().into(),
             operation: "ward.undo".into(),
-            decision: "journal".into(),
-            tier: 1,
-            refname: Some(m.name.clone()),
-            old: Some(m.old.clone()),
-            new: Some(m.new.clone()),
             worktree: Some(ctx.workdir.display().to_string()),
-            ..Record::default()
+            ..Record::journal(m.name.clone(), m.old.clone(), m.new.clone())
         })
         .collect();
     audit::append(&ctx.audit_dir(), &lines);
@@ -698,26 +693,38 @@ mod tests {
     fn the_last_command_that_changed_anything_is_found() {
         let mut a = rec("t1", "shim", "checkpoint");
         a.actions_taken = vec!["checkpoint chk-local-1".into()];
-        let mut j = rec("t2", "reference-transaction", "journal");
-        j.refname = Some("refs/heads/x".into());
-        j.old = Some("1".into());
-        j.new = Some(ZERO.into());
-        j.worktree = None;
+        let j = Record {
+            trace_id: "t2".into(),
+            source: "reference-transaction".into(),
+            ..Record::journal("refs/heads/x".into(), "1".into(), ZERO.into())
+        };
+        // A hook's check of a ref update carries the ref, but moved nothing.
+        let mut checked = rec("t5", "reference-transaction", "allow");
+        checked.refname = Some("refs/heads/main".into());
+        checked.old = Some("1".into());
+        checked.new = Some("2".into());
         let b = rec("t2", "shim", "allow");
         let denied = rec("t3", "shim", "deny");
         let mut elsewhere = rec("t4", "shim", "checkpoint");
         elsewhere.worktree = Some("/other".into());
         elsewhere.actions_taken = vec!["checkpoint chk-local-2".into()];
         let quiet = rec("t5", "shim", "allow");
-        let mut ward_ref = rec("t5", "reference-transaction", "journal");
-        ward_ref.refname = Some("refs/ward/checkpoints/chk-local-3".into());
-        ward_ref.old = Some(ZERO.into());
-        ward_ref.new = Some("3".into());
+        let ward_ref = Record {
+            trace_id: "t5".into(),
+            ..Record::journal(
+                "refs/ward/checkpoints/chk-local-3".into(),
+                ZERO.into(),
+                "3".into(),
+            )
+        };
         let scope = Scope {
             worktree: PathBuf::from("/w"),
             heir_of: None,
         };
-        let list = undoable(&[a, j, b, denied, elsewhere, quiet, ward_ref], &scope);
+        let list = undoable(
+            &[a, j, b, checked, denied, elsewhere, quiet, ward_ref],
+            &scope,
+        );
         let traces: Vec<&str> = list.iter().map(|u| u.trace_id.as_str()).collect();
         assert_eq!(traces, vec!["t1", "t2"]);
         assert_eq!(list[0].checkpoint.as_deref(), Some("chk-local-1"));

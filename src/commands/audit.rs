@@ -3,35 +3,48 @@
 use std::time::SystemTime;
 
 use crate::audit;
-use crate::error::{exit, Error, Result};
+use crate::error::{printable, Error, Result};
 use crate::facts::Repo;
 use crate::policy::parse_duration;
 
-/// Query the audit log of this repository: a table for people, JSON lines for programs.
+/// Query the audit log of this repository: a table for people, for
+/// programs (`--json`) one object whose `records` are the matching lines.
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
     /// Only lines of this contract.
     #[arg(long)]
     pub contract: Option<String>,
-    /// Only lines with this decision (allow, deny, autoswitch, checkpoint, journal).
+    /// Only lines with this decision: allow, deny, autoswitch or checkpoint.
     #[arg(long)]
     pub decision: Option<String>,
     /// Only lines newer than this (`90s`, `30m`, `1h`, `2d`).
     #[arg(long)]
     pub since: Option<String>,
-    /// Print JSON lines.
+    /// Print one JSON object: `status` and the matching `records`.
     #[arg(long)]
     pub json: bool,
 }
 
 /// Runs `git ward audit`.
 pub fn run(args: AuditArgs) -> Result<u8> {
+    crate::cli::finish(args.json, query(&args))
+}
+
+fn query(args: &AuditArgs) -> Result<(serde_json::Value, String)> {
     let repo = Repo::discover().ok_or_else(|| {
         Error::invalid(
             "not in a git repository",
             "run `git ward audit` inside the repository whose log you want",
         )
     })?;
+    if let Some(d) = args.decision.as_deref() {
+        if !audit::DECISIONS.contains(&d) {
+            return Err(Error::invalid(
+                format!("'{}' is not a decision", printable(d)),
+                format!("use one of {}", audit::DECISIONS.join(", ")),
+            ));
+        }
+    }
     let since = match &args.since {
         Some(text) => {
             let d = parse_duration(text).ok_or_else(|| {
@@ -46,41 +59,38 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         None => None,
     };
     let records = audit::read_all(&audit::dir(repo.common_dir()));
-    let kept = records.into_iter().filter(|r| {
-        args.contract
-            .as_ref()
-            .is_none_or(|c| r.contract_id.as_ref() == Some(c))
-            && args.decision.as_ref().is_none_or(|d| &r.decision == d)
-            && since.is_none_or(|s| audit::parse_rfc3339(&r.timestamp).is_some_and(|t| t >= s))
-    });
+    let kept: Vec<audit::Record> = records
+        .into_iter()
+        .filter(|r| {
+            args.contract
+                .as_ref()
+                .is_none_or(|c| r.contract_id.as_ref() == Some(c))
+                && args.decision.as_ref().is_none_or(|d| &r.decision == d)
+                && since.is_none_or(|s| audit::parse_rfc3339(&r.timestamp).is_some_and(|t| t >= s))
+        })
+        .collect();
     let mut out = String::new();
-    for r in kept {
-        if args.json {
-            out.push_str(&serde_json::to_string(&r).unwrap_or_default());
-        } else {
-            let what = match &r.refname {
-                Some(refname) => format!(
-                    "{refname} {} -> {}",
-                    short(r.old.as_deref()),
-                    short(r.new.as_deref())
-                ),
-                None => r.argv.join(" "),
-            };
-            out.push_str(&format!(
-                "{}  {:<22} {:<10} {:<6} {:<12} {:<14} {}",
-                r.timestamp,
-                r.source,
-                r.decision,
-                r.actor,
-                r.contract_id.as_deref().unwrap_or("-"),
-                r.denial_code.as_deref().unwrap_or("-"),
-                what
-            ));
-        }
-        out.push('\n');
+    for r in &kept {
+        let what = match &r.refname {
+            Some(refname) => format!(
+                "{refname} {} -> {}",
+                short(r.old.as_deref()),
+                short(r.new.as_deref())
+            ),
+            None => r.argv.join(" "),
+        };
+        out.push_str(&format!(
+            "{}  {:<22} {:<10} {:<6} {:<12} {:<14} {}\n",
+            r.timestamp,
+            r.source,
+            r.decision,
+            r.actor,
+            r.contract_id.as_deref().unwrap_or("-"),
+            r.denial_code.as_deref().unwrap_or("-"),
+            what
+        ));
     }
-    crate::output::out!("{out}");
-    Ok(exit::OK)
+    Ok((serde_json::json!({ "records": kept }), out))
 }
 
 fn short(oid: Option<&str>) -> &str {

@@ -366,14 +366,9 @@ fn journal(stdin: &[u8]) {
             contract_id: contract.clone(),
             operation: "git.ref-update".into(),
             argv: argv.clone(),
-            tier: 1,
-            decision: "journal".into(),
             exit_code: Some(0),
             worktree: dirs.work_tree.as_ref().map(|w| w.display().to_string()),
-            refname: Some(l.refname.clone()),
-            old: Some(old),
-            new: Some(new),
-            ..Record::default()
+            ..Record::journal(l.refname.clone(), old, new)
         });
     }
     if !records.is_empty() {

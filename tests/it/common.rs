@@ -420,6 +420,20 @@ impl TestRepo {
         (run, value)
     }
 
+    /// The audit lines `git ward audit --json <filters>` returns, after
+    /// checking that it answered with one object of status `S`.
+    pub fn audit_records(&self, filters: &[&str]) -> Vec<serde_json::Value> {
+        let mut args = vec!["audit", "--json"];
+        args.extend_from_slice(filters);
+        let (run, value) = self.ward_json(args, &[]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert_eq!(value["status"], "S", "{value}");
+        value["records"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no records: {value}"))
+            .clone()
+    }
+
     /// Deletes the loose object `rev` names (a broken clone, say).
     pub fn lose_object(&self, rev: &str) {
         let id = self.rev(rev).expect("the object exists");

@@ -516,7 +516,7 @@ fn the_journal_records_real_old_values_under_the_trace() {
                 .collect::<Vec<_>>()
         })
         .map(|l| serde_json::from_str(&l).unwrap())
-        .filter(|v: &serde_json::Value| v["decision"] == "journal")
+        .filter(|v: &serde_json::Value| v["actions_taken"][0] == "journal")
         .collect();
     let find = |trace: &str, r: &str| {
         lines

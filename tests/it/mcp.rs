@@ -82,12 +82,12 @@ fn the_python_sdk_client_drives_every_tool() {
         "driver failed ({}):\n{stdout}\n{stderr}",
         out.status
     );
-    let audit = repo.ward(["audit", "--json"]).ok().stdout;
-    let lines: Vec<Value> = audit
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .filter(|r: &Value| r["source"] == "mcp")
+    let lines: Vec<Value> = repo
+        .audit_records(&[])
+        .into_iter()
+        .filter(|r| r["source"] == "mcp")
         .collect();
+    let audit = format!("{lines:#?}");
     let has = |op: &str, tier: u64, decision: &str| {
         lines
             .iter()

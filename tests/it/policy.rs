@@ -235,16 +235,7 @@ fn audit_filters_by_contract_decision_and_time() {
     )
     .ok();
     repo.shim_env(["status"], &[("WARD_CONTRACT", "c2")]).ok();
-    let lines = |args: &[&str]| -> Vec<serde_json::Value> {
-        let mut all = vec!["audit", "--json"];
-        all.extend_from_slice(args);
-        repo.ward(all)
-            .ok()
-            .stdout
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
+    let lines = |args: &[&str]| repo.audit_records(args);
     let c1 = lines(&["--contract", "c1"]);
     assert!(!c1.is_empty() && c1.iter().all(|l| l["contract_id"] == "c1"));
     assert!(c1.iter().any(|l| l["decision"] == "autoswitch"));
@@ -267,10 +258,7 @@ fn audit_filters_by_contract_decision_and_time() {
 #[test]
 fn the_tools_audit_lines_name_the_actor_its_environment_says() {
     let repo = TestRepo::new();
-    let last = || -> serde_json::Value {
-        let log = repo.ward(["audit", "--json"]).ok().stdout;
-        serde_json::from_str(log.lines().last().unwrap()).unwrap()
-    };
+    let last = || -> serde_json::Value { repo.audit_records(&[]).pop().unwrap() };
     for (env, actor) in [
         (&[][..], "human"),
         (&[("WARD_AGENT", "0")][..], "human"),

@@ -702,12 +702,7 @@ fn every_shim_command_is_audited_with_its_trace() {
     let repo = TestRepo::new();
     repo.shim(["status"]).ok();
     repo.shim(["commit", "--allow-empty", "-m", "x"]).code(1);
-    let out = repo.ward(["audit", "--json"]).ok();
-    let lines: Vec<serde_json::Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = audit_lines(&repo);
     let status = lines
         .iter()
         .find(|l| l["operation"] == "git.status")
@@ -732,8 +727,7 @@ fn every_shim_command_is_audited_with_its_trace() {
     ] {
         assert!(!denied[key].is_null(), "{key} missing");
     }
-    let only = repo.ward(["audit", "--json", "--decision", "deny"]).ok();
-    assert_eq!(only.stdout.lines().count(), 1);
+    assert_eq!(repo.audit_records(&["--decision", "deny"]).len(), 1);
 }
 
 #[test]
@@ -935,7 +929,9 @@ fn linked_worktrees_and_bare_repositories_are_found_from_below_their_top() {
         .args(["audit", "--json"])
         .output()
         .unwrap();
-    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let line = &log["records"][0];
+    assert_eq!(log["records"].as_array().map(Vec::len), Some(1), "{log}");
     assert_eq!(line["operation"], "git.log");
     assert!(line["worktree"].is_null(), "{line}");
 }
@@ -966,12 +962,7 @@ fn unusual_layouts_below_the_top_take_the_full_road() {
 
 /// The audit log, one JSON value per line.
 fn audit_lines(repo: &TestRepo) -> Vec<serde_json::Value> {
-    repo.ward(["audit", "--json"])
-        .ok()
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    repo.audit_records(&[])
 }
 
 #[test]
@@ -990,8 +981,7 @@ fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
         "{}",
         run.stderr
     );
-    let audit = repo.ward(["audit", "--json"]).ok().stdout;
-    let last: serde_json::Value = serde_json::from_str(audit.lines().last().unwrap()).unwrap();
+    let last = audit_lines(&repo).pop().unwrap();
     assert!(
         last["actions_taken"]
             .to_string()

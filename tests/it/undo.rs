@@ -303,8 +303,7 @@ fn a_humans_rollback_is_recorded_as_theirs_and_can_be_undone() {
     repo.write("a.txt", "edited after\n");
     let edited = repo.state();
     repo.ward(["rollback", &id, "--yes"]).ok();
-    let log = repo.ward(["audit", "--json"]).ok().stdout;
-    let line: serde_json::Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    let line = repo.audit_records(&[]).pop().unwrap();
     assert_eq!(line["operation"], "ward.rollback", "{line}");
     assert_eq!(line["actor"], "human", "{line}");
     repo.ward(["undo", "--list"])
@@ -359,7 +358,7 @@ fn undo_follows_a_written_journal() {
     std::fs::create_dir_all(&dir).unwrap();
     let wt = std::fs::canonicalize(&repo.dir).unwrap();
     let lines = [
-        serde_json::json!({"timestamp":"2026-01-01T00:00:01.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"reference-transaction","actor":"agent","contract_id":null,"operation":"git.reset","argv":[],"tier":1,"decision":"journal","branch_before":null,"branch_after":null,"actions_taken":[],"denial_code":null,"exit_code":null,"worktree":null,"ref":"refs/heads/main","old":old,"new":new}),
+        serde_json::json!({"timestamp":"2026-01-01T00:00:01.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"reference-transaction","actor":"agent","contract_id":null,"operation":"git.reset","argv":[],"tier":1,"decision":"allow","branch_before":null,"branch_after":null,"actions_taken":["journal"],"denial_code":null,"exit_code":null,"worktree":null,"ref":"refs/heads/main","old":old,"new":new}),
         serde_json::json!({"timestamp":"2026-01-01T00:00:02.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"shim","actor":"agent","contract_id":null,"operation":"git.reset","argv":["reset","--hard","HEAD~1"],"tier":1,"decision":"checkpoint","branch_before":"main","branch_after":"main","actions_taken":[format!("checkpoint {id}")],"denial_code":null,"exit_code":0,"worktree":wt.display().to_string()}),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();

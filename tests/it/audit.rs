@@ -1,0 +1,89 @@
+//! The audit log as SPEC section 7 names it: the decision of every line,
+//! journal lines, and `git ward audit` answering programs.
+
+use crate::common::TestRepo;
+
+/// A story that writes every kind of line: a denial, an automatic switch,
+/// a checkpoint before a destructive command, ref changes journaled by
+/// the hooks, and a tool command.
+fn busy_log() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.shim(["commit", "--allow-empty", "-m", "x"]).code(1);
+    let c1 = [("WARD_CONTRACT", "c1")];
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "x"], &c1)
+        .ok();
+    repo.write("README", "changed\n");
+    repo.shim_env(["reset", "-q", "--hard"], &c1).ok();
+    repo.ward(["checkpoint", "-m", "by hand"]).ok();
+    repo
+}
+
+#[test]
+fn every_line_has_one_of_the_four_decisions_and_journal_lines_name_the_ref() {
+    let repo = busy_log();
+    let lines = repo.audit_records(&[]);
+    for line in &lines {
+        let decision = line["decision"].as_str().unwrap_or_default();
+        assert!(
+            ["allow", "deny", "autoswitch", "checkpoint"].contains(&decision),
+            "{line}"
+        );
+    }
+    for decision in ["deny", "autoswitch", "checkpoint", "allow"] {
+        assert!(
+            lines.iter().any(|l| l["decision"] == decision),
+            "no {decision} line: {lines:#?}"
+        );
+    }
+    // The commit on agent/c1, journaled by reference-transaction.
+    let tip = repo.rev("agent/c1").unwrap();
+    let journal = lines
+        .iter()
+        .find(|l| l["ref"] == "refs/heads/agent/c1" && l["new"] == tip.as_str())
+        .unwrap_or_else(|| panic!("no journal line: {lines:#?}"));
+    assert_eq!(journal["decision"], "allow", "{journal}");
+    assert_eq!(
+        journal["old"],
+        repo.rev("main").unwrap().as_str(),
+        "{journal}"
+    );
+    assert_eq!(journal["source"], "reference-transaction", "{journal}");
+}
+
+#[test]
+fn audit_json_is_one_object_with_a_status() {
+    let repo = busy_log();
+    let all = repo.audit_records(&[]);
+    assert!(all.len() >= 5, "{all:#?}");
+    let denied = repo.audit_records(&["--decision", "deny"]);
+    assert_eq!(denied.len(), 1, "{denied:#?}");
+    assert_eq!(denied[0]["denial_code"], "EN-GIT-D-003");
+    assert!(repo.audit_records(&["--contract", "nobody"]).is_empty());
+    for bad in [&["--decision", "journal"][..], &["--since", "soon"]] {
+        let mut args = vec!["audit", "--json"];
+        args.extend_from_slice(bad);
+        let (run, v) = repo.ward_json(args, &[]);
+        assert_eq!(run.code, Some(2), "{bad:?}: {}", run.stderr);
+        assert_eq!(v["status"], "I", "{bad:?}: {v}");
+        assert_eq!(v["code"], "EN-GIT-I-001", "{bad:?}: {v}");
+    }
+    repo.ward(["audit", "--decision", "maybe"])
+        .code(2)
+        .stderr_has("ward: invalid [EN-GIT-I-001] 'maybe' is not a decision")
+        .stderr_has("hint: use one of allow, deny, autoswitch, checkpoint");
+}
+
+/// A line written with the decision `journal` (as earlier versions wrote
+/// journal lines) reads back as a journal line with the decision `allow`.
+#[test]
+fn an_older_journal_line_reads_back_as_allow() {
+    let repo = TestRepo::new();
+    let dir = repo.dir.join(".git/ward/audit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = serde_json::json!({"timestamp":"2026-01-01T00:00:01.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"reference-transaction","actor":"agent","contract_id":null,"operation":"git.ref-update","argv":[],"tier":1,"decision":"journal","branch_before":null,"branch_after":null,"actions_taken":[],"denial_code":null,"exit_code":0,"worktree":null,"ref":"refs/heads/x","old":"0".repeat(40),"new":"1".repeat(40)});
+    std::fs::write(dir.join("audit.2026-01-01.jsonl"), format!("{line}\n")).unwrap();
+    let lines = repo.audit_records(&["--decision", "allow"]);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert_eq!(lines[0]["ref"], "refs/heads/x");
+}
