@@ -65,15 +65,32 @@ pub enum Command {
 
 /// Parses the tool's argv and runs the command. Returns the exit code.
 pub fn run(argv: Vec<OsString>) -> Result<u8> {
+    let json = asks_for_json(&argv);
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // `--help`, `--version`: what was asked for, on stdout.
+            let _ = e.print();
+            return Ok(exit::OK);
+        }
         Err(e) => {
             let _ = e.print();
-            return Ok(if e.use_stderr() {
-                exit::INVALID
-            } else {
-                exit::OK
-            });
+            if json {
+                // clap's first paragraph, on one line: what is wrong.
+                let text = e.render().to_string();
+                let what: Vec<&str> = text
+                    .lines()
+                    .take_while(|l| !l.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                let what = what.join(" ");
+                let err = crate::error::Error::invalid(
+                    what.strip_prefix("error: ").unwrap_or(&what),
+                    "see the command's usage with --help",
+                );
+                crate::output::outln!("{}", err.to_json());
+            }
+            return Ok(exit::INVALID);
         }
     };
     match cli.command {
@@ -95,6 +112,15 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Demo(args) => crate::commands::demo::run(args),
         Command::Hook { name, args } => crate::hooks::run(&name, None, &args),
     }
+}
+
+/// Does the command line ask for `--json` (before a `--`, after which the
+/// words are a git command's)? Then a usage error is answered in JSON too.
+fn asks_for_json(argv: &[OsString]) -> bool {
+    argv.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
 }
 
 /// Prints a result for `--json` or people, and returns the exit code.

@@ -321,3 +321,29 @@ fn a_linked_worktree_at_a_path_that_is_not_utf8_is_found_and_guarded() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--json` answers a usage error as any other (SPEC section 9): one object
+/// of status `I` on stdout, besides clap's words on stderr; after `--` the
+/// words are git's, whose `--json` asks nothing of git-ward.
+#[test]
+fn usage_errors_answer_in_json_when_asked() {
+    let repo = TestRepo::new();
+    for args in [
+        &["rollback", "--json"][..],
+        &["contract", "start", "--json", "-x"],
+        &["checkpoints", "--json", "--bogus"],
+        &["audit", "--json", "--since"],
+        &["no-such-command", "--json"],
+    ] {
+        let (run, v) = repo.ward_json(args, &[]);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert_eq!(v["status"], "I", "{args:?}: {v}");
+        assert_eq!(v["code"], "EN-GIT-I-001", "{args:?}: {v}");
+        assert!(run.stderr.contains("error:"), "{args:?}: {}", run.stderr);
+    }
+    repo.ward(["explain", "--", "log", "--json"])
+        .ok()
+        .stdout_has("git.log");
+    let run = repo.ward(["rollback"]).code(2);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
