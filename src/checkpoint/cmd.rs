@@ -98,7 +98,12 @@ fn create(message: Option<String>, pin: bool) -> Result<(serde_json::Value, Stri
 
 fn show(args: ShowArgs) -> Result<(serde_json::Value, String)> {
     let repo = tool_repo()?;
-    let ctx = Ctx::for_tool(&repo)?;
+    // `--branch` writes a branch: under the rules, which need the policy.
+    let ctx = if args.branch {
+        Ctx::for_tool(&repo)?
+    } else {
+        Ctx::for_reading(&repo)?
+    };
     let cp = store::find(&ctx, &args.id)?;
     let mut text = describe(&cp);
     let mut value = json!({ "checkpoint": cp.to_json() });
@@ -185,7 +190,7 @@ pub fn run_list(args: CheckpointsArgs) -> Result<u8> {
 
 fn list() -> Result<(serde_json::Value, String)> {
     let repo = tool_repo()?;
-    let ctx = Ctx::for_tool(&repo)?;
+    let ctx = Ctx::for_reading(&repo)?;
     let all = store::list(&ctx)?;
     let mut text = String::new();
     if all.is_empty() {

@@ -117,6 +117,19 @@ impl<'r> Ctx<'r> {
     /// the environment carries), and the actor its environment says.
     pub fn for_tool(repo: &'r Repo) -> Result<Self> {
         let policy = crate::facts::load_policy(Some(repo), false)?;
+        Ctx::with_policy(repo, policy)
+    }
+
+    /// The context of a command that only reads checkpoints (`checkpoints`,
+    /// `checkpoint show`): as read-only git commands do, it runs while the
+    /// policy cannot be read, with the built-in settings.
+    pub fn for_reading(repo: &'r Repo) -> Result<Self> {
+        let policy = crate::facts::load_policy(Some(repo), false)
+            .unwrap_or_else(|_| crate::policy::Policy::built_in());
+        Ctx::with_policy(repo, policy)
+    }
+
+    fn with_policy(repo: &'r Repo, policy: crate::policy::Policy) -> Result<Self> {
         let actor = crate::facts::actor(&policy, false);
         let contract = crate::facts::contract(Some(repo))?.map(|(id, _)| id);
         let trace =

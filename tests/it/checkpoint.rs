@@ -497,3 +497,27 @@ fn an_expire_in_a_repository_without_commits_keeps_nothing() {
     .ok();
     assert_eq!(repo.checkpoint_count(), 0);
 }
+
+/// Listing and showing checkpoints only read: like read-only git commands
+/// (SPEC section 3), they run while the policy is broken, which a person
+/// may be about to fix from a checkpoint. Taking one still fails closed.
+#[test]
+fn listing_and_showing_run_while_the_policy_is_broken() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "1\n");
+    let id = repo.checkpoint("before the policy broke");
+    repo.local_policy("[checkout\n");
+    let (run, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["status"], "S");
+    assert_eq!(v["checkpoints"][0]["id"], id.as_str());
+    repo.ward(["checkpoint", "show", &id])
+        .ok()
+        .stdout_has("before the policy broke");
+    repo.ward(["checkpoint", "-m", "now"])
+        .code(3)
+        .stderr_has("EN-GIT-E-001");
+    repo.ward(["checkpoint", "show", &id, "--branch"])
+        .code(3)
+        .stderr_has("EN-GIT-E-001");
+}
