@@ -85,3 +85,26 @@ fn explain_takes_the_command_line_with_or_without_git_in_front() {
         assert_eq!(v["verdict"], "deny", "{args:?}");
     }
 }
+
+/// The rule explain gives says why, true to the branch (SPEC section 9):
+/// on `main` a mutating command that makes no commit (an unknown one, git
+/// decides nothing for it) is allowed because of what it does, not
+/// because the branch is unprotected; elsewhere the branch is the reason.
+#[test]
+fn the_rule_names_the_branch_as_it_is() {
+    let repo = TestRepo::new();
+    let agent = [("WARD_AGENT", "1")];
+    let rule = |repo: &TestRepo| -> String {
+        let (run, v) = repo.ward_json(["explain", "--json", "--", "frobnicate"], &agent);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert_eq!(v["verdict"], "allow", "{v}");
+        v["rule"].as_str().unwrap().to_string()
+    };
+    let on_main = rule(&repo);
+    assert!(on_main.contains("protected branch"), "{on_main}");
+    assert!(!on_main.contains("unprotected"), "{on_main}");
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    assert_eq!(rule(&repo), "on an unprotected branch: stay");
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    assert_eq!(rule(&repo), "on an agent branch: stay (sticky)");
+}
