@@ -8,7 +8,7 @@ use crate::git::Git;
 
 /// Check the installation: the binary, the shim first on PATH and the real
 /// git behind it, the hooks, core.hooksPath, the policy, the audit log.
-/// Exits 1 when a check fails.
+/// Exits 3, an error (`--json` status E), when a check fails.
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// Reinstall hooks that are missing or were overwritten by another hook manager.
@@ -251,10 +251,11 @@ fn checks(fix: bool) -> Vec<Check> {
 /// Runs `git ward doctor`.
 pub fn run(args: DoctorArgs) -> Result<u8> {
     let report = checks(args.fix);
+    // A failed check is an error of the installation: status E, exit 3.
     let failed = report.iter().any(|c| c.level == Level::Fail);
+    let code = if failed { exit::INTERNAL } else { exit::OK };
     if args.json {
-        let value =
-            serde_json::json!({ "status": if failed { "E" } else { "S" }, "checks": report });
+        let value = serde_json::json!({ "status": exit::status(code), "checks": report });
         crate::output::outln!("{value}");
     } else {
         for c in &report {
@@ -269,7 +270,7 @@ pub fn run(args: DoctorArgs) -> Result<u8> {
             }
         }
     }
-    Ok(if failed { exit::DENIED } else { exit::OK })
+    Ok(code)
 }
 
 #[cfg(test)]

@@ -834,3 +834,24 @@ fn a_global_hooks_path_set_after_install_is_reported() {
     )
     .stderr_has("they do not run");
 }
+
+/// A failed check is an error (SPEC sections 9 and 10): `--json` says
+/// status E, and the exit status is the one that goes with it, 3.
+#[test]
+fn a_failed_doctor_check_is_an_error_in_status_and_exit() {
+    let repo = installed();
+    let (run, v) = repo.ward_json(["doctor", "--json"], &[]);
+    assert_eq!(
+        (run.code, v["status"].as_str()),
+        (Some(0), Some("S")),
+        "{v}"
+    );
+    repo.local_policy("[checkout\n");
+    let (run, v) = repo.ward_json(["doctor", "--json"], &[]);
+    assert_eq!(
+        (run.code, v["status"].as_str()),
+        (Some(3), Some("E")),
+        "{v}"
+    );
+    repo.ward(["doctor"]).code(3).stdout_has("FAIL policy");
+}

@@ -989,7 +989,7 @@ fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
         "{last}"
     );
 
-    repo.ward(["doctor"]).code(1).stdout_has("FAIL hooks");
+    repo.ward(["doctor"]).code(3).stdout_has("FAIL hooks");
     repo.ward(["doctor", "--fix"]).ok();
     let run = repo.shim(["commit", "-q", "--allow-empty", "-m", "y"]).ok();
     assert!(!run.stderr.contains("warning"), "{}", run.stderr);
