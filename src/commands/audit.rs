@@ -7,8 +7,8 @@ use crate::error::{printable, Error, Result};
 use crate::facts::Repo;
 use crate::policy::parse_duration;
 
-/// Query the audit log of this repository: a table for people, for
-/// programs (`--json`) one object whose `records` are the matching lines.
+/// Query the audit log of this repository: a table for people, JSON lines
+/// for programs.
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
     /// Only lines of this contract.
@@ -20,17 +20,29 @@ pub struct AuditArgs {
     /// Only lines newer than this (`90s`, `30m`, `1h`, `2d`).
     #[arg(long)]
     pub since: Option<String>,
-    /// Print one JSON object: `status` and the matching `records`.
+    /// Print the matching lines as JSON lines (a failure: one object with its status).
     #[arg(long)]
     pub json: bool,
 }
 
-/// Runs `git ward audit`.
+/// Runs `git ward audit`. With `--json`, the matching lines as JSON lines,
+/// each as the log holds it (a program reads them as it would read the
+/// log); a failure is one JSON object with its `status` and code.
 pub fn run(args: AuditArgs) -> Result<u8> {
-    crate::cli::finish(args.json, query(&args))
+    match query(&args) {
+        Ok((records, _)) if args.json => {
+            for record in &records {
+                let line = serde_json::to_string(record).unwrap_or_default();
+                crate::output::outln!("{line}");
+            }
+            Ok(crate::error::exit::OK)
+        }
+        Ok((_, text)) => crate::cli::finish(false, Ok((serde_json::Value::Null, text))),
+        Err(err) => crate::cli::finish(args.json, Err(err)),
+    }
 }
 
-fn query(args: &AuditArgs) -> Result<(serde_json::Value, String)> {
+fn query(args: &AuditArgs) -> Result<(Vec<audit::Record>, String)> {
     let repo = Repo::discover().ok_or_else(|| {
         Error::invalid(
             "not in a git repository",
@@ -90,7 +102,7 @@ fn query(args: &AuditArgs) -> Result<(serde_json::Value, String)> {
             what
         ));
     }
-    Ok((serde_json::json!({ "records": kept }), out))
+    Ok((kept, out))
 }
 
 fn short(oid: Option<&str>) -> &str {

@@ -52,7 +52,7 @@ fn every_line_has_one_of_the_four_decisions_and_journal_lines_name_the_ref() {
 }
 
 #[test]
-fn audit_json_is_one_object_with_a_status() {
+fn audit_json_is_json_lines_and_a_failure_one_object_with_a_status() {
     let repo = busy_log();
     let all = repo.audit_records(&[]);
     assert!(all.len() >= 5, "{all:#?}");

@@ -420,18 +420,17 @@ impl TestRepo {
         (run, value)
     }
 
-    /// The audit lines `git ward audit --json <filters>` returns, after
-    /// checking that it answered with one object of status `S`.
+    /// The audit lines `git ward audit --json <filters>` returns, one JSON
+    /// object per line.
     pub fn audit_records(&self, filters: &[&str]) -> Vec<serde_json::Value> {
         let mut args = vec!["audit", "--json"];
         args.extend_from_slice(filters);
-        let (run, value) = self.ward_json(args, &[]);
+        let run = self.ward(args);
         assert_eq!(run.code, Some(0), "{}", run.stderr);
-        assert_eq!(value["status"], "S", "{value}");
-        value["records"]
-            .as_array()
-            .unwrap_or_else(|| panic!("no records: {value}"))
-            .clone()
+        run.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}")))
+            .collect()
     }
 
     /// Deletes the loose object `rev` names (a broken clone, say).
