@@ -210,6 +210,17 @@ pub fn parse_config_parameters(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A broken team layer stops every change in the repository, the commit
+/// that would fix it on its branch included: the hint says how a person
+/// gets that one commit through.
+fn team_layer_broken(err: Error, branch: &str) -> Error {
+    let hint = format!(
+        "{}; until then git-ward refuses every change here, so a person commits the fix on '{branch}' with the hooks off for that one commit: `git -c core.hooksPath=/dev/null commit`",
+        err.hint.as_deref().unwrap_or("fix .ward/policy.toml")
+    );
+    err.with_hint(hint)
+}
+
 /// Loads the layered policy (SPEC section 5). `repo` gives the team and local
 /// layers; `WARD_POLICY` applies only when the actor so far is a human.
 pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
@@ -223,7 +234,9 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
     }
     if let Some(repo) = repo {
         if let Some((branch, text)) = repo.team_policy(policy.protected_patterns())? {
-            policy.add_layer(&text, Layer::Team(branch))?;
+            policy
+                .add_layer(&text, Layer::Team(branch.clone()))
+                .map_err(|e| team_layer_broken(e, &branch))?;
         }
         tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: team");
         let local = policy::local_path(repo.common_dir());

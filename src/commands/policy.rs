@@ -59,13 +59,7 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
                     .and_then(|r| r.workdir().map(|w| w.join(".ward/policy.toml")))
                     .unwrap_or_else(|| PathBuf::from(".ward/policy.toml")),
             };
-            let result = std::fs::read_to_string(&path)
-                .map_err(|e| {
-                    crate::error::Error::invalid(
-                        format!("cannot read {}: {e}", path.display()),
-                        "name a policy file: `git ward policy check path/to/policy.toml`",
-                    )
-                })
+            let result = read(&path)
                 .and_then(|text| {
                     // The file is the argument: its faults are an invalid argument (exit 2).
                     Policy::built_in()
@@ -84,6 +78,31 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
             })
         }
     }
+}
+
+/// The text of the policy file to check: a file, or a committed one named
+/// as `<revision>:<path>` (`main:.ward/policy.toml`, how an error in the
+/// team layer names it) when no such file exists.
+fn read(path: &std::path::Path) -> Result<String> {
+    let unreadable = |e: &dyn std::fmt::Display| {
+        crate::error::Error::invalid(
+            format!("cannot read {}: {e}", path.display()),
+            "name a policy file (`git ward policy check path/to/policy.toml`) or a committed one (`git ward policy check main:.ward/policy.toml`)",
+        )
+    };
+    let err = match std::fs::read_to_string(path) {
+        Ok(text) => return Ok(text),
+        Err(e) => e,
+    };
+    let spec = path.to_string_lossy();
+    let committed =
+        err.kind() == std::io::ErrorKind::NotFound && spec.contains(':') && !spec.starts_with('-');
+    if !committed {
+        return Err(unreadable(&err));
+    }
+    crate::git::Git::locate()?
+        .run(["cat-file", "blob", spec.as_ref()])
+        .map_err(|e| unreadable(&e.message))
 }
 
 /// A value of the effective policy as TOML text, by dotted key.

@@ -173,6 +173,48 @@ fn a_team_layer_that_cannot_be_read_refuses_instead_of_being_skipped() {
     );
 }
 
+/// A broken team policy on `main` stops every change, its own fix
+/// included: the error names the committed file, `policy check` reads it
+/// by that name, and the hint's way out gets the one fixing commit through.
+#[test]
+fn a_broken_team_policy_says_how_to_check_it_and_how_to_commit_its_fix() {
+    let repo = TestRepo::new();
+    repo.write(".ward/policy.toml", "[push]\nforce_allowed = 3\n");
+    repo.commit("team policy");
+    repo.ward(["install"]).ok();
+    repo.git(["commit", "--allow-empty", "-q", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-E-001")
+        .stderr_has("`git ward policy check main:.ward/policy.toml`")
+        .stderr_has("git -c core.hooksPath=/dev/null commit");
+    repo.ward(["policy", "check", "main:.ward/policy.toml"])
+        .code(2)
+        .stderr_has("main:.ward/policy.toml:2:17: key `force_allowed`");
+    repo.ward(["policy", "check", "main:no/such.toml"])
+        .code(2)
+        .stderr_has("cannot read main:no/such.toml");
+    // The way out the hint gives.
+    repo.write(
+        ".ward/policy.toml",
+        "[push]\nforce_allowed = [\"agent/*\"]\n",
+    );
+    repo.git(["add", "-A"]).ok();
+    repo.git([
+        "-c",
+        "core.hooksPath=/dev/null",
+        "commit",
+        "-q",
+        "-m",
+        "fix",
+    ])
+    .ok();
+    repo.ward(["policy", "check", "main:.ward/policy.toml"])
+        .ok()
+        .stdout_has("valid");
+    repo.git(["commit", "--allow-empty", "-q", "-m", "after"])
+        .ok();
+}
+
 #[test]
 fn ward_policy_is_honoured_for_humans_only() {
     let repo = TestRepo::new();
