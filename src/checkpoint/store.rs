@@ -358,13 +358,26 @@ pub fn write_seq(ctx: &Ctx, prefix: &str, n: u64) {
     let _ = crate::state_file::replace(&seq_file(ctx, prefix), format!("{n}\n").as_bytes());
 }
 
-/// Every checkpoint, oldest first (by creation time, then number).
+/// Every checkpoint, oldest first (by creation time, then number). A
+/// checkpoint ref whose commit is gone (a damaged repository, a prune by
+/// hand) is left out with a warning, not allowed to hide all the others.
 pub fn list(ctx: &Ctx) -> Result<Vec<Checkpoint>> {
-    let out = ctx.git.run([
-        "for-each-ref",
-        "--format=%(objectname)%00%(tree)%00%(contents)%1e",
-        PREFIX,
-    ])?;
+    const FORMAT: &str = "--format=%(objectname)%00%(tree)%00%(contents)%1e";
+    let out = ctx.git.output(["for-each-ref", FORMAT, PREFIX])?;
+    let out = if out.status.success() {
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    } else {
+        let present = refs_with_objects(ctx)?;
+        if present.is_empty() {
+            String::new()
+        } else {
+            ctx.git.run(
+                ["for-each-ref", FORMAT]
+                    .into_iter()
+                    .chain(present.iter().map(String::as_str)),
+            )?
+        }
+    };
     let mut all: Vec<Checkpoint> = out
         .split('\x1e')
         .filter_map(|rec| {
@@ -376,6 +389,37 @@ pub fn list(ctx: &Ctx) -> Result<Vec<Checkpoint>> {
         .collect();
     all.sort_by(|a, b| a.created.cmp(&b.created).then(a.number().cmp(&b.number())));
     Ok(all)
+}
+
+/// The checkpoint refs whose objects exist; each other one is named in a
+/// warning.
+fn refs_with_objects(ctx: &Ctx) -> Result<Vec<String>> {
+    let listed = ctx
+        .git
+        .run(["for-each-ref", "--format=%(objectname) %(refname)", PREFIX])?;
+    let refs: Vec<(&str, &str)> = listed.lines().filter_map(|l| l.split_once(' ')).collect();
+    let mut stdin = String::new();
+    for (oid, _) in &refs {
+        stdin.push_str(oid);
+        stdin.push('\n');
+    }
+    let checked = ctx.git.run_with(
+        ["cat-file", "--batch-check=%(objectname)"],
+        &[],
+        Some(stdin.as_bytes()),
+    )?;
+    let mut present = Vec::new();
+    for ((oid, name), answer) in refs.iter().zip(checked.lines()) {
+        if answer.ends_with(" missing") {
+            crate::output::errln!(
+                "ward: warning: {name} names a missing object {oid}; left out \
+                 (delete it with `git update-ref -d {name}`)"
+            );
+        } else {
+            present.push(name.to_string());
+        }
+    }
+    Ok(present)
 }
 
 /// Finds one checkpoint by id.

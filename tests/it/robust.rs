@@ -347,3 +347,20 @@ fn usage_errors_answer_in_json_when_asked() {
     let run = repo.ward(["rollback"]).code(2);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
+
+#[test]
+fn a_checkpoint_ref_naming_a_missing_object_hides_no_other_checkpoint() {
+    let repo = TestRepo::new();
+    let id = repo.checkpoint("kept");
+    // A damaged repository: a checkpoint ref whose commit is gone.
+    let refs = repo.dir.join(".git/refs/ward/checkpoints");
+    std::fs::write(refs.join("chk-local-9"), format!("{}\n", "1".repeat(40))).unwrap();
+    let run = repo.ward(["checkpoints"]);
+    no_panic(&run, "checkpoints");
+    run.ok()
+        .stdout_has(&id)
+        .stderr_has("refs/ward/checkpoints/chk-local-9 names a missing object");
+    repo.ward(["turn", "--tests", "true"])
+        .ok()
+        .stdout_has("Turn 1: tests pass");
+}
