@@ -569,6 +569,13 @@ pub fn resolve_paths(workdir: &Path, cwd: &Path, args: &[String]) -> Result<Vec<
                 "name files inside the working tree, without symlinked directories on the way",
             )
         };
+        if arg.is_empty() {
+            // Most often an unset shell variable: it must not mean "all".
+            return Err(Error::invalid(
+                "refusing an empty path",
+                "name files inside the working tree; `.` names all of it",
+            ));
+        }
         let p = Path::new(arg);
         let abs = if p.is_absolute() {
             p.to_path_buf()
@@ -678,6 +685,17 @@ mod tests {
         ] {
             assert!(ok(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_empty_path_is_refused_not_taken_for_the_whole_tree() {
+        let tmp = tempfile::tempdir().unwrap();
+        let wt = std::fs::canonicalize(tmp.path()).unwrap();
+        let err = resolve_paths(&wt, &wt, &["a".to_string(), String::new()]).unwrap_err();
+        assert!(err.message.contains("empty path"), "{}", err.message);
+        assert!(resolve_paths(&wt, &wt, &[".".to_string()])
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
