@@ -300,6 +300,11 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
     if has("commit", "footer") && !settings.commit.footer.contains("{contract}") {
         return bad("commit.footer", "must contain {contract}".to_string());
     }
+    // The hooks find a footer already there by its line: one of several
+    // lines would be appended again by each hook.
+    if has("commit", "footer") && settings.commit.footer.contains(['\n', '\r']) {
+        return bad("commit.footer", "must be one line".to_string());
+    }
     let contract_globs = match &settings.capabilities.ensure_working_branch {
         Capability::Contracts(globs) => Some(globs),
         Capability::All(_) => None,
@@ -998,6 +1003,10 @@ mod tests {
             (
                 "[commit]\nfooter = \"Task\"\n",
                 "p.toml:2:10: key `commit.footer`: must contain {contract}",
+            ),
+            (
+                "[commit]\nfooter = \"Task: {contract}\\nMore\"\n",
+                "p.toml:2:10: key `commit.footer`: must be one line",
             ),
             // A list: the item that is wrong.
             (
