@@ -357,7 +357,18 @@ fn nul_terminated(paths: &[Vec<u8>]) -> Vec<u8> {
 /// The ignored files `checkpoint.include_ignored` names (none when it is
 /// empty), as `ls-files` lists them against the index `envs` name.
 pub(super) fn allowed_ignored(ctx: &Ctx, envs: &[(&str, &OsStr)]) -> Result<Vec<Vec<u8>>> {
-    let allow = &ctx.settings.checkpoint.include_ignored;
+    // Patterns are written as in a .gitignore, where a leading `/` anchors
+    // at the top, as `top` does here; left on, git reads `/*.log` from the
+    // filesystem's root, or fails.
+    let allow: Vec<String> = ctx
+        .settings
+        .checkpoint
+        .include_ignored
+        .iter()
+        .map(|p| p.trim_start_matches('/'))
+        .filter(|p| !p.is_empty())
+        .map(|p| format!(":(top,glob){p}"))
+        .collect();
     if allow.is_empty() {
         return Ok(Vec::new());
     }
@@ -365,7 +376,7 @@ pub(super) fn allowed_ignored(ctx: &Ctx, envs: &[(&str, &OsStr)]) -> Result<Vec<
         .iter()
         .map(|s| s.to_string())
         .collect();
-    args.extend(allow.iter().map(|p| format!(":(top,glob){p}")));
+    args.extend(allow);
     let out = ctx.git.output_with(&args, envs, None)?;
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     Ok(nul_paths(&checked_bytes(&args, out)?))

@@ -162,3 +162,14 @@ fn modes_symlinks_and_staged_renames_are_kept() {
         .ok();
     assert_eq!(repo.state(), before);
 }
+
+#[test]
+fn include_ignored_patterns_anchored_with_a_slash_name_files_at_the_top() {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", ".env\n*.log\n").commit("ignore");
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\"/.env\", \"/*.log\", \"//\"]\n");
+    repo.write(".env", "SECRET=1\n").write("run.log", "log\n");
+    let id = repo.checkpoint("kept");
+    assert_eq!(repo.checkpoint_file(&id, ".env"), "SECRET=1\n");
+    assert_eq!(repo.checkpoint_file(&id, "run.log"), "log\n");
+}
