@@ -125,7 +125,12 @@ fn init(args: &InitArgs) -> Result<Report> {
         Some(d) => cwd.join(d),
         None => cwd,
     };
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        Error::invalid(
+            format!("cannot make a workspace at {}: {e}", dir.display()),
+            "name a directory, or a path where one can be created",
+        )
+    })?;
     let dir = dir.canonicalize()?;
     let here = git.clone().in_dir(&dir);
     let top = here

@@ -158,6 +158,17 @@ fn init_without_git_changes_nothing() {
     assert!(!exists(&ws));
 }
 
+#[test]
+fn init_at_a_path_that_is_a_file_is_an_invalid_argument_that_names_it() {
+    let repo = TestRepo::new();
+    repo.ward(["init", "README"])
+        .code(2)
+        .stderr_has("cannot make a workspace at ")
+        .stderr_has("README: File exists")
+        .stderr_has("hint: name a directory");
+    assert_eq!(repo.read("README").as_deref(), Some("hello\n"));
+}
+
 // ---- save ----
 
 #[test]
