@@ -62,6 +62,68 @@ pub enum Frame {
     Batch(Vec<Result<Incoming, Value>>),
 }
 
+/// The longest line read as a message. A longer one is read past and
+/// answered with an error, so that no input (`/dev/zero`, a runaway
+/// client) makes the server hold all of it in memory.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// What reading one line of input gave.
+#[derive(Debug, PartialEq)]
+pub enum Line {
+    /// The input is closed.
+    End,
+    /// A line of at most `max` bytes is in the buffer.
+    Read,
+    /// The line was longer than `max` bytes; it was dropped.
+    TooLong,
+}
+
+/// Reads the next line into `buf` (emptied first), at most `max` bytes.
+pub fn read_line(
+    input: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Line> {
+    use std::io::{BufRead, Read};
+    buf.clear();
+    let n = input.by_ref().take(max as u64).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(Line::End);
+    }
+    if n < max || buf.ends_with(b"\n") {
+        return Ok(Line::Read);
+    }
+    buf.clear();
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                break;
+            }
+            None => {
+                let len = chunk.len();
+                input.consume(len);
+            }
+        }
+    }
+    Ok(Line::TooLong)
+}
+
+/// The answer to a line longer than [`MAX_LINE`].
+pub fn too_long() -> Value {
+    error_response(
+        Value::Null,
+        &RpcError::new(
+            code::INVALID_REQUEST,
+            format!("invalid request: a message is at most {MAX_LINE} bytes"),
+        ),
+    )
+}
+
 /// Parses one line of input.
 pub fn parse_line(line: &[u8]) -> Frame {
     match serde_json::from_slice::<Value>(line) {
@@ -159,6 +221,21 @@ mod tests {
     fn err_code(r: Result<Incoming, Value>) -> (i64, Value) {
         let v = r.unwrap_err();
         (v["error"]["code"].as_i64().unwrap(), v["id"].clone())
+    }
+
+    #[test]
+    fn a_line_longer_than_the_bound_is_read_past_and_reported() {
+        let mut input = std::io::Cursor::new(b"12345678\n{}\n123456789abc\nxy".to_vec());
+        let mut buf = Vec::new();
+        let mut next = || {
+            let line = read_line(&mut input, &mut buf, 9).unwrap();
+            (line, String::from_utf8(buf.clone()).unwrap())
+        };
+        assert_eq!(next(), (Line::Read, "12345678\n".into()));
+        assert_eq!(next(), (Line::Read, "{}\n".into()));
+        assert_eq!(next(), (Line::TooLong, String::new()));
+        assert_eq!(next(), (Line::Read, "xy".into()));
+        assert_eq!(next(), (Line::End, String::new()));
     }
 
     #[test]

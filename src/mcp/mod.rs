@@ -16,7 +16,7 @@
 //! (status, log, show, diff, with `status.rs` reading git's porcelain),
 //! `checkout.rs`, `ward_tools.rs` (save, explain, checkpoints, rollback, undo).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use crate::error::{exit, Error, Result};
@@ -62,16 +62,14 @@ pub fn run(args: McpArgs) -> Result<u8> {
     let stdout = std::io::stdout();
     let mut line = Vec::new();
     loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let reply = match jsonrpc::read_line(&mut input, &mut line, jsonrpc::MAX_LINE) {
+            Ok(jsonrpc::Line::End) => break,
+            Ok(jsonrpc::Line::TooLong) => Some(jsonrpc::too_long()),
+            Ok(jsonrpc::Line::Read) if line.iter().all(u8::is_ascii_whitespace) => continue,
+            Ok(jsonrpc::Line::Read) => server.handle_line(line.trim_ascii()),
             Err(e) => return Err(Error::internal(format!("cannot read stdin: {e}"))),
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        if let Some(reply) = server.handle_line(line.trim_ascii()) {
+        };
+        if let Some(reply) = reply {
             let mut out = stdout.lock();
             // The client went away: nothing more to serve.
             if writeln!(out, "{reply}").and_then(|_| out.flush()).is_err() {

@@ -238,6 +238,29 @@ fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
 }
 
 #[test]
+fn an_endless_line_is_read_past_in_bounded_memory() {
+    let repo = TestRepo::new();
+    let mut s = Raw::start(&repo);
+    let junk = "x".repeat(64 << 20);
+    let reply = s.ask(&junk);
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    assert!(reply["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("at most"));
+    let pong = s.ask(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
+    assert_eq!(pong["id"], 1, "{pong}");
+    // The peak resident size stays well below the line's.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    assert!(peak_kib < 48 << 10, "peak {peak_kib} kB");
+}
+
+#[test]
 fn large_outputs_are_bounded_with_a_note() {
     let repo = TestRepo::new();
     repo.local_policy("[mcp]\nmax_output_bytes = 2048\n");
