@@ -112,6 +112,16 @@ pub fn invalid_contract(id: &str) -> Error {
     )
 }
 
+/// The error for an invalid id in the contract file: the file is named,
+/// and the hint says how to replace or clear it.
+pub fn invalid_in_file(id: &str, path: &Path) -> Error {
+    let err = invalid_contract(id);
+    Error::invalid(
+        format!("{} in {}", err.message, path.display()),
+        "start a valid one with `git ward contract start --force <id>`, or clear it with `git ward contract end`",
+    )
+}
+
 /// Where the contract came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ContractSource {
@@ -140,8 +150,16 @@ pub fn contract(repo: Option<&Repo>) -> Result<Option<(String, ContractSource)>>
             } else if valid_contract(id) {
                 Ok(Some((id.to_string(), ContractSource::File(path))))
             } else {
-                Err(invalid_contract(id))
+                Err(invalid_in_file(id, &path))
             }
+        }
+        // Not UTF-8 is not a valid id either.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            Err(invalid_in_file(
+                String::from_utf8_lossy(&bytes).trim(),
+                &path,
+            ))
         }
         Err(_) => Ok(None),
     }

@@ -24,15 +24,21 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
         return Ok(exit::OK);
     };
     let contract = match env::var(env::WARD_CONTRACT) {
-        Some(id) => id,
-        None => match std::fs::read_to_string(dirs.git_dir.join("ward").join("contract")) {
-            Ok(text) if !text.trim().is_empty() => text.trim().to_string(),
-            _ => return Ok(exit::OK),
-        },
+        Some(id) if facts::valid_contract(&id) => id,
+        Some(id) => return Err(facts::invalid_contract(&id)),
+        None => {
+            let path = dirs.git_dir.join("ward").join("contract");
+            let Ok(bytes) = std::fs::read(&path) else {
+                return Ok(exit::OK);
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            match text.trim() {
+                "" => return Ok(exit::OK),
+                id if facts::valid_contract(id) => id.to_string(),
+                id => return Err(facts::invalid_in_file(id, &path)),
+            }
+        }
     };
-    if !facts::valid_contract(&contract) {
-        return Err(facts::invalid_contract(&contract));
-    }
     let quick = Quick::load(&dirs)?.quick;
     if quick.actor() != Actor::Agent {
         return Ok(exit::OK);

@@ -364,3 +364,31 @@ fn a_checkpoint_ref_naming_a_missing_object_hides_no_other_checkpoint() {
         .ok()
         .stdout_has("Turn 1: tests pass");
 }
+
+#[test]
+fn a_garbled_contract_file_is_named_with_the_way_out() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let file = repo.dir.join(".git/ward/contract");
+    for garbage in [&b"c1\nc2\n"[..], b"\xff\xfe\n"] {
+        std::fs::write(&file, garbage).unwrap();
+        let run = repo.ward(["contract", "show"]);
+        no_panic(&run, "contract show");
+        run.code(2)
+            .stderr_has("invalid contract id")
+            .stderr_has(".git/ward/contract")
+            .stderr_has("git ward contract end");
+        // The footer hook says the same, and leaves the commit alone.
+        let before = repo.rev("HEAD");
+        repo.git_env(
+            ["commit", "-q", "--allow-empty", "-m", "x"],
+            &[("WARD_AGENT", "1")],
+        )
+        .stderr_has(".git/ward/contract");
+        assert_eq!(repo.rev("HEAD"), before);
+    }
+    repo.ward(["contract", "end"]).ok();
+    repo.ward(["contract", "show"])
+        .ok()
+        .stdout_has("no active contract");
+}
