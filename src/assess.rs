@@ -90,6 +90,8 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         Ok(policy) => match repo
             .as_ref()
             .map_or(Ok(()), Repo::refs_readable)
+            // Refs git-ward cannot read: the facts are missing, not an argument.
+            .map_err(|e| Error::internal(e.message).with_hint(e.hint.unwrap_or_default()))
             .and_then(|()| facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim))
         {
             Ok(mut facts) => {

@@ -169,7 +169,8 @@ pub fn effective_effect(policy: &Policy, action: &Action) -> Effect {
     }
 }
 
-/// The decision when the policy itself failed to load (fail closed, EN-GIT-E-001).
+/// The decision when the policy or the facts failed to load: fail closed,
+/// EN-GIT-E-001 (EN-GIT-I-001 for an invalid contract id).
 pub fn decide_without_policy(action: &Action, err: &Error) -> Decision {
     if action.effect == Effect::Read {
         return Decision::allow("read-only commands pass even when the policy cannot be read");
@@ -178,8 +179,14 @@ pub fn decide_without_policy(action: &Action, err: &Error) -> Decision {
         .hint
         .clone()
         .unwrap_or_else(|| "fix the policy (`git ward policy check`), then retry".to_string());
+    // An invalid contract id (`WARD_CONTRACT`, the contract file) is the
+    // user's argument, and keeps its code; anything else fails closed.
+    let code = match err.code {
+        Code::I001 => Code::I001,
+        _ => Code::E001,
+    };
     Decision::deny(
-        Code::E001,
+        code,
         format!("{} refused: {}", action.word(), err.message),
         hint,
         "policy",

@@ -906,6 +906,12 @@ fn a_broken_policy_fails_closed_for_mutations_only() {
         outcome(&decide_without_policy(&unknown, &err)),
         Want::Deny(Code::E001)
     );
+    // An invalid contract id is the user's argument: I-001, still refused.
+    let bad_id = crate::facts::invalid_contract("no good");
+    assert_eq!(
+        outcome(&decide_without_policy(&commit(), &bad_id)),
+        Want::Deny(Code::I001)
+    );
 }
 
 #[test]

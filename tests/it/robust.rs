@@ -253,7 +253,16 @@ fn a_contract_that_is_not_utf8_marks_an_agent_and_is_refused() {
     no_panic(&run, "WARD_CONTRACT not UTF-8");
     run.ok()
         .stdout_has("decision:   deny")
+        .stdout_has("EN-GIT-I-001")
         .stdout_has("invalid contract id");
+    // Through the shim: refused as the invalid argument it is.
+    repo.shim_env(
+        ["commit", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "no good")],
+    )
+    .code(1)
+    .stderr_has("ward: invalid [EN-GIT-I-001] commit refused: invalid contract id 'no good'")
+    .stderr_has("hint: a contract id is");
     // Through the hooks, with no other agent marker: still an agent.
     repo.ward(["install"]).ok();
     let before = repo.rev("main");
