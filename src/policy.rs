@@ -292,6 +292,22 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
             ),
         );
     }
+    for (section, key, value) in [
+        ("checkpoint", "keep", u64::from(settings.checkpoint.keep)),
+        (
+            "turns",
+            "pollution_threshold",
+            u64::from(settings.turns.pollution_threshold),
+        ),
+        ("timeouts", "git_seconds", settings.timeouts.git_seconds),
+    ] {
+        if has(section, key) && value == 0 {
+            return bad(
+                &format!("{section}.{key}"),
+                "must be at least 1".to_string(),
+            );
+        }
+    }
     if has("branches", "agent_prefix") {
         if let Err(why) = check_agent_prefix(&settings.branches.agent_prefix) {
             return bad("branches.agent_prefix", why);
@@ -1021,6 +1037,19 @@ mod tests {
             (
                 "[capabilities]\nensure_working_branch = [\"[z\"]\n",
                 "p.toml:2:26: key `capabilities.ensure_working_branch`: bad pattern '[z'",
+            ),
+            // Counts that must be at least one.
+            (
+                "[checkpoint]\nkeep = 0\n",
+                "p.toml:2:8: key `checkpoint.keep`: must be at least 1",
+            ),
+            (
+                "[turns]\npollution_threshold = 0\n",
+                "p.toml:2:23: key `turns.pollution_threshold`: must be at least 1",
+            ),
+            (
+                "[timeouts]\ngit_seconds = 0\n",
+                "p.toml:2:15: key `timeouts.git_seconds`: must be at least 1",
             ),
             // An agent prefix that makes no branch name.
             (
