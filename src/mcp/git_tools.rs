@@ -112,6 +112,13 @@ pub fn diff(ctx: &mut Ctx) -> ToolResult {
                 "pass a path relative to the repository's top, or leave it out",
             ));
         }
+        if leaves_the_top(p) {
+            return Err(ToolError::invalid(
+                "invalid_argument",
+                "file_path is outside the repository",
+                "pass a path relative to the repository's top, without leading `/` or `..` above it",
+            ));
+        }
     }
     let base = |extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = ["--literal-pathspecs", "diff", "--no-color", "--no-ext-diff"]
@@ -162,6 +169,26 @@ pub fn diff(ctx: &mut Ctx) -> ToolResult {
         out,
         "pass file_path for one file, or stat_only: true for the list of files",
     ))
+}
+
+/// Does a path, read from the repository's top, name a place outside it
+/// (absolute, or `..` above the top)?
+fn leaves_the_top(path: &str) -> bool {
+    if path.starts_with('/') {
+        return true;
+    }
+    let mut depth: usize = 0;
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return true,
+            },
+            _ => depth += 1,
+        }
+    }
+    false
 }
 
 /// Refuses revisions that could be read as options or carry odd bytes.

@@ -223,6 +223,20 @@ fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
     assert_eq!(r["isError"], true);
     assert_eq!(r["structuredContent"]["error"], "invalid_argument");
     assert_eq!(r["structuredContent"]["code"], "EN-GIT-I-001");
+    // A path outside the repository is the caller's mistake, not git's.
+    for path in ["../../etc/passwd", "/etc/passwd", "a/../../b"] {
+        let r = s.call(13, "git_diff", json!({ "file_path": path }));
+        assert_eq!(
+            r["structuredContent"]["error"], "invalid_argument",
+            "{path}: {r}"
+        );
+        assert_eq!(
+            r["structuredContent"]["code"], "EN-GIT-I-001",
+            "{path}: {r}"
+        );
+    }
+    let r = s.call(14, "git_diff", json!({ "file_path": "a/../README" }));
+    assert_eq!(r["isError"], false, "{r}");
     let r = s.call(11, "git_checkout", json!({}));
     assert_eq!(r["isError"], true);
     assert!(r["content"][0]["text"]
