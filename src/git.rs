@@ -222,12 +222,42 @@ fn checked(args: &[OsString], out: Output) -> Result<String> {
         Ok(text)
     } else {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        Err(Error::internal(format!(
+        let err = Error::internal(format!(
             "git {} failed: {}",
             display_args(args),
             stderr.trim()
-        )))
+        ));
+        Err(match damage(&stderr) {
+            true => err.with_hint(
+                "git itself cannot read this repository: `git status` and `git fsck` show what is damaged; repair it (or work in a fresh clone), then retry",
+            ),
+            false => err,
+        })
     }
+}
+
+/// Does git's complaint say the repository is damaged (a HEAD, index, ref
+/// or object it cannot read), rather than that one command went wrong?
+fn damage(stderr: &str) -> bool {
+    const SIGNS: &[&str] = &[
+        "index file corrupt",
+        "index file smaller than expected",
+        "bad index file",
+        "bad object",
+        "corrupt",
+        "unable to read",
+        "invalid HEAD",
+        "bad default revision",
+        "not a git repository",
+        "broken link",
+        "appears to be broken",
+        "missing object",
+        "unknown index entry format",
+    ];
+    let lower = stderr.to_ascii_lowercase();
+    SIGNS
+        .iter()
+        .any(|s| lower.contains(&s.to_ascii_lowercase()))
 }
 
 fn display_args(args: &[OsString]) -> String {
@@ -303,4 +333,43 @@ pub fn shim_seen_marker() -> OsString {
         text.push_str(&format!(";{dev}:{ino}"));
     }
     text.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    fn failed(stderr: &str) -> Error {
+        let out = Output {
+            status: std::process::ExitStatus::from_raw(128 << 8),
+            stdout: Vec::new(),
+            stderr: stderr.as_bytes().to_vec(),
+        };
+        checked(&[OsString::from("write-tree")], out).unwrap_err()
+    }
+
+    #[test]
+    fn a_damaged_repository_gets_a_hint_and_a_failed_command_its_message() {
+        for damaged in [
+            "fatal: index file corrupt",
+            "fatal: /r/.git/index: index file smaller than expected",
+            "error: bad signature 0x00000000\nfatal: index file corrupt",
+            "fatal: bad object HEAD",
+            "fatal: your current branch appears to be broken",
+            "fatal: not a git repository (or any of the parent directories): .git",
+        ] {
+            let err = failed(damaged);
+            let hint = err.hint.unwrap_or_default();
+            assert!(hint.contains("git fsck"), "{damaged}: {hint}");
+            assert!(
+                err.message.contains(damaged.lines().last().unwrap()),
+                "{damaged}"
+            );
+        }
+        assert_eq!(
+            failed("fatal: pathspec 'x' did not match any files").hint,
+            None
+        );
+    }
 }
