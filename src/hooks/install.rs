@@ -411,11 +411,12 @@ fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {
     if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
         return Ok(());
     }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(path, text)?;
-    Ok(())
+    crate::state_file::replace(&path, text.as_bytes()).map_err(|e| {
+        Error::internal(format!("cannot write {}: {e}", path.display())).with_hint(format!(
+            "make {} a file git-ward can write (move away what is there), then run `git ward install` again",
+            path.display()
+        ))
+    })
 }
 
 /// Warnings about this repository's git-ward hooks: installed once, but now

@@ -401,3 +401,19 @@ fn a_garbled_contract_file_is_named_with_the_way_out() {
         .ok()
         .stdout_has("no active contract");
 }
+
+#[test]
+fn an_install_record_that_cannot_be_written_is_named_with_a_hint() {
+    let repo = TestRepo::new();
+    let record = repo.dir.join(".git/ward/install.json");
+    std::fs::create_dir_all(&record).unwrap();
+    let run = repo.ward(["install"]);
+    no_panic(&run, "install");
+    run.code(3)
+        .stderr_has("cannot write")
+        .stderr_has(".git/ward/install.json")
+        .stderr_has("hint: make");
+    std::fs::remove_dir(&record).unwrap();
+    repo.ward(["install"]).ok();
+    assert!(record.is_file());
+}
