@@ -120,6 +120,13 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         "remove": prepared.plan.removes(),
     });
 
+    // The commit's rules are asked before anything changes: a denied
+    // commit must not leave the files restored and uncommitted.
+    let switch = if args.commit {
+        commit_rules(&cp.id)?
+    } else {
+        None
+    };
     if args.dry_run {
         out.say("Dry run: nothing changed.");
         value["dry_run"] = true.into();
@@ -161,7 +168,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     out.say(&done);
     actions.push(format!("rollback to {}", cp.id));
     if args.commit {
-        let branch = commit_restored(&ctx, &cp.id)?;
+        let branch = commit_restored(&ctx, &cp.id, switch.as_deref())?;
         out.say(&format!(
             "Committed as `Rollback to {}` on {branch}\n",
             cp.id
@@ -354,37 +361,48 @@ pub fn summary(selected: &[&Entry], failures: &[Failure]) -> String {
     t
 }
 
-/// Commits the restored state as `Rollback to <id>`, asking the same rules
-/// as any commit: denied, switched to the agent branch, or allowed.
-fn commit_restored(ctx: &Ctx, id: &str) -> Result<String> {
+/// Asks the rules about committing the restored state as `Rollback to
+/// <id>`, as for any commit: an error when denied (nothing has changed
+/// yet), else the agent branch to switch to first, if any.
+fn commit_rules(id: &str) -> Result<Option<String>> {
     let message = format!("Rollback to {id}");
     let argv: Vec<std::ffi::OsString> = ["commit", "-q", "-m", &message]
         .iter()
         .map(|s| s.into())
         .collect();
     let a = crate::assess::assess(&argv, false);
-    match &a.decision.verdict {
-        Verdict::Deny(err) => return Err(err.clone()),
-        Verdict::Switch(branch) => {
-            let exists = ctx
-                .repo
-                .ref_target(&format!("refs/heads/{branch}"))
-                .is_some();
-            let args: Vec<&str> = if exists {
-                vec!["checkout", "-q", branch]
-            } else {
-                vec!["checkout", "-q", "-b", branch]
-            };
-            let out = ctx.git.output(&args)?;
-            if !out.status.success() {
-                return Err(Error::internal(format!(
-                    "cannot switch to '{branch}' to commit the rollback: {}",
-                    String::from_utf8_lossy(&out.stderr).trim()
-                ))
-                .with_hint("the files are restored; commit them by hand"));
-            }
+    match a.decision.verdict {
+        Verdict::Deny(err) => {
+            let hint = err.hint.clone().unwrap_or_default();
+            Err(err.with_hint(format!("{hint} (nothing was restored)")))
         }
-        Verdict::Allow => {}
+        Verdict::Switch(branch) => Ok(Some(branch)),
+        Verdict::Allow => Ok(None),
+    }
+}
+
+/// Commits the restored state as `Rollback to <id>`, on the agent branch
+/// the rules chose (`switch`, [`commit_rules`]) or where HEAD is.
+fn commit_restored(ctx: &Ctx, id: &str, switch: Option<&str>) -> Result<String> {
+    let message = format!("Rollback to {id}");
+    if let Some(branch) = switch {
+        let exists = ctx
+            .repo
+            .ref_target(&format!("refs/heads/{branch}"))
+            .is_some();
+        let args: Vec<&str> = if exists {
+            vec!["checkout", "-q", branch]
+        } else {
+            vec!["checkout", "-q", "-b", branch]
+        };
+        let out = ctx.git.output(&args)?;
+        if !out.status.success() {
+            return Err(Error::internal(format!(
+                "cannot switch to '{branch}' to commit the rollback: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+            .with_hint("the files are restored; commit them by hand"));
+        }
     }
     ctx.git.run(["add", "-A"])?;
     ctx.git

@@ -282,14 +282,18 @@ fn commit_records_the_rollback_under_the_same_rules() {
     );
     assert_eq!(repo.git(["show", "HEAD:edit.txt"]).ok().stdout, "v1\n");
 
-    // An agent on main without a contract: the commit is denied, as any commit would be.
+    // An agent on main without a contract: the commit is denied, as any
+    // commit would be, before anything is restored.
     let (repo, id) = changed_since();
+    let before = repo.state();
     repo.ward_env(
         ["rollback", &id, "--yes", "--commit"],
         &[("WARD_AGENT", "1")],
     )
     .code(1)
-    .stderr_has("EN-GIT-D-003");
+    .stderr_has("EN-GIT-D-003")
+    .stderr_has("nothing was restored");
+    assert_eq!(repo.state(), before);
     assert_eq!(
         repo.git(["log", "-1", "--format=%s"]).ok().stdout.trim(),
         "base"
