@@ -1,10 +1,9 @@
 //! `git ward doctor`: checks the installation, one line per check.
 
-use std::path::Path;
-
 use crate::error::{exit, Result};
 use crate::facts::{self, Repo};
 use crate::git::Git;
+use crate::hooks::install::same_file;
 
 /// Check the installation: the binary, the shim first on PATH and the real
 /// git behind it, the hooks, core.hooksPath, the policy, the audit log.
@@ -59,13 +58,6 @@ pub fn parse_git_version(text: &str) -> Option<(u32, u32)> {
     let version = text.trim().strip_prefix("git version ")?;
     let mut parts = version.split('.');
     Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 fn checks(fix: bool) -> Vec<Check> {

@@ -1,7 +1,8 @@
 //! `git ward install` and `git ward uninstall`.
 //!
-//! Each hook is a two-line file whose first line starts git-ward by the
-//! absolute path it was installed from (`#!/path/to/git-ward hook`): the
+//! Each hook is a two-line file whose first line starts git-ward by an
+//! absolute path ([`own_path`]: its link on PATH, else its own path;
+//! `#!/path/to/git-ward hook`): the
 //! kernel runs git-ward directly, with no shell, and when that path is gone
 //! git cannot start the hook and fails closed (the commit or ref update is
 //! refused, and `git ward doctor` says why). Where the path cannot stand in
@@ -175,9 +176,7 @@ pub fn install(
         ));
     }
     let (dir, common) = hooks_dir(&git, force)?;
-    let binary = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map_err(|e| Error::internal(format!("cannot find git-ward's own path: {e}")))?;
+    let binary = own_path()?;
     std::fs::create_dir_all(&dir)?;
     let names = if server { SERVER_HOOKS } else { CLIENT_HOOKS };
     let mut reports = Vec::new();
@@ -195,6 +194,27 @@ pub fn install(
     }
     write_manifest(&common, &manifest)?;
     Ok((dir, reports))
+}
+
+/// The path hooks and the shim name git-ward by: the `git-ward` found on
+/// PATH when it is this very binary, else this binary's own path. A
+/// package manager keeps the binary in a versioned directory and a link to
+/// it on PATH (Homebrew's `Cellar`, a Nix profile); the link outlives an
+/// upgrade, the versioned path does not, and a hook naming a path that is
+/// gone refuses every commit until the next install.
+fn own_path() -> Result<PathBuf> {
+    let real = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| Error::internal(format!("cannot find git-ward's own path: {e}")))?;
+    let on_path = which::which("git-ward")
+        .ok()
+        .filter(|p| p.is_absolute() && same_file(p, &real));
+    Ok(on_path.unwrap_or(real))
+}
+
+/// Do two paths name the same existing file (through any links)?
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
 /// The hook file for `name`: the `#!` form where git-ward's path allows it,
@@ -463,11 +483,7 @@ fn run_elsewhere(repo: &crate::facts::Repo, manifest: &Manifest) -> Option<Strin
         // Relative: from where git runs hooks (the top of the working tree).
         repo.workdir().unwrap_or(repo.git_dir()).join(&value)
     };
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    };
-    (!same(&dir, installed)).then(|| {
+    (!(same_file(&dir, installed) || dir == installed)).then(|| {
         format!(
             "git runs hooks from {} (core.hooksPath in the {scope} config), not from {}, where git-ward's hooks are: they do not run (`git ward doctor` says what to do)",
             dir.display(),
@@ -497,13 +513,18 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
             )
         })?,
     };
-    let binary = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map_err(|e| Error::internal(format!("cannot find git-ward's own path: {e}")))?;
+    let binary = own_path()?;
     std::fs::create_dir_all(&dir)?;
     let link = dir.join("git");
     let action = match std::fs::read_link(&link) {
         Ok(target) if target == binary => "unchanged",
+        // A link to this binary by another of its names (its versioned
+        // path, before `own_path` preferred the one on PATH): ours to update.
+        Ok(target) if same_file(&dir.join(&target), &binary) => {
+            std::fs::remove_file(&link)?;
+            std::os::unix::fs::symlink(&binary, &link)?;
+            "updated"
+        }
         Ok(_) | Err(_) if std::fs::symlink_metadata(&link).is_ok() => {
             if !force {
                 return Err(Error::invalid(

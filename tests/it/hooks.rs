@@ -855,3 +855,56 @@ fn a_failed_doctor_check_is_an_error_in_status_and_exit() {
     );
     repo.ward(["doctor"]).code(3).stdout_has("FAIL policy");
 }
+
+/// A package manager keeps git-ward in a versioned directory with a link
+/// to it on PATH: the hooks (and the shim) name the link, which an upgrade
+/// repoints, not the versioned path, which it removes.
+#[test]
+fn hooks_name_git_ward_by_its_link_on_path_and_outlive_an_upgrade() {
+    let repo = TestRepo::new();
+    let root = repo.tmp.path();
+    let place = |version: &str| {
+        let dir = root.join("cellar").join(version);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("git-ward");
+        if std::fs::hard_link(crate::common::ward_bin(), &file).is_err() {
+            std::fs::copy(crate::common::ward_bin(), &file).unwrap();
+        }
+        file
+    };
+    let bin = root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let link = bin.join("git-ward");
+    std::os::unix::fs::symlink(place("1"), &link).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for args in [&["install"][..], &["install", "--shim", "shim"]] {
+        let mut cmd = std::process::Command::new(&link);
+        repo.hermetic(&mut cmd);
+        let out = cmd.env("PATH", &path).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let hook = std::fs::read_to_string(hooks_dir(&repo).join("pre-commit")).unwrap();
+    assert_eq!(
+        hook.lines().next(),
+        Some(format!("#!{} hook", link.display()).as_str())
+    );
+    assert_eq!(std::fs::read_link(repo.dir.join("shim/git")).unwrap(), link);
+    // The upgrade: a new version, the link repointed, the old one gone.
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(place("2"), &link).unwrap();
+    std::fs::remove_dir_all(root.join("cellar/1")).unwrap();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "after the upgrade"])
+        .ok();
+    assert_eq!(
+        repo.git(["log", "-1", "--format=%s"]).ok().stdout.trim(),
+        "after the upgrade"
+    );
+}
