@@ -277,7 +277,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
 }
 
 /// Where a file the command writes over whatever is there
-/// ([`Action::writes_file`], `diff --output=<file>`) lands in a place that
+/// ([`crate::action::Action::writes_file`], `diff --output=<file>`) lands in a place that
 /// governs git-ward itself: the repository's git directory (hooks, config,
 /// the local policy layer, the audit log) or the user's or the system's
 /// policy file. Said as a phrase for the denial; `None`

@@ -82,7 +82,7 @@ pub(super) fn mark(a: &mut Action, file: String) {
     a.writes_file = Some(file);
 }
 
-/// Can this command line write a file that [`written_file`] would name?
+/// Can this command line write a file that `written_file` would name?
 /// For the shim's read-only fast path, which must not take one: a quick
 /// look at the raw words, erring toward "yes".
 pub fn may_write_file(command: &str, args: &[OsString]) -> bool {

@@ -1,7 +1,7 @@
 //! `git ward install` and `git ward uninstall`.
 //!
 //! Each hook is a two-line file whose first line starts git-ward by an
-//! absolute path ([`own_path`]: its link on PATH, else its own path;
+//! absolute path (`own_path`: its link on PATH, else its own path;
 //! `#!/path/to/git-ward hook`): the
 //! kernel runs git-ward directly, with no shell, and when that path is gone
 //! git cannot start the hook and fails closed (the commit or ref update is
