@@ -162,32 +162,23 @@ fn configured(ctx: &Context, push: &mut Push, no_refspec: bool) {
         return;
     }
     let mode = last("push.default").map(|m| m.to_ascii_lowercase());
-    match mode.as_deref() {
+    let dst = match mode.as_deref() {
         Some("matching") => {
             push.all = true;
             push.configured_by = Some("push.default=matching".to_string());
+            None
         }
-        Some("nothing") => {}
-        Some("upstream" | "tracking") => {
-            if let Some(merge) = branch.and_then(|b| last(&format!("branch.{b}.merge"))) {
-                push.dests.push(PushDest {
-                    dst: Some(merge),
-                    src: "HEAD".to_string(),
-                    force: false,
-                    delete: false,
-                });
-            }
-        }
-        _ => {
-            if let Some(b) = branch {
-                push.dests.push(PushDest {
-                    dst: Some(format!("refs/heads/{b}")),
-                    src: "HEAD".to_string(),
-                    force: false,
-                    delete: false,
-                });
-            }
-        }
+        Some("nothing") => None,
+        Some("upstream" | "tracking") => branch.and_then(|b| last(&format!("branch.{b}.merge"))),
+        _ => branch.map(|b| format!("refs/heads/{b}")),
+    };
+    if let Some(dst) = dst {
+        push.dests.push(PushDest {
+            dst: Some(dst),
+            src: "HEAD".to_string(),
+            force: false,
+            delete: false,
+        });
     }
 }
 

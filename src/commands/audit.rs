@@ -30,19 +30,20 @@ pub struct AuditArgs {
 /// log); a failure is one JSON object with its `status` and code.
 pub fn run(args: AuditArgs) -> Result<u8> {
     match query(&args) {
-        Ok((records, _)) if args.json => {
+        Ok(records) if args.json => {
             for record in &records {
                 let line = serde_json::to_string(record).unwrap_or_default();
                 crate::output::outln!("{line}");
             }
             Ok(crate::error::exit::OK)
         }
-        Ok((_, text)) => crate::cli::finish(false, Ok((serde_json::Value::Null, text))),
+        Ok(records) => crate::cli::finish(false, Ok((serde_json::Value::Null, table(&records)))),
         Err(err) => crate::cli::finish(args.json, Err(err)),
     }
 }
 
-fn query(args: &AuditArgs) -> Result<(Vec<audit::Record>, String)> {
+/// The lines of the log that pass the filters.
+fn query(args: &AuditArgs) -> Result<Vec<audit::Record>> {
     let repo = Repo::discover().ok_or_else(|| {
         Error::invalid(
             "not in a git repository",
@@ -81,8 +82,13 @@ fn query(args: &AuditArgs) -> Result<(Vec<audit::Record>, String)> {
                 && since.is_none_or(|s| audit::parse_rfc3339(&r.timestamp).is_some_and(|t| t >= s))
         })
         .collect();
+    Ok(kept)
+}
+
+/// The lines as a table for people, one line each.
+fn table(records: &[audit::Record]) -> String {
     let mut out = String::new();
-    for r in &kept {
+    for r in records {
         let what = match &r.refname {
             Some(refname) => format!(
                 "{refname} {} -> {}",
@@ -102,7 +108,7 @@ fn query(args: &AuditArgs) -> Result<(Vec<audit::Record>, String)> {
             what
         ));
     }
-    Ok((kept, out))
+    out
 }
 
 fn short(oid: Option<&str>) -> &str {
