@@ -131,6 +131,12 @@ pub enum ContractSource {
 
 /// The active contract: `WARD_CONTRACT`, else the worktree's contract file.
 pub fn contract(repo: Option<&Repo>) -> Result<Option<(String, ContractSource)>> {
+    contract_at(repo.map(Repo::git_dir))
+}
+
+/// [`contract`], for the worktree whose git directory is `git_dir` (the
+/// hooks know it without opening the repository).
+pub fn contract_at(git_dir: Option<&Path>) -> Result<Option<(String, ContractSource)>> {
     if let Some(raw) = env::var_os(env::WARD_CONTRACT) {
         // Not UTF-8 is not a valid id either: an error, never "no contract".
         let id = raw.to_string_lossy().into_owned();
@@ -140,28 +146,19 @@ pub fn contract(repo: Option<&Repo>) -> Result<Option<(String, ContractSource)>>
             Err(invalid_contract(&id))
         };
     }
-    let Some(repo) = repo else { return Ok(None) };
-    let path = repo.contract_file();
-    match std::fs::read_to_string(&path) {
-        Ok(text) => {
-            let id = text.trim();
-            if id.is_empty() {
-                Ok(None)
-            } else if valid_contract(id) {
-                Ok(Some((id.to_string(), ContractSource::File(path))))
-            } else {
-                Err(invalid_in_file(id, &path))
-            }
-        }
-        // Not UTF-8 is not a valid id either.
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            let bytes = std::fs::read(&path).unwrap_or_default();
-            Err(invalid_in_file(
-                String::from_utf8_lossy(&bytes).trim(),
-                &path,
-            ))
-        }
-        Err(_) => Ok(None),
+    let Some(git_dir) = git_dir else {
+        return Ok(None);
+    };
+    let path = git_dir.join("ward").join("contract");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(None);
+    };
+    // Not UTF-8 is not a valid id either.
+    let text = String::from_utf8_lossy(&bytes);
+    match text.trim() {
+        "" => Ok(None),
+        id if valid_contract(id) => Ok(Some((id.to_string(), ContractSource::File(path)))),
+        id => Err(invalid_in_file(id, &path)),
     }
 }
 

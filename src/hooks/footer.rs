@@ -23,21 +23,8 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
     let Some(dirs) = Dirs::find() else {
         return Ok(exit::OK);
     };
-    let contract = match env::var(env::WARD_CONTRACT) {
-        Some(id) if facts::valid_contract(&id) => id,
-        Some(id) => return Err(facts::invalid_contract(&id)),
-        None => {
-            let path = dirs.git_dir.join("ward").join("contract");
-            let Ok(bytes) = std::fs::read(&path) else {
-                return Ok(exit::OK);
-            };
-            let text = String::from_utf8_lossy(&bytes);
-            match text.trim() {
-                "" => return Ok(exit::OK),
-                id if facts::valid_contract(id) => id.to_string(),
-                id => return Err(facts::invalid_in_file(id, &path)),
-            }
-        }
+    let Some((contract, _)) = facts::contract_at(Some(&dirs.git_dir))? else {
+        return Ok(exit::OK);
     };
     let quick = Quick::load(&dirs)?.quick;
     if quick.actor() != Actor::Agent {
