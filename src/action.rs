@@ -114,7 +114,13 @@ pub struct Action {
     pub refs: Vec<RefWrite>,
     /// Why the command can destroy uncommitted or unreferenced work, if it can.
     pub destructive: Option<String>,
-    /// The pathspecs a destructive command is limited to, as written
+    /// Sets index entries back to a commit's without touching the files
+    /// (`reset` without a mode or with `--mixed`, `restore --staged`,
+    /// `read-tree`): a version that is staged and changed since on disk
+    /// is then in no file, commit or ref. Not in SPEC's destructive list;
+    /// checkpointed first when such a version is there.
+    pub unstages: bool,
+    /// The pathspecs a destructive or unstaging command is limited to, as written
     /// (`checkout -- a.txt`, `restore src/`, `clean -f tmp/`); `None` for
     /// the whole tree, or when the command line does not say plainly
     /// (`-p`, `--pathspec-from-file`).
@@ -203,6 +209,7 @@ impl Action {
             creates_commits: false,
             refs: Vec::new(),
             destructive: None,
+            unstages: false,
             paths: None,
             from_tree: false,
             hooks_off: None,

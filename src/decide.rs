@@ -375,6 +375,12 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             action.destructive.as_deref().unwrap_or("")
         );
         d.key = Some("checkpoint.before_destructive");
+    } else if settings.checkpoint.before_destructive && action.unstages {
+        // What is lost is a staged version the working tree no longer
+        // holds; the checkpoint is taken only when one is there.
+        d.checkpoint = true;
+        d.rule = "resets the index: staged versions the working tree no longer holds are checkpointed first, then run".into();
+        d.key = Some("checkpoint.before_destructive");
     } else if settings.checkpoint.before_destructive
         && !settings.checkpoint.include_ignored.is_empty()
         && action.may_drop_ignored()

@@ -676,6 +676,37 @@ fn the_matrix() {
             agent("main", None),
             Want::Checkpoint,
         ),
+        // Unstaging: a staged version only the index holds is checkpointed.
+        (
+            "reset (mixed) on main",
+            &default,
+            Action {
+                unstages: true,
+                ..Action::mutating("reset")
+            },
+            agent("main", None),
+            Want::Checkpoint,
+        ),
+        (
+            "restore --staged, checkpoints off",
+            &no_checkpoint,
+            Action {
+                unstages: true,
+                ..Action::mutating("restore")
+            },
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "mixed reset that moves main is denied",
+            &default,
+            Action {
+                unstages: true,
+                ..ref_write("reset", RefTarget::Current, RefOp::Update, None)
+            },
+            agent("main", Some("c1")),
+            Want::Deny(Code::D001),
+        ),
         // Ignored files the policy keeps, in the way of incoming files.
         (
             "switch, ignored files kept",

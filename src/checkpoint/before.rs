@@ -63,6 +63,15 @@ pub fn before_destructive(
         .and_then(|dir| Repo::at(&dir));
     let removed_ctx = removed.as_ref().map(|r| ctx.sibling(r)).transpose()?;
     let ctx = removed_ctx.as_ref().unwrap_or(&ctx);
+    if action.destructive.is_none() && action.unstages {
+        // A mixed reset that moves the branch leaves the index at another
+        // commit: undo needs the index as it was to put it back.
+        let limit = paths.map(|paths| (cwd, paths));
+        if action.refs.is_empty() && !staged_only(ctx, limit)? {
+            return Ok(None);
+        }
+        return take(ctx, action).map(Some);
+    }
     if action.destructive.is_none() {
         // Checkpointed for the ignored files the policy keeps (decide):
         // git overwrites (or, removing a worktree, deletes) nothing else here.
@@ -350,6 +359,53 @@ fn is_clean(
     Ok(out.status.success() && out.stdout.is_empty())
 }
 
+/// Is a version staged that the working tree no longer holds (`MM`, `AM`,
+/// `AD`, a conflict), within `limit`? Unstaging it loses it. git decides
+/// (`status`, optional locks off so the index is not rewritten).
+fn staged_only(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<bool> {
+    let mut args: Vec<&str> = vec![
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "-uno",
+        "--ignore-submodules=all",
+    ];
+    let git = match limit {
+        Some((cwd, paths)) => {
+            args.push("--");
+            args.extend(paths.iter().map(String::as_str));
+            ctx.git.clone().in_dir(cwd)
+        }
+        None => ctx.git.clone(),
+    };
+    let out = git.output_with(args, &[("GIT_OPTIONAL_LOCKS", OsStr::new("0"))], None)?;
+    if !out.status.success() {
+        // git cannot say (a path outside the tree, a bad pathspec): the
+        // command will fail the same way, or run; a checkpoint errs safe.
+        return Ok(true);
+    }
+    Ok(staged_and_changed_since(&out.stdout))
+}
+
+/// Whether `status --porcelain=v1 -z` output holds an entry changed both in
+/// the index and on disk since. A rename or copy record carries its source
+/// as one more field.
+fn staged_and_changed_since(records: &[u8]) -> bool {
+    let mut fields = records.split(|&b| b == 0).filter(|f| !f.is_empty());
+    while let Some(record) = fields.next() {
+        let [x, y, ..] = *record else {
+            continue;
+        };
+        if x != b' ' && x != b'?' && y != b' ' {
+            return true;
+        }
+        if x == b'R' || x == b'C' {
+            fields.next();
+        }
+    }
+    false
+}
+
 /// Variables that give every pathspec a meaning other than a plain path.
 const PATHSPEC_ENV: &[&str] = &[
     "GIT_LITERAL_PATHSPECS",
@@ -410,6 +466,34 @@ fn whole_tree(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> bool {
 mod tests {
     use super::*;
     use crate::action::{RefOp, RefWrite};
+
+    #[test]
+    fn staged_versions_the_working_tree_no_longer_holds() {
+        let rows: &[(&[u8], bool)] = &[
+            (b"", false),
+            (b"M  a\0", false),
+            (b" M a\0", false),
+            (b"D  a\0 D b\0", false),
+            (b"MM a\0", true),
+            (b"AM a\0", true),
+            (b"AD a\0", true),
+            (b"MD a\0", true),
+            (b"UU a\0", true),
+            (b"DD a\0", true),
+            // A rename's source is one more field, never read as a record.
+            (b"R  new\0MM old\0", false),
+            (b"RM new\0old\0", true),
+            (b"M  a\0 M b\0AM c\0", true),
+        ];
+        for (records, want) in rows {
+            assert_eq!(
+                staged_and_changed_since(records),
+                *want,
+                "{}",
+                String::from_utf8_lossy(records)
+            );
+        }
+    }
 
     fn checkout(target: CheckoutTarget, start: Option<&str>) -> Action {
         Action {

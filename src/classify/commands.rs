@@ -69,6 +69,8 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
             let p = parse(args, tables::READ_TREE, false);
             if p.flag("reset") && p.flag("u") && !p.flag("dry-run") {
                 a.destructive = Some("read-tree --reset -u discards uncommitted changes".into());
+            } else if !p.flag("dry-run") {
+                a.unstages = true;
             }
         }
         "reflog" | "prune" | "gc" => {

@@ -158,28 +158,31 @@ pub(super) fn am(args: &[String], a: &mut Action) {
 /// word without `--` is a commit when a mode flag is given (git refuses a
 /// hard reset with paths), when it looks like a revision, or when the
 /// repository resolves it; otherwise a path, as git reads it.
-/// `--hard`, `--merge`, `--keep` are destructive (SPEC).
+/// `--hard`, `--merge`, `--keep` are destructive (SPEC); without a mode,
+/// or with `--mixed`, it unstages ([`Action::unstages`]).
 pub(super) fn reset(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::RESET, false);
     let mode = p.last_of(&["soft", "mixed", "hard", "merge", "keep"]);
+    a.unstages = mode.is_none_or(|m| m == "mixed");
     if p.flag("patch") || p.given("pathspec-from-file") {
         return;
     }
     let words = &p.args;
-    let (rev, has_paths) = match p.dashdash {
-        Some(0) => (None, !words.is_empty()),
-        Some(_) => (words.first(), words.len() > 1),
+    let (rev, paths) = match p.dashdash {
+        Some(0) => (None, words.get(..)),
+        Some(_) => (words.first(), words.get(1..)),
         None => match words.len() {
-            0 => (None, false),
+            0 => (None, None),
             1 if mode.is_some_and(|m| m != "mixed") || looks_like_revision(&words[0], ctx) => {
-                (words.first(), false)
+                (words.first(), None)
             }
-            1 => (None, true),
-            _ => (words.first(), true),
+            1 => (None, words.get(..)),
+            _ => (words.first(), words.get(1..)),
         },
     };
-    if has_paths {
+    if let Some(paths) = paths.filter(|p| !p.is_empty()) {
         // Resets index entries of those paths; no ref moves.
+        a.paths = Some(paths.to_vec());
         return;
     }
     if let Some(mode @ ("hard" | "merge" | "keep")) = mode {
@@ -253,7 +256,8 @@ pub(super) fn filter_branch(args: &[String], ctx: &Context, a: &mut Action) {
 /// `add`, `stage`, `rm`, `mv`: stage work for a commit on the current branch
 /// (SPEC counts them with the commit-making commands). `-n`/`--dry-run`
 /// only reports. `rm -f` deletes files whatever their changes (destructive)
-/// unless `--cached` keeps the working tree; `mv -f` overwrites a
+/// unless `--cached` keeps the working tree (then it unstages:
+/// [`Action::unstages`]); `mv -f` overwrites a
 /// destination that exists, its uncommitted changes or an untracked file
 /// (destructive; not in SPEC's list, which it extends).
 pub(super) fn stage(args: &[String], a: &mut Action) {
@@ -270,6 +274,14 @@ pub(super) fn stage(args: &[String], a: &mut Action) {
     a.creates_commits = true;
     if a.command == "rm" && p.flag("force") && !p.flag("cached") {
         a.destructive = Some("rm -f deletes files whatever their uncommitted changes".into());
+    }
+    if a.command == "rm" && p.flag("force") && p.flag("cached") {
+        // Drops the index entry whatever is staged (without `-f`, git
+        // refuses a version that neither HEAD nor the file holds).
+        a.unstages = true;
+        if !p.given("pathspec-from-file") {
+            a.paths = (!p.args.is_empty()).then(|| p.args.clone());
+        }
     }
     if a.command == "mv" && p.flag("force") {
         a.destructive = Some("mv -f overwrites the destination, tracked or not".into());

@@ -108,6 +108,13 @@ fn destroys(a: Action, why: &str) -> Action {
         ..a
     }
 }
+/// Sets index entries back without touching the files.
+pub(super) fn unstages(a: Action) -> Action {
+    Action {
+        unstages: true,
+        ..a
+    }
+}
 /// Writes the paths from a tree-ish.
 pub(super) fn from_tree(a: Action) -> Action {
     Action {
@@ -294,7 +301,19 @@ fn the_issue_command_lines() {
                 Co::Local(s("main")),
             ),
         ),
-        ("restore --staged f", m("restore")),
+        ("restore --staged f", within(unstages(m("restore")), &["f"])),
+        ("restore --staged -p", unstages(m("restore"))),
+        ("reset", unstages(m("reset"))),
+        (
+            "reset --mixed -- a b",
+            within(unstages(m("reset")), &["a", "b"]),
+        ),
+        (
+            "reset HEAD~1",
+            refs(unstages(m("reset")), vec![w(cur(), Update, None)]),
+        ),
+        ("read-tree HEAD", unstages(m("read-tree"))),
+        ("read-tree -n HEAD", m("read-tree")),
         ("restore .", within(destroys(m("restore"), RESTORE), &["."])),
         (
             "restore --source HEAD~1 -- path",

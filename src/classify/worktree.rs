@@ -197,7 +197,8 @@ fn branch_target(rev: &str, ctx: &Context, guess: bool, a: &mut Action) -> Optio
 }
 
 /// `restore`: the working tree is restored unless only `--staged` is given
-/// (`--staged --worktree` restores both). Restoring it is destructive.
+/// (`--staged --worktree` restores both). Restoring it is destructive;
+/// `--staged` alone unstages ([`Action::unstages`]).
 pub(super) fn restore(args: &[String], a: &mut Action) {
     let p = parse(args, tables::RESTORE, false);
     if p.flag("worktree") || !p.flag("staged") {
@@ -206,6 +207,11 @@ pub(super) fn restore(args: &[String], a: &mut Action) {
             a.paths = plain_paths(&p.args);
         }
         a.from_tree = p.given("source");
+    } else {
+        a.unstages = true;
+        if !p.flag("patch") && !p.given("pathspec-from-file") {
+            a.paths = plain_paths(&p.args);
+        }
     }
 }
 

@@ -720,3 +720,75 @@ fn a_nested_repository_is_never_cleaned_away() {
     assert!(nested.join(".git").exists());
     assert!(nested.join("lib.txt").exists());
 }
+
+/// `agent_repo` with no ignored file kept (whose checkpoint would be
+/// taken anyway).
+fn unkept_repo() -> TestRepo {
+    let repo = agent_repo();
+    repo.local_policy("");
+    repo
+}
+
+/// `unkept_repo` with `staged.txt` staged as `staged` and changed since on
+/// disk: the staged version is only in the index.
+fn staged_only_repo() -> TestRepo {
+    let repo = unkept_repo();
+    repo.write("staged.txt", "changed since\n");
+    repo
+}
+
+/// The staged version of `path`.
+fn staged(repo: &TestRepo, path: &str) -> String {
+    repo.git(["show", &format!(":{path}")]).ok().stdout
+}
+
+#[test]
+fn unstaging_a_version_only_the_index_holds_comes_back() {
+    for args in [
+        &["reset", "-q"][..],
+        &["reset", "-q", "--", "staged.txt"],
+        &["reset", "-q", "staged.txt"],
+        &["restore", "--staged", "staged.txt"],
+        &["restore", "--staged", "."],
+        &["read-tree", "HEAD"],
+        &["rm", "-q", "--cached", "-f", "staged.txt"],
+    ] {
+        let repo = staged_only_repo();
+        let before = repo.state();
+        let count = repo.checkpoint_count();
+        repo.shim_env(args, C1).ok();
+        assert_eq!(repo.checkpoint_count(), count + 1, "{args:?}");
+        assert!(
+            repo.git(["show", ":staged.txt"]).code != Some(0),
+            "{args:?} unstaged nothing"
+        );
+        undo(&repo);
+        assert_eq!(staged(&repo, "staged.txt"), "staged\n", "{args:?}");
+        assert_eq!(repo.state(), before, "{args:?}");
+    }
+}
+
+#[test]
+fn unstaging_what_the_working_tree_still_holds_takes_no_checkpoint() {
+    let repo = unkept_repo();
+    let count = repo.checkpoint_count();
+    // staged.txt is staged as it is on disk; a.txt is changed but not staged.
+    repo.shim_env(["reset", "-q"], C1).ok();
+    repo.shim_env(["restore", "--staged", "."], C1).ok();
+    // A path other than the staged-only one.
+    let repo2 = staged_only_repo();
+    repo2.shim_env(["restore", "--staged", "a.txt"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), count);
+    assert_eq!(repo2.checkpoint_count(), count);
+    assert_eq!(staged(&repo2, "staged.txt"), "staged\n");
+}
+
+#[test]
+fn a_mixed_reset_to_an_older_commit_comes_back_with_its_index() {
+    let repo = unkept_repo();
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "HEAD~1"], C1).ok();
+    assert_ne!(repo.state(), before);
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}

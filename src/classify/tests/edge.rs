@@ -199,10 +199,16 @@ fn edge_cases() {
         ),
         ("push origin ^main", pushes(m("push"), to("origin", &[]))),
         // reset: commit or path, as git reads them.
-        ("reset HEAD", m("reset")),
-        ("reset file.txt", m("reset")),
-        ("reset v1.0", refs(m("reset"), vec![w(cur(), Update, None)])),
-        ("reset main -- f", m("reset")),
+        ("reset HEAD", unstages(m("reset"))),
+        (
+            "reset file.txt",
+            within(unstages(m("reset")), &["file.txt"]),
+        ),
+        (
+            "reset v1.0",
+            refs(unstages(m("reset")), vec![w(cur(), Update, None)]),
+        ),
+        ("reset main -- f", within(unstages(m("reset")), &["f"])),
         (
             "reset -q --keep abc1234",
             refs(
@@ -750,7 +756,11 @@ fn edge_cases() {
                 "rm -f deletes files whatever their uncommitted changes",
             )),
         ),
-        ("rm --cached -f x", commits(m("rm"))),
+        (
+            "rm --cached -f x",
+            within(unstages(commits(m("rm"))), &["x"]),
+        ),
+        ("rm --cached x", commits(m("rm"))),
         ("mv a b", commits(m("mv"))),
         (
             "mv -f a b",
