@@ -210,10 +210,43 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-impl From<std::io::Error> for Error {
-    fn from(err: std::io::Error) -> Self {
-        Error::internal(err.to_string())
+/// An I/O failure made into an [`Error`] that says what was done to which
+/// path, with a hint for the causes a user can fix. There is no blanket
+/// conversion from `io::Error`: "Permission denied (os error 13)" alone
+/// does not say where to look.
+pub trait IoContext<T> {
+    /// Names what was done (`"write"`, `"create the directory"`) and the path.
+    fn at(self, doing: &str, path: impl AsRef<std::path::Path>) -> Result<T>;
+    /// For a failure with no path of its own (reading the answer to a prompt).
+    fn doing(self, what: &str) -> Result<T>;
+}
+
+impl<T> IoContext<T> for std::io::Result<T> {
+    fn at(self, doing: &str, path: impl AsRef<std::path::Path>) -> Result<T> {
+        self.map_err(|err| io_error(format!("cannot {doing} {}", path.as_ref().display()), &err))
     }
+
+    fn doing(self, what: &str) -> Result<T> {
+        self.map_err(|err| io_error(format!("cannot {what}"), &err))
+    }
+}
+
+fn io_error(what: String, err: &std::io::Error) -> Error {
+    use std::io::ErrorKind;
+    let error = Error::internal(format!("{what}: {err}"));
+    // ENOSPC, EROFS, EDQUOT: kinds std names only in newer releases.
+    let hint = match (err.kind(), err.raw_os_error()) {
+        (ErrorKind::PermissionDenied, _) => {
+            "check who owns it and its permissions (`ls -ld` on it and its directory), then retry"
+        }
+        (_, Some(28 | 122)) => "the disk (or your quota) is full: free some space, then retry",
+        (_, Some(30)) => "the file system is mounted read-only: retry where it can be written",
+        (ErrorKind::NotFound, _) => {
+            "it (or a directory above it) no longer exists: check the path, then retry"
+        }
+        _ => return error,
+    };
+    error.with_hint(hint)
 }
 
 /// The result type of everything fallible in git-ward.
@@ -222,6 +255,29 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn io_errors_name_the_path_and_a_way_out() {
+        let denied = std::io::Error::from_raw_os_error(13);
+        let err = Err::<(), _>(denied)
+            .at("write", "/repo/.git/hooks/pre-commit")
+            .unwrap_err();
+        assert_eq!(err.code, Code::E001);
+        assert_eq!(
+            err.message,
+            "cannot write /repo/.git/hooks/pre-commit: Permission denied (os error 13)"
+        );
+        assert!(err.hint.unwrap().contains("permissions"));
+        let full = Err::<(), _>(std::io::Error::from_raw_os_error(28))
+            .doing("read the answer")
+            .unwrap_err();
+        assert!(full.message.starts_with("cannot read the answer: "));
+        assert!(full.hint.unwrap().contains("full"));
+        let other = Err::<(), _>(std::io::Error::other("odd"))
+            .at("read", "x")
+            .unwrap_err();
+        assert_eq!(other.hint, None);
+    }
 
     #[test]
     fn denial_renders_two_lines_in_spec_format() {

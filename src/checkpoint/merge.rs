@@ -23,7 +23,7 @@ use std::path::Path;
 
 use super::store::Checkpoint;
 use super::Ctx;
-use crate::error::Result;
+use crate::error::{IoContext, Result};
 
 /// The files of a merge in progress, as git names them in the git dir.
 const FILES: [&str; 3] = ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"];
@@ -154,7 +154,10 @@ pub fn set(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
         }
         let content = ctx.git.output(["cat-file", "blob", id])?.stdout;
         match file {
-            Some(f) => std::fs::write(ctx.git_dir.join(f), content)?,
+            Some(f) => {
+                let path = ctx.git_dir.join(f);
+                std::fs::write(&path, content).at("write", &path)?
+            }
             None => stages = content,
         }
     }

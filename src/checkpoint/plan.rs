@@ -19,7 +19,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::Serialize;
 
 use super::Ctx;
-use crate::error::{Error, Result};
+use crate::error::{Error, IoContext, Result};
 
 /// What a rollback does to one path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -303,7 +303,7 @@ pub struct Failure {
 pub fn apply(ctx: &Ctx, entries: &[&Entry]) -> Result<Vec<Failure>> {
     let mut failures = Vec::new();
     let tmp_dir = ctx.git_dir.join("ward").join("tmp");
-    std::fs::create_dir_all(&tmp_dir)?;
+    std::fs::create_dir_all(&tmp_dir).at("create the directory", &tmp_dir)?;
 
     // Removals first: a directory may have to make room for a file.
     for e in entries.iter().filter(|e| e.status == Status::Remove) {
@@ -497,7 +497,7 @@ fn checked_out(ctx: &Ctx, tmp_dir: &Path, entries: &[&Entry]) -> Result<Vec<Opti
     }
     let scratch = tmp_dir.join(format!("checkout-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch)?;
+    std::fs::create_dir_all(&scratch).at("create the directory", &scratch)?;
     let index = scratch.join("index");
     let mut info = Vec::new();
     for e in entries {

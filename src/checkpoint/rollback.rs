@@ -15,7 +15,7 @@ use super::snapshot::{self, Options, Trees};
 use super::store::{self, Checkpoint, Kind};
 use super::{tool_repo, Ctx};
 use crate::decide::Verdict;
-use crate::error::{exit, Error, Result};
+use crate::error::{exit, Error, IoContext, Result};
 
 /// Restore the working tree from a checkpoint. Shows the plan (RESTORE,
 /// REMOVE, MISSING, UNCHANGED), asks `Continue with rollback? [y/N]`, takes
@@ -89,7 +89,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         let undo = super::undo::undo_line(&ctx, &cp.id);
         return Err(super::worktree::gone_error(&cp, &gone, undo.as_deref()));
     }
-    let cwd = std::env::current_dir()?;
+    let cwd = std::env::current_dir().doing("read the current directory")?;
     let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
     let paths = plan::resolve_paths(&ctx.workdir, &cwd, &args.files)?;
     let started = std::time::SystemTime::now();
@@ -299,7 +299,10 @@ pub fn confirm<'p>(
     crate::output::err!("Continue with {what}? [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer)?;
+    std::io::stdin()
+        .lock()
+        .read_line(&mut answer)
+        .doing("read the answer")?;
     Ok(if is_yes(&answer) {
         Confirmation::Go(all)
     } else {

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant, SystemTime};
 use super::store::{self, Checkpoint, Counts, Kind};
 use super::Ctx;
 use crate::decide::Head;
-use crate::error::{Error, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::git::Git;
 
 /// How long to wait for another process's `index.lock` to go away.
@@ -146,10 +146,13 @@ fn copy_index(git_dir: &Path, tmp: &Path) -> Result<bool> {
         Ok(m) => m,
         Err(_) => return Ok(false),
     };
-    std::fs::copy(&real, tmp)?;
+    std::fs::copy(&real, tmp).at("copy the index to", tmp)?;
     if let Ok(mtime) = meta.modified() {
-        let f = std::fs::File::options().write(true).open(tmp)?;
-        f.set_modified(mtime)?;
+        let f = std::fs::File::options()
+            .write(true)
+            .open(tmp)
+            .at("open", tmp)?;
+        f.set_modified(mtime).at("set the time of", tmp)?;
     }
     Ok(true)
 }

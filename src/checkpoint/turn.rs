@@ -16,7 +16,7 @@ use super::rollback::{self, Out};
 use super::snapshot::{self, Options};
 use super::store::{self, Checkpoint, Kind};
 use super::{tool_repo, Ctx};
-use crate::error::{Error, Result};
+use crate::error::{Error, IoContext, Result};
 
 /// Run the tests, take a `turn` checkpoint with their status, and roll back
 /// to the newest passing turn when the last `turns.pollution_threshold`
@@ -165,7 +165,7 @@ fn run_tests(cmd: &str, limit: Duration, json: bool) -> Result<bool> {
         .map_err(|e| Error::internal(format!("cannot run the tests: {e}")))?;
     let start = Instant::now();
     loop {
-        if let Some(status) = child.try_wait()? {
+        if let Some(status) = child.try_wait().doing("wait for the tests")? {
             return Ok(status.success());
         }
         if start.elapsed() > limit {

@@ -1,7 +1,7 @@
 //! `git ward contract start|end|show`: the contract of this worktree.
 
 use crate::audit;
-use crate::error::{exit, Error, Result};
+use crate::error::{exit, Error, IoContext, Result};
 use crate::facts::{self, ContractSource, Repo};
 use crate::policy::Policy;
 
@@ -86,9 +86,9 @@ fn start(id: &str, force: bool) -> Result<(serde_json::Value, String)> {
         }
     }
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
+        std::fs::create_dir_all(parent).at("create the directory", parent)?;
     }
-    std::fs::write(&path, format!("{id}\n"))?;
+    std::fs::write(&path, format!("{id}\n")).at("write", &path)?;
     log(&repo, "ward.contract.start", Some(id));
     Ok((
         serde_json::json!({ "contract": id, "file": path }),

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::error::{exit, Error, Result};
+use crate::error::{exit, Error, IoContext, Result};
 use crate::git::Git;
 
 /// Run the whole story in a throwaway repository: an agent is denied on
@@ -96,16 +96,18 @@ pub fn run(args: DemoArgs) -> Result<u8> {
 impl Demo {
     fn new(json: bool) -> Result<Demo> {
         let real = Git::locate()?.path().to_path_buf();
-        let exe = std::env::current_exe()?;
+        let exe = std::env::current_exe().doing("find git-ward's own path")?;
         let root = std::env::temp_dir().join(format!(
             "git-ward-demo-{}-{}",
             std::process::id(),
             crate::audit::new_trace_id()
         ));
         let shim_dir = root.join("shim");
-        std::fs::create_dir_all(&shim_dir)?;
-        std::os::unix::fs::symlink(&exe, shim_dir.join("git"))?;
-        std::fs::create_dir_all(root.join("config"))?;
+        std::fs::create_dir_all(&shim_dir).at("create the directory", &shim_dir)?;
+        let link = shim_dir.join("git");
+        std::os::unix::fs::symlink(&exe, &link).at("create the link", &link)?;
+        let config = root.join("config");
+        std::fs::create_dir_all(&config).at("create the directory", &config)?;
         Ok(Demo {
             ws: root.join("workspace"),
             root,
@@ -142,7 +144,7 @@ impl Demo {
         self.quiet(&["push", "-q", "-u", "origin", "main"], &ws)?;
 
         self.chapter("The agent starts work on main, without a contract");
-        std::fs::write(ws.join("app.py"), "print('hello')\n")?;
+        write(&ws.join("app.py"), "print('hello')\n")?;
         self.step(
             Via::Shim,
             &["add", "app.py"],
@@ -185,20 +187,20 @@ impl Demo {
         );
 
         self.chapter("Lost work comes back");
-        std::fs::write(ws.join("app.py"), "print('an hour of work')\n")?;
+        write(&ws.join("app.py"), "print('an hour of work')\n")?;
         self.step(
             Via::Shim,
             &["reset", "--hard"],
             Expect::Success,
             "a checkpoint was taken first",
         );
-        let lost = std::fs::read_to_string(ws.join("app.py"))?;
+        let lost = read(&ws.join("app.py"))?;
         self.check(
             "reset --hard threw the change away",
             lost == "print('hello')\n",
         );
         self.step(Via::Tool, &["undo", "--yes"], Expect::Success, "");
-        let back = std::fs::read_to_string(ws.join("app.py"))?;
+        let back = read(&ws.join("app.py"))?;
         self.check("undo brought it back", back == "print('an hour of work')\n");
 
         self.chapter("A unit of work is saved with a structured message");
@@ -294,7 +296,8 @@ impl Demo {
             .command(Via::RealGit, args)
             .current_dir(dir)
             .env_remove("WARD_AGENT")
-            .output()?;
+            .output()
+            .doing("run git")?;
         if out.status.success() {
             return Ok(());
         }
@@ -361,4 +364,12 @@ fn quote(arg: &str) -> String {
 
 fn path(p: &Path) -> String {
     p.display().to_string()
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).at("write", path)
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).at("read", path)
 }

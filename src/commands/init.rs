@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::facts::{self, Repo};
 use crate::git::Git;
 
@@ -120,7 +120,7 @@ fn init(args: &InitArgs) -> Result<Report> {
         }
     }
     let git = usable_git()?;
-    let cwd = std::env::current_dir()?;
+    let cwd = std::env::current_dir().doing("read the current directory")?;
     let dir = match &args.dir {
         Some(d) => cwd.join(d),
         None => cwd,
@@ -131,7 +131,7 @@ fn init(args: &InitArgs) -> Result<Report> {
             "name a directory, or a path where one can be created",
         )
     })?;
-    let dir = dir.canonicalize()?;
+    let dir = dir.canonicalize().at("resolve", &dir)?;
     let here = git.clone().in_dir(&dir);
     let top = here
         .run(["rev-parse", "--show-toplevel"])
@@ -243,7 +243,7 @@ fn add_ignores(path: &Path, patterns: &[String]) -> Result<Vec<String>> {
         text.push_str(p);
         text.push('\n');
     }
-    std::fs::write(path, text)?;
+    std::fs::write(path, text).at("write", path)?;
     Ok(missing)
 }
 

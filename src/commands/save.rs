@@ -17,7 +17,7 @@ use crate::assess::{assess, Assessment};
 use crate::audit::{self, Record};
 use crate::decide::{self, Actor, Verdict};
 use crate::env;
-use crate::error::{exit, Error, Result};
+use crate::error::{exit, Error, IoContext, Result};
 use crate::facts::Repo;
 use crate::git::Git;
 
@@ -360,7 +360,7 @@ fn commit_all(
             .join(format!("save-index-{}", std::process::id())),
     );
     if let Some(parent) = scratch.0.parent() {
-        std::fs::create_dir_all(parent)?;
+        std::fs::create_dir_all(parent).at("create the directory", parent)?;
     }
     match std::fs::copy(&index, &scratch.0) {
         Ok(_) => {}

@@ -13,7 +13,7 @@ use super::quick::Quick;
 use super::Dirs;
 use crate::decide::Actor;
 use crate::env;
-use crate::error::{exit, Result};
+use crate::error::{exit, IoContext, Result};
 use crate::facts;
 
 pub fn run(_name: &str, args: &[String]) -> Result<u8> {
@@ -35,7 +35,7 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
         return Ok(exit::OK);
     };
     if let Some(new) = with_footer(&text, &footer, comment_char(&dirs)) {
-        std::fs::write(file, new)?;
+        std::fs::write(file, new).at("write", file)?;
     }
     Ok(exit::OK)
 }

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::git::Git;
 
 /// The hooks a working repository gets.
@@ -101,24 +101,23 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
         return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
     }
     let form = if args.link { Form::Link } else { Form::File };
-    let result =
-        install(&std::env::current_dir()?, args.server, args.force, form).map(|(dir, reports)| {
-            let text = reports
-                .iter()
-                .map(|r| format!("{:<22} {}\n", r.name, r.action))
-                .collect::<String>()
-                + &format!("hooks directory: {}\n", dir.display());
-            (
-                serde_json::json!({"hooks_dir": dir, "hooks": reports}),
-                text,
-            )
-        });
+    let result = install(&current_dir()?, args.server, args.force, form).map(|(dir, reports)| {
+        let text = reports
+            .iter()
+            .map(|r| format!("{:<22} {}\n", r.name, r.action))
+            .collect::<String>()
+            + &format!("hooks directory: {}\n", dir.display());
+        (
+            serde_json::json!({"hooks_dir": dir, "hooks": reports}),
+            text,
+        )
+    });
     crate::cli::finish(args.json, result)
 }
 
 /// Runs `git ward uninstall`.
 pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
-    let result = uninstall(&std::env::current_dir()?).map(|(dir, reports)| {
+    let result = uninstall(&current_dir()?).map(|(dir, reports)| {
         let text = reports
             .iter()
             .map(|r| format!("{:<22} {}\n", r.name, r.action))
@@ -177,7 +176,7 @@ pub fn install(
     }
     let (dir, common) = hooks_dir(&git, force)?;
     let binary = own_path()?;
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&dir).at("create the directory", &dir)?;
     let names = if server { SERVER_HOOKS } else { CLIENT_HOOKS };
     let mut reports = Vec::new();
     for name in names {
@@ -336,7 +335,7 @@ fn install_one(
         if is_current(&path, &content, binary, form) {
             return Ok(report("unchanged"));
         }
-        std::fs::remove_file(&path)?;
+        std::fs::remove_file(&path).at("remove", &path)?;
         action = "updated";
     } else if exists {
         if std::fs::symlink_metadata(&orig).is_ok() {
@@ -347,25 +346,37 @@ fn install_one(
                 ));
             }
             let aside = dir.join(format!("{}.{}", chained_name(name), std::process::id()));
-            std::fs::rename(&orig, &aside)?;
+            rename(&orig, &aside)?;
         }
-        std::fs::rename(&path, &orig)?;
+        rename(&path, &orig)?;
         action = "chained";
     }
     match form {
         Form::File => write_executable(&path, &content)?,
-        Form::Link => std::os::unix::fs::symlink(binary, &path)?,
+        Form::Link => symlink(binary, &path)?,
     }
     Ok(report(action))
+}
+
+fn current_dir() -> Result<PathBuf> {
+    std::env::current_dir().doing("read the current directory")
+}
+
+fn rename(from: &Path, to: &Path) -> Result<()> {
+    std::fs::rename(from, to).at(&format!("rename {} to", from.display()), to)
+}
+
+fn symlink(target: &Path, link: &Path) -> Result<()> {
+    std::os::unix::fs::symlink(target, link).at("create the link", link)
 }
 
 fn write_executable(path: &Path, content: &str) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let tmp = path.with_extension(format!("ward-tmp{}", std::process::id()));
-    std::fs::write(&tmp, content)?;
-    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
+    std::fs::write(&tmp, content).at("write", &tmp)?;
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+        .at("make executable", &tmp)?;
+    rename(&tmp, path)
 }
 
 /// Removes git-ward's hooks from the repository at `cwd`, restoring originals.
@@ -381,9 +392,9 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
         let ours = is_ours(&path);
         let has_orig = std::fs::symlink_metadata(&orig).is_ok();
         let action = if ours {
-            std::fs::remove_file(&path)?;
+            std::fs::remove_file(&path).at("remove", &path)?;
             if has_orig {
-                std::fs::rename(&orig, &path)?;
+                rename(&orig, &path)?;
                 "restored"
             } else {
                 "removed"
@@ -398,7 +409,7 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
             }
             "left"
         } else if has_orig {
-            std::fs::rename(&orig, &path)?;
+            rename(&orig, &path)?;
             "restored"
         } else {
             continue;
@@ -505,7 +516,7 @@ pub fn default_shim_dir() -> Option<PathBuf> {
 /// `git ward install --shim [DIR]`: `DIR/git -> git-ward`, and the PATH line to use.
 fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
     let dir = match dir {
-        Some(dir) => std::path::absolute(dir)?,
+        Some(dir) => std::path::absolute(dir).at("resolve", dir)?,
         None => default_shim_dir().ok_or_else(|| {
             Error::invalid(
                 "no shim directory given and neither XDG_DATA_HOME nor HOME is set",
@@ -514,15 +525,15 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
         })?,
     };
     let binary = own_path()?;
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&dir).at("create the directory", &dir)?;
     let link = dir.join("git");
     let action = match std::fs::read_link(&link) {
         Ok(target) if target == binary => "unchanged",
         // A link to this binary by another of its names (its versioned
         // path, before `own_path` preferred the one on PATH): ours to update.
         Ok(target) if same_file(&dir.join(&target), &binary) => {
-            std::fs::remove_file(&link)?;
-            std::os::unix::fs::symlink(&binary, &link)?;
+            std::fs::remove_file(&link).at("remove", &link)?;
+            symlink(&binary, &link)?;
             "updated"
         }
         Ok(_) | Err(_) if std::fs::symlink_metadata(&link).is_ok() => {
@@ -536,12 +547,12 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
                     "pass --force to replace it",
                 ));
             }
-            std::fs::remove_file(&link)?;
-            std::os::unix::fs::symlink(&binary, &link)?;
+            std::fs::remove_file(&link).at("remove", &link)?;
+            symlink(&binary, &link)?;
             "updated"
         }
         _ => {
-            std::os::unix::fs::symlink(&binary, &link)?;
+            symlink(&binary, &link)?;
             "installed"
         }
     };

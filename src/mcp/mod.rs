@@ -19,7 +19,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::error::{exit, Error, Result};
+use crate::error::{exit, Error, IoContext, Result};
 
 mod args;
 mod bound;
@@ -45,7 +45,7 @@ pub struct McpArgs {
 
 /// Runs the server until stdin closes.
 pub fn run(args: McpArgs) -> Result<u8> {
-    let cwd = std::env::current_dir()?;
+    let cwd = std::env::current_dir().doing("read the current directory")?;
     let dir = match args.repo {
         Some(d) => cwd.join(d),
         None => cwd,

@@ -417,3 +417,22 @@ fn an_install_record_that_cannot_be_written_is_named_with_a_hint() {
     repo.ward(["install"]).ok();
     assert!(record.is_file());
 }
+
+#[test]
+fn a_file_where_a_directory_belongs_is_named_in_the_error() {
+    let repo = TestRepo::new();
+    let hooks = repo.dir.join(".git/hooks");
+    std::fs::remove_dir_all(&hooks).unwrap();
+    std::fs::write(&hooks, "not a directory\n").unwrap();
+    let run = repo.ward(["install"]).code(3);
+    no_panic(&run, "install");
+    run.stderr_has(&format!("cannot create the directory {}", hooks.display()));
+    std::fs::remove_file(&hooks).unwrap();
+
+    let ward = repo.dir.join(".git/ward");
+    let _ = std::fs::remove_dir_all(&ward);
+    std::fs::write(&ward, "not a directory\n").unwrap();
+    repo.ward(["contract", "start", "c1"])
+        .code(3)
+        .stderr_has(&ward.display().to_string());
+}
