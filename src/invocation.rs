@@ -81,7 +81,7 @@ pub fn role(mut argv: Vec<OsString>) -> Role {
 /// The program: pick the face, run it, map its result to an exit code here only.
 pub fn main() -> u8 {
     init_diagnostics();
-    let result = match role(std::env::args_os().collect()) {
+    let result = match role(crate::process::args()) {
         Role::Shim(args) => return crate::shim::main(args),
         Role::Hook { name, dir, args } => crate::hooks::run(&name, dir.as_deref(), &args),
         Role::Tool(argv) => crate::cli::run(argv),

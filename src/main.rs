@@ -8,7 +8,10 @@
 use std::ffi::{c_char, c_int};
 
 #[no_mangle]
-extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
+extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
+    // SAFETY: C's `main` gets `argc` strings in `argv`, NUL-terminated,
+    // alive for the whole run.
+    unsafe { git_ward::process::keep_args(argc, argv) };
     git_ward::process::start();
     // A panic ends as under Rust's own `main`: the message, then exit 101
     // (unwinding out of this `extern "C"` function would abort instead).

@@ -6,6 +6,51 @@
 //! instructions and five system calls, on every git call and up to eight
 //! times per commit. What is lost: a stack overflow ends in a plain
 //! SIGSEGV instead of a message, and a panic names the thread `<unnamed>`.
+//! The command line is kept from C's `main` ([`keep_args`], [`args`]):
+//! only glibc hands it to Rust's standard library before `main`; with
+//! musl, `std::env::args` is empty without Rust's start-up.
+
+use std::ffi::{c_char, c_int, CStr, OsString};
+use std::os::unix::ffi::OsStringExt;
+use std::sync::OnceLock;
+
+static ARGS: OnceLock<Vec<OsString>> = OnceLock::new();
+
+/// Keeps the command line C's `main` was given.
+///
+/// # Safety
+///
+/// `argv` must hold `argc` pointers to NUL-terminated strings, as C's
+/// `main` receives them.
+pub unsafe fn keep_args(argc: c_int, argv: *const *const c_char) {
+    let _ = ARGS.set(collect_args(argc, argv));
+}
+
+/// The strings of a C `argv`, as bytes (not UTF-8 necessarily), up to
+/// `argc` or the first null pointer.
+///
+/// # Safety
+///
+/// As for [`keep_args`].
+unsafe fn collect_args(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
+    let n = usize::try_from(argc).unwrap_or(0);
+    if argv.is_null() {
+        return Vec::new();
+    }
+    (0..n)
+        .map(|i| *argv.add(i))
+        .take_while(|arg| !arg.is_null())
+        .map(|arg| OsString::from_vec(CStr::from_ptr(arg).to_bytes().to_vec()))
+        .collect()
+}
+
+/// The command line: as C's `main` got it, else (a test, or a binary with
+/// Rust's own `main`) as the standard library has it.
+pub fn args() -> Vec<OsString> {
+    ARGS.get()
+        .cloned()
+        .unwrap_or_else(|| std::env::args_os().collect())
+}
 
 /// Run first: standard descriptors that are closed are opened on
 /// `/dev/null` (else the first file git-ward opens would take fd 1 or 2, and
@@ -40,5 +85,31 @@ pub fn start() {
             }
         }
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn a_c_argv_is_kept_byte_for_byte() {
+        let words = [&b"git"[..], b"commit", b"-m", b"\xfe\xff", b""];
+        let owned: Vec<CString> = words.iter().map(|w| CString::new(*w).unwrap()).collect();
+        let mut argv: Vec<*const c_char> = owned.iter().map(|c| c.as_ptr()).collect();
+        argv.push(std::ptr::null());
+        // SAFETY: `argv` holds NUL-terminated strings that outlive the call.
+        let got = unsafe { collect_args(5, argv.as_ptr()) };
+        let got: Vec<&[u8]> = got.iter().map(|a| a.as_bytes()).collect();
+        assert_eq!(got, words);
+        // A count past the terminating null stops at it; none at all is empty.
+        // SAFETY: as above; the null pointer ends the walk.
+        assert_eq!(unsafe { collect_args(9, argv.as_ptr()) }.len(), 5);
+        // SAFETY: a null `argv` is read as no arguments.
+        assert!(unsafe { collect_args(3, std::ptr::null()) }.is_empty());
+        // SAFETY: a negative count reads nothing.
+        assert!(unsafe { collect_args(-1, argv.as_ptr()) }.is_empty());
     }
 }

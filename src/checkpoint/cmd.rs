@@ -249,7 +249,11 @@ pub fn tool_record(
         actor: ctx.actor.as_str().into(),
         contract_id: ctx.contract.clone(),
         operation: operation.into(),
-        argv: std::env::args().skip(1).collect(),
+        argv: crate::process::args()
+            .into_iter()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         tier: 1,
         decision: "allow".into(),
         actions_taken: actions,

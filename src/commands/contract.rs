@@ -126,7 +126,11 @@ fn log(repo: &Repo, operation: &str, contract: Option<&str>) {
             actor: facts::actor(&policy, false).as_str().into(),
             contract_id: contract.map(str::to_string),
             operation: operation.into(),
-            argv: std::env::args().skip(1).collect(),
+            argv: crate::process::args()
+                .into_iter()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
             tier: 1,
             decision: "allow".into(),
             exit_code: Some(exit::OK as i32),
