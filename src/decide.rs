@@ -94,8 +94,14 @@ pub enum Verdict {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
     pub verdict: Verdict,
-    /// Take a pre-destructive checkpoint before running.
+    /// Take a pre-destructive checkpoint before running (after the switch,
+    /// if there is one).
     pub checkpoint: bool,
+    /// The command unstages ([`Action::unstages`]): checkpoint first when
+    /// it would drop a staged version the working tree no longer holds.
+    /// Not a decision of its own (the word stays `allow`): the audit line
+    /// says `checkpoint` when one was taken.
+    pub save_staged: bool,
     /// The rule, in words.
     pub rule: String,
     /// The policy key that decided, for `explain --origin` (`branches.protected`).
@@ -107,6 +113,7 @@ impl Decision {
         Decision {
             verdict: Verdict::Allow,
             checkpoint: false,
+            save_staged: false,
             rule: rule.into(),
             key: None,
         }
@@ -123,6 +130,7 @@ impl Decision {
             rule: message.clone(),
             verdict: Verdict::Deny(Error::denied(code, message, hint)),
             checkpoint: false,
+            save_staged: false,
             key: Some(key),
         }
     }
@@ -350,37 +358,54 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         );
     }
 
-    if action.creates_commits {
-        if let Some(branch) = facts.head.as_ref().and_then(Head::branch) {
-            if policy.is_protected(&format!("refs/heads/{branch}")) {
-                return decide_commit_on_protected(policy, action, facts, branch);
+    let on_protected = facts
+        .head
+        .as_ref()
+        .and_then(Head::branch)
+        .filter(|b| policy.is_protected(&format!("refs/heads/{b}")));
+    let mut d = match on_protected {
+        Some(branch) if action.creates_commits => {
+            let d = decide_commit_on_protected(policy, action, facts, branch);
+            if d.denial().is_some() {
+                return d;
             }
+            // A switch, then the command: checkpointed like any other.
+            d
         }
-    }
-
-    let mut d = Decision::allow(match facts.head.as_ref().and_then(Head::branch) {
-        Some(b) if policy.is_protected(&format!("refs/heads/{b}")) => {
-            "on a protected branch: neither commits nor moves a protected ref"
-        }
-        Some(b) if b.starts_with(&settings.branches.agent_prefix) => {
-            "on an agent branch: stay (sticky)"
-        }
-        Some(_) => "on an unprotected branch: stay",
-        None => "detached HEAD: allowed; the ref-level check still guards protected refs",
-    });
+        _ => Decision::allow(match facts.head.as_ref().and_then(Head::branch) {
+            Some(_) if on_protected.is_some() => {
+                "on a protected branch: neither commits nor moves a protected ref"
+            }
+            Some(b) if b.starts_with(&settings.branches.agent_prefix) => {
+                "on an agent branch: stay (sticky)"
+            }
+            Some(_) => "on an unprotected branch: stay",
+            None => "detached HEAD: allowed; the ref-level check still guards protected refs",
+        }),
+    };
+    let then = |d: &Decision, what: &str| match &d.verdict {
+        Verdict::Switch(_) => format!("{}; {what}", d.rule),
+        _ => what.to_string(),
+    };
     if action.destructive.is_some() && settings.checkpoint.before_destructive {
         d.checkpoint = true;
-        d.rule = format!(
-            "destructive ({}): checkpoint, then run",
-            action.destructive.as_deref().unwrap_or("")
+        d.rule = then(
+            &d,
+            &format!(
+                "destructive ({}): checkpoint, then run",
+                action.destructive.as_deref().unwrap_or("")
+            ),
         );
-        d.key = Some("checkpoint.before_destructive");
+        d.key = d.key.or(Some("checkpoint.before_destructive"));
     } else if settings.checkpoint.before_destructive && action.unstages {
         // What is lost is a staged version the working tree no longer
         // holds; the checkpoint is taken only when one is there.
-        d.checkpoint = true;
-        d.rule = "resets the index: staged versions the working tree no longer holds are checkpointed first, then run".into();
-        d.key = Some("checkpoint.before_destructive");
+        d.save_staged = true;
+        d.rule = then(
+            &d,
+            "resets the index: staged versions the working tree no longer holds are checkpointed first, then run",
+        );
+        d.key = d.key.or(Some("checkpoint.before_destructive"));
     } else if settings.checkpoint.before_destructive
         && !settings.checkpoint.include_ignored.is_empty()
         && action.may_drop_ignored()
@@ -388,8 +413,8 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         // The files the policy keeps are ignored ones, which git overwrites
         // (or deletes) here; the checkpoint is taken only when one is there.
         d.checkpoint = true;
-        d.rule = "may overwrite or delete ignored files that checkpoint.include_ignored keeps: checkpoint them if one is in the way, then run".into();
-        d.key = Some("checkpoint.include_ignored");
+        d.rule = then(&d, "may overwrite or delete ignored files that checkpoint.include_ignored keeps: checkpoint them if one is in the way, then run");
+        d.key = d.key.or(Some("checkpoint.include_ignored"));
     }
     d
 }
@@ -430,6 +455,7 @@ fn decide_commit_on_protected(
                     rule: format!("on protected '{branch}' with contract '{contract}': switch to '{target}'"),
                     verdict: Verdict::Switch(target),
                     checkpoint: false,
+                    save_staged: false,
                     key: Some("capabilities.ensure_working_branch"),
                 }
             }

@@ -9,6 +9,10 @@ use crate::policy::Layer;
 enum Want {
     Allow,
     Checkpoint,
+    /// Allowed; checkpointed first if a staged version would be lost.
+    SaveStaged,
+    /// Switched, then checkpointed.
+    SwitchCheckpoint(&'static str),
     Deny(Code),
     Switch(&'static str),
 }
@@ -16,8 +20,12 @@ enum Want {
 fn outcome(d: &Decision) -> Want {
     match &d.verdict {
         Verdict::Allow if d.checkpoint => Want::Checkpoint,
+        Verdict::Allow if d.save_staged => Want::SaveStaged,
         Verdict::Allow => Want::Allow,
         Verdict::Deny(e) => Want::Deny(e.code),
+        Verdict::Switch(b) if d.checkpoint => {
+            Want::SwitchCheckpoint(Box::leak(b.clone().into_boxed_str()))
+        }
         Verdict::Switch(b) => Want::Switch(Box::leak(b.clone().into_boxed_str())),
     }
 }
@@ -32,6 +40,14 @@ fn commit() -> Action {
     Action {
         creates_commits: true,
         ..Action::mutating("commit")
+    }
+}
+
+/// A commit-making command other than `commit`.
+fn commit_like(cmd: &str) -> Action {
+    Action {
+        creates_commits: true,
+        ..Action::mutating(cmd)
     }
 }
 
@@ -676,6 +692,54 @@ fn the_matrix() {
             agent("main", None),
             Want::Checkpoint,
         ),
+        // Destructive and commit-making on main: switched, then checkpointed.
+        (
+            "rm -f on main, contract",
+            &default,
+            Action {
+                creates_commits: true,
+                ..destructive("rm")
+            },
+            agent("main", Some("c1")),
+            Want::SwitchCheckpoint("agent/c1"),
+        ),
+        (
+            "stash pop on main, contract",
+            &default,
+            Action {
+                creates_commits: true,
+                ..destructive("stash")
+            },
+            agent("main", Some("c1")),
+            Want::SwitchCheckpoint("agent/c1"),
+        ),
+        (
+            "stash pop on main, contract, checkpoints off",
+            &no_checkpoint,
+            Action {
+                creates_commits: true,
+                ..destructive("stash")
+            },
+            agent("main", Some("c1")),
+            Want::Switch("agent/c1"),
+        ),
+        (
+            "rm -f on main, no contract",
+            &default,
+            Action {
+                creates_commits: true,
+                ..destructive("rm")
+            },
+            agent("main", None),
+            Want::Deny(Code::D003),
+        ),
+        (
+            "merge on main, ignored files kept",
+            &keep_env,
+            commit_like("merge"),
+            agent("main", Some("c1")),
+            Want::SwitchCheckpoint("agent/c1"),
+        ),
         // Unstaging: a staged version only the index holds is checkpointed.
         (
             "reset (mixed) on main",
@@ -685,7 +749,7 @@ fn the_matrix() {
                 ..Action::mutating("reset")
             },
             agent("main", None),
-            Want::Checkpoint,
+            Want::SaveStaged,
         ),
         (
             "restore --staged, checkpoints off",

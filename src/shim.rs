@@ -86,7 +86,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
         }
         Verdict::Allow => {}
     }
-    if a.decision.checkpoint {
+    if a.decision.checkpoint || a.decision.save_staged {
         match crate::checkpoint::before_destructive(
             &git_here,
             repo,
@@ -99,7 +99,13 @@ pub fn main(args: Vec<OsString>) -> u8 {
             contract.as_deref(),
             &trace_id,
         ) {
-            Ok(Some(id)) => record.actions_taken.push(format!("checkpoint {id}")),
+            Ok(Some(id)) => {
+                if record.decision == "allow" {
+                    // Unstaging: checkpointed, then allowed.
+                    record.decision = "checkpoint".into();
+                }
+                record.actions_taken.push(format!("checkpoint {id}"));
+            }
             Ok(None) => {}
             Err(err) => {
                 let err = Error::internal(format!(

@@ -53,6 +53,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
             "hint": hint,
             "switch_to": switch_to,
             "checkpoint": a.decision.checkpoint,
+            "checkpoint_if_staged": a.decision.save_staged,
             "rule": a.decision.rule,
             "policy_key": a.decision.key,
             "policy_layer": layer,
@@ -101,12 +102,18 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     }
     match &a.decision.verdict {
         Verdict::Deny(e) => out.push_str(&e.render()),
+        Verdict::Switch(b) if a.decision.checkpoint => out.push_str(&format!(
+            "would switch to '{b}', checkpoint, then run the command\n"
+        )),
         Verdict::Switch(b) => {
             out.push_str(&format!("would switch to '{b}', then run the command\n"))
         }
         Verdict::Allow if a.decision.checkpoint => {
             out.push_str("would checkpoint, then run the command\n")
         }
+        Verdict::Allow if a.decision.save_staged => out.push_str(
+            "would checkpoint staged versions the working tree no longer holds (if any), then run the command\n",
+        ),
         Verdict::Allow => out.push_str("would run the command\n"),
     }
     crate::output::out!("{out}");

@@ -108,3 +108,43 @@ fn the_rule_names_the_branch_as_it_is() {
     repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
     assert_eq!(rule(&repo), "on an agent branch: stay (sticky)");
 }
+
+/// Unstaging is allowed (SPEC's matrix has no rule for it); a staged
+/// version only the index holds is checkpointed first, and the audit line
+/// says `checkpoint` only when one was taken. A destructive command the
+/// shim moves off `main` is switched, then checkpointed.
+#[test]
+fn unstaging_is_allowed_and_a_switched_destructive_command_checkpointed() {
+    let repo = TestRepo::new();
+    let agent = [("WARD_AGENT", "1"), ("WARD_CONTRACT", "c1")];
+    let (_, v) = repo.ward_json(
+        ["explain", "--json", "--", "restore", "--staged", "f"],
+        &agent,
+    );
+    assert_eq!(v["decision"], "allow", "{v}");
+    assert_eq!(v["checkpoint_if_staged"], true, "{v}");
+    let (_, v) = repo.ward_json(["explain", "--json", "--", "rm", "-f", "f"], &agent);
+    assert_eq!(v["decision"], "autoswitch", "{v}");
+    assert_eq!(v["checkpoint"], true, "{v}");
+    repo.ward_env(["explain", "--", "rm", "-f", "f"], &agent)
+        .ok()
+        .stdout_has("would switch to 'agent/c1', checkpoint, then run the command");
+
+    repo.write("f", "staged\n");
+    repo.git(["add", "f"]).ok();
+    repo.shim_env(["restore", "--staged", "f"], &agent).ok();
+    repo.write("f", "staged\n");
+    repo.git(["add", "f"]).ok();
+    repo.write("f", "changed since\n");
+    repo.shim_env(["restore", "--staged", "f"], &agent).ok();
+    let decisions: Vec<String> = repo
+        .ward(["audit", "--json"])
+        .ok()
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["operation"] == "git.restore")
+        .map(|v| v["decision"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(decisions, ["allow", "checkpoint"]);
+}

@@ -792,3 +792,35 @@ fn a_mixed_reset_to_an_older_commit_comes_back_with_its_index() {
     undo(&repo);
     assert_eq!(repo.state(), before);
 }
+
+#[test]
+fn a_destructive_command_the_shim_moved_off_main_is_checkpointed_first() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.write("a.txt", "committed\n").commit("a");
+    repo.write("b.txt", "stashed\n");
+    repo.git(["add", "b.txt"]).ok();
+    repo.git(["stash", "-q"]).ok();
+    repo.write("a.txt", "an hour of work\n");
+    let count = repo.checkpoint_count();
+    let before = repo.state();
+    repo.shim_env(["rm", "-q", "-f", "a.txt"], C1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+    assert_eq!(repo.read("a.txt"), None);
+    assert_eq!(repo.checkpoint_count(), count + 1);
+    undo(&repo);
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.state(), before);
+
+    // `stash pop` drops the entry it applies.
+    repo.git(["checkout", "-q", "--", "a.txt"]).ok();
+    let before = repo.state();
+    repo.shim_env(["stash", "pop", "-q"], C1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+    assert_eq!(repo.git(["stash", "list"]).ok().stdout, "");
+    undo(&repo);
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.state(), before);
+}
