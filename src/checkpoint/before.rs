@@ -328,10 +328,8 @@ fn is_clean(
             }
         }
     }
-    let no_locks = [("GIT_OPTIONAL_LOCKS", OsStr::new("0"))];
-    let mut args: Vec<&OsStr> = if tracked {
-        // One threaded scan; optional locks off so the real index is not
-        // rewritten with refreshed stat data.
+    let args: Vec<&OsStr> = if tracked {
+        // One threaded scan.
         let mode = if untracked { "-unormal" } else { "-uno" };
         [
             "status",
@@ -347,6 +345,18 @@ fn is_clean(
             .map(OsStr::new)
             .to_vec()
     };
+    let out = read_within(ctx, args, limit)?;
+    Ok(out.status.success() && out.stdout.is_empty())
+}
+
+/// Runs a git command that reads the working tree, limited to the
+/// pathspecs of `limit` read from its directory, with optional locks off
+/// so that the real index is not rewritten with refreshed stat data.
+fn read_within<'a>(
+    ctx: &Ctx,
+    mut args: Vec<&'a OsStr>,
+    limit: Option<(&Path, &'a [String])>,
+) -> Result<std::process::Output> {
     let git = match limit {
         Some((cwd, paths)) => {
             args.push(OsStr::new("--"));
@@ -355,30 +365,21 @@ fn is_clean(
         }
         None => ctx.git.clone(),
     };
-    let out = git.output_with(args, &no_locks, None)?;
-    Ok(out.status.success() && out.stdout.is_empty())
+    git.output_with(args, &[("GIT_OPTIONAL_LOCKS", OsStr::new("0"))], None)
 }
 
 /// Is a version staged that the working tree no longer holds (`MM`, `AM`,
 /// `AD`, a conflict), within `limit`? Unstaging it loses it. git decides
 /// (`status`, optional locks off so the index is not rewritten).
 fn staged_only(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<bool> {
-    let mut args: Vec<&str> = vec![
+    let args = [
         "status",
         "--porcelain=v1",
         "-z",
         "-uno",
         "--ignore-submodules=all",
     ];
-    let git = match limit {
-        Some((cwd, paths)) => {
-            args.push("--");
-            args.extend(paths.iter().map(String::as_str));
-            ctx.git.clone().in_dir(cwd)
-        }
-        None => ctx.git.clone(),
-    };
-    let out = git.output_with(args, &[("GIT_OPTIONAL_LOCKS", OsStr::new("0"))], None)?;
+    let out = read_within(ctx, args.map(OsStr::new).to_vec(), limit)?;
     if !out.status.success() {
         // git cannot say (a path outside the tree, a bad pathspec): the
         // command will fail the same way, or run; a checkpoint errs safe.
