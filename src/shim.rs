@@ -129,15 +129,43 @@ pub fn main(args: Vec<OsString>) -> u8 {
         tracing::debug!(us = clock.elapsed().as_micros() as u64, "logged; exec");
         return exec(&real, &args, Some(&trace_id), contract.as_deref());
     }
-    for warning in crate::hooks::install::health(repo) {
-        crate::output::errln!("ward: warning: {warning}");
-        record.actions_taken.push(format!("warning: {warning}"));
+    for warning in hook_health(repo) {
+        crate::output::errln!("ward: {warning}");
+        record.actions_taken.push(warning);
     }
     let branch_refs = branch_writes(repo, &a.action);
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
     journal_branch_writes(repo, &audit_dir, &record, branch_refs);
     record.branch_after = facts::head_branch_file(repo.git_dir());
     finish_status(&audit_dir, record, clock, status)
+}
+
+/// What is wrong with this repository's git-ward hooks, after pointing
+/// the hooks whose binary is gone at this one (the PATH fallback,
+/// `hooks::install::repoint`); nothing to read further when all is well.
+fn hook_health(repo: &Repo) -> Vec<String> {
+    let mut warnings = crate::hooks::install::health(repo);
+    if warnings.is_empty() {
+        return warnings;
+    }
+    let mut said = Vec::new();
+    match crate::hooks::install::repoint(repo) {
+        Ok(Some((old, new))) => {
+            said.push(format!(
+                "note: git-ward's hooks started {}, which is gone; they now start {}",
+                old.display(),
+                new.display()
+            ));
+            warnings = crate::hooks::install::health(repo);
+        }
+        Ok(None) => {}
+        Err(err) => said.push(format!(
+            "warning: could not point the hooks at this git-ward: {}",
+            err.message
+        )),
+    }
+    said.extend(warnings.into_iter().map(|w| format!("warning: {w}")));
+    said
 }
 
 /// The branches a `branch` command writes by name, with their values

@@ -5,7 +5,8 @@
 //! `#!/path/to/git-ward hook`): the
 //! kernel runs git-ward directly, with no shell, and when that path is gone
 //! git cannot start the hook and fails closed (the commit or ref update is
-//! refused, and `git ward doctor` says why). Where the path cannot stand in
+//! refused, and `git ward doctor` says why) until the shim, found on PATH,
+//! points the hooks at itself ([`repoint`]). Where the path cannot stand in
 //! a `#!` line (blanks, or too long for older kernels), the hook is a small
 //! `/bin/sh` script instead, which also finds `git-ward` on PATH and fails
 //! closed with a message. Not a link: git silently skips a hook whose link
@@ -335,7 +336,6 @@ fn install_one(
         if is_current(&path, &content, binary, form) {
             return Ok(report("unchanged"));
         }
-        std::fs::remove_file(&path).at("remove", &path)?;
         action = "updated";
     } else if exists {
         if std::fs::symlink_metadata(&orig).is_ok() {
@@ -348,12 +348,25 @@ fn install_one(
             let aside = dir.join(format!("{}.{}", chained_name(name), std::process::id()));
             rename(&orig, &aside)?;
         }
-        rename(&path, &orig)?;
+        // A second name for the hook that was there, which stays in place
+        // until git-ward's replaces it (renamed aside, git would skip the
+        // hook for a moment: a commit at that moment would go unchecked).
+        if std::fs::hard_link(&path, &orig).is_err() {
+            rename(&path, &orig)?;
+        }
         action = "chained";
     }
-    match form {
-        Form::File => write_executable(&path, &content)?,
-        Form::Link => symlink(binary, &path)?,
+    // Written beside the hook and renamed over it: at every moment git finds
+    // either the old hook or the new one, never none.
+    let tmp = path.with_extension(format!("ward-tmp{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp); // left by a run that was killed
+    let written = match form {
+        Form::File => write_executable(&tmp, &content),
+        Form::Link => symlink(binary, &tmp),
+    };
+    if let Err(err) = written.and_then(|()| rename(&tmp, &path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(err);
     }
     Ok(report(action))
 }
@@ -372,11 +385,9 @@ fn symlink(target: &Path, link: &Path) -> Result<()> {
 
 fn write_executable(path: &Path, content: &str) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    let tmp = path.with_extension(format!("ward-tmp{}", std::process::id()));
-    std::fs::write(&tmp, content).at("write", &tmp)?;
-    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
-        .at("make executable", &tmp)?;
-    rename(&tmp, path)
+    std::fs::write(path, content).at("write", path)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .at("make executable", path)
 }
 
 /// Removes git-ward's hooks from the repository at `cwd`, restoring originals.
@@ -392,11 +403,12 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
         let ours = is_ours(&path);
         let has_orig = std::fs::symlink_metadata(&orig).is_ok();
         let action = if ours {
-            std::fs::remove_file(&path).at("remove", &path)?;
             if has_orig {
+                // One rename: git finds one hook or the other, never none.
                 rename(&orig, &path)?;
                 "restored"
             } else {
+                std::fs::remove_file(&path).at("remove", &path)?;
                 "removed"
             }
         } else if std::fs::symlink_metadata(&path).is_ok() {
@@ -466,9 +478,11 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
         .filter_map(|name| {
             let path = manifest.hooks_dir.join(name);
             if let Some(starts) = ours(&path) {
-                let target = starts?;
-                let runs = std::fs::metadata(&target).is_ok_and(|m| m.is_file());
-                (!runs).then(|| format!("git-ward's {name} hook starts {}, which is gone: git refuses every command that runs it; run `git ward doctor --fix`", target.display()))
+                let gone = starts_nothing(&path, starts.as_deref())?;
+                Some(match starts {
+                    Some(_) => format!("git-ward's {name} hook starts {}, which is gone: git refuses every command that runs it; run `git ward doctor --fix`", gone.display()),
+                    None => format!("git-ward's {name} hook is a link to {}, which is gone: git skips it, and nothing is checked; run `git ward doctor --fix`", gone.display()),
+                })
             } else if std::fs::symlink_metadata(&path).is_ok() {
                 Some(format!("git-ward's {name} hook was replaced by another ({}); run `git ward doctor --fix`", path.display()))
             } else {
@@ -476,6 +490,69 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The program a hook of git-ward's would start, when it is not there:
+/// the `#!` line's (`program`), or a link's target.
+fn starts_nothing(path: &Path, program: Option<&Path>) -> Option<PathBuf> {
+    let target = match program {
+        Some(program) => program.to_path_buf(),
+        None => std::fs::read_link(path).ok()?,
+    };
+    let runs = match program {
+        Some(program) => std::fs::metadata(program),
+        None => std::fs::metadata(path),
+    }
+    .is_ok_and(|m| m.is_file());
+    (!runs).then_some(target)
+}
+
+/// The hooks of git-ward's here that start a binary which is gone (moved
+/// by hand, or an old version removed), pointed at the git-ward running
+/// now: the shim, which PATH found as `git`. This is the hooks' PATH
+/// fallback: the kernel starts a `#!` line's program with no search, so a
+/// hook cannot look for git-ward itself without a shell on every run;
+/// until a git-ward runs here again, git cannot start the hook and
+/// refuses (fails closed). `Some((old, new))` when hooks were repointed.
+pub fn repoint(repo: &crate::facts::Repo) -> Result<Option<(PathBuf, PathBuf)>> {
+    let common = repo.common_dir();
+    let Some(mut manifest) = read_manifest(common) else {
+        return Ok(None);
+    };
+    let dir = manifest.hooks_dir.clone();
+    let stale: Vec<(&String, PathBuf, Form)> = manifest
+        .hooks
+        .iter()
+        .filter_map(|name| {
+            let path = dir.join(name);
+            let starts = ours(&path)?;
+            let gone = starts_nothing(&path, starts.as_deref())?;
+            let form = if starts.is_some() {
+                Form::File
+            } else {
+                Form::Link
+            };
+            Some((name, gone, form))
+        })
+        .collect();
+    let Some((_, old, _)) = stale.first() else {
+        return Ok(None);
+    };
+    let old = old.clone();
+    let binary = own_path()?;
+    for (name, _, form) in &stale {
+        install_one(
+            &dir,
+            name,
+            &binary,
+            false,
+            *form,
+            dir == common.join("hooks"),
+        )?;
+    }
+    manifest.binary = binary.clone();
+    write_manifest(common, &manifest)?;
+    Ok(Some((old, binary)))
 }
 
 /// When `core.hooksPath` sends git to another directory than the one

@@ -621,6 +621,23 @@ fn a_real_deletion_is_not_mistaken_for_pack_refs() {
 /// Installs hooks from a copy of git-ward at `rel` (under the test repo),
 /// removes the copy, and returns a commit's run with no git-ward on PATH.
 fn commit_without_binary(repo: &TestRepo, rel: &str) -> crate::common::Run {
+    install_from_copy(repo, rel, "install");
+    // PATH holds git but no git-ward.
+    let path = crate::common::real_git()
+        .parent()
+        .unwrap()
+        .display()
+        .to_string()
+        + ":/usr/bin:/bin";
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("PATH", path.as_str())],
+    )
+}
+
+/// Runs `git ward <install>` from a copy of git-ward at `rel` (under the
+/// test repo), then removes the copy.
+fn install_from_copy(repo: &TestRepo, rel: &str, install: &str) {
     let copy = repo.path(rel);
     std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
     std::fs::copy(crate::common::ward_bin(), &copy).unwrap();
@@ -633,7 +650,7 @@ fn commit_without_binary(repo: &TestRepo, rel: &str) -> crate::common::Run {
                 .env("WARD_REAL_GIT", crate::common::real_git())
                 .env("GIT_CONFIG_NOSYSTEM", "1")
                 .env("HOME", &repo.home)
-                .args(["install"])
+                .args(install.split(' '))
                 .output()
             {
                 Ok(out) => Some(out),
@@ -651,17 +668,6 @@ fn commit_without_binary(repo: &TestRepo, rel: &str) -> crate::common::Run {
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::remove_file(&copy).unwrap();
-    // PATH holds git but no git-ward.
-    let path = crate::common::real_git()
-        .parent()
-        .unwrap()
-        .display()
-        .to_string()
-        + ":/usr/bin:/bin";
-    repo.git_env(
-        ["commit", "-q", "--allow-empty", "-m", "x"],
-        &[("PATH", path.as_str())],
-    )
 }
 
 #[test]
@@ -684,6 +690,43 @@ fn a_missing_binary_fails_closed() {
         .code(1)
         .stderr_has("ward: error: git-ward is missing");
     assert_eq!(repo.rev("main"), before);
+}
+
+#[test]
+fn the_shim_points_hooks_whose_binary_is_gone_at_itself() {
+    for install in ["install", "install --link"] {
+        let repo = TestRepo::new();
+        repo.git(["checkout", "-q", "-b", "feat"]).ok();
+        install_from_copy(&repo, "bin/git-ward-copy", install);
+        let hook = hooks_dir(&repo).join("reference-transaction");
+        let gone = if install.ends_with("--link") {
+            "is a link to"
+        } else {
+            "starts"
+        };
+        repo.ward(["doctor"])
+            .stdout_has(gone)
+            .stdout_has("git-ward-copy, which is gone");
+        // The shim, found on PATH, is git-ward: the hooks start it from now on.
+        let before = repo.rev("feat");
+        repo.shim(["commit", "-q", "--allow-empty", "-m", "x"])
+            .ok()
+            .stderr_has("git-ward-copy, which is gone; they now start");
+        assert_ne!(repo.rev("feat"), before, "{install}: the commit was made");
+        assert!(
+            !hook.symlink_metadata().unwrap().is_symlink() || install.ends_with("--link"),
+            "{install}: the form stays"
+        );
+        repo.ward(["doctor"]).ok();
+        // A git that skips the shim runs them too: they still refuse.
+        refused(repo.git_env(["update-ref", "refs/heads/main", "HEAD"], AGENT));
+        let quiet = repo.shim(["commit", "-q", "--allow-empty", "-m", "y"]).ok();
+        assert!(
+            !quiet.stderr.contains("ward:"),
+            "{install}: {}",
+            quiet.stderr
+        );
+    }
 }
 
 #[test]
