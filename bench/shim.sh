@@ -51,9 +51,18 @@ fn main() {
     std::process::exit(s.ok().and_then(|s| s.code()).unwrap_or(127));
 }
 RS
+# Linked as ./install links git-ward: against musl where rustup has the
+# target (FLOOR_LIBC=gnu: glibc, as the tables before the musl build had).
+floor_target=()
+musl="$(uname -m)-unknown-linux-musl"
+if [ "${FLOOR_LIBC:-musl}" = musl ] && rustup target list --installed 2>/dev/null | grep -qx "$musl"; then
+  floor_target=(--target "$musl")
+fi
+echo "floors linked against ${floor_target[1]:-glibc}"
+echo
 for floor in exec spawn; do
   mkdir -p "$work/$floor-only"
-  rustc -O -C target-feature=+crt-static -C relocation-model=static \
+  rustc -O "${floor_target[@]}" -C target-feature=+crt-static -C relocation-model=static \
     -o "$work/$floor-only/linked" "$work/$floor.rs"
   lay dd "$work/$floor-only/linked" "$work/$floor-only/git"
 done
