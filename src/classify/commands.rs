@@ -73,6 +73,19 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
                 a.unstages = true;
             }
         }
+        "update-index" => {
+            // Options that set index entries back or replace them, leaving
+            // the files: a version only the index holds would be lost. Its
+            // options are read in order and some take several words, so
+            // any word that spells one counts, for the whole tree.
+            let replaces = |w: &String| {
+                matches!(
+                    w.split('=').next(),
+                    Some("--force-remove" | "--cacheinfo" | "--index-info" | "--unresolve")
+                )
+            };
+            a.unstages = args.iter().any(replaces);
+        }
         "reflog" | "prune" | "gc" => {
             by_subcommand(command, args, &mut a);
             history::expiry(command, args, &mut a);

@@ -313,6 +313,20 @@ fn the_issue_command_lines() {
             refs(unstages(m("reset")), vec![w(cur(), Update, None)]),
         ),
         ("read-tree HEAD", unstages(m("read-tree"))),
+        ("update-index --force-remove f", unstages(m("update-index"))),
+        (
+            "update-index --cacheinfo=100644,abc,f",
+            unstages(m("update-index")),
+        ),
+        (
+            "update-index --cacheinfo 100644 abc f",
+            unstages(m("update-index")),
+        ),
+        ("update-index --index-info", unstages(m("update-index"))),
+        ("update-index --unresolve f", unstages(m("update-index"))),
+        ("update-index --add f", m("update-index")),
+        ("update-index --refresh", m("update-index")),
+        ("update-index --assume-unchanged f", m("update-index")),
         ("read-tree -n HEAD", m("read-tree")),
         ("restore .", within(destroys(m("restore"), RESTORE), &["."])),
         (

@@ -752,6 +752,7 @@ fn unstaging_a_version_only_the_index_holds_comes_back() {
         &["restore", "--staged", "."],
         &["read-tree", "HEAD"],
         &["rm", "-q", "--cached", "-f", "staged.txt"],
+        &["update-index", "--force-remove", "staged.txt"],
     ] {
         let repo = staged_only_repo();
         let before = repo.state();
@@ -766,6 +767,22 @@ fn unstaging_a_version_only_the_index_holds_comes_back() {
         assert_eq!(staged(&repo, "staged.txt"), "staged\n", "{args:?}");
         assert_eq!(repo.state(), before, "{args:?}");
     }
+}
+
+#[test]
+fn replacing_a_version_only_the_index_holds_comes_back() {
+    let repo = staged_only_repo();
+    let blob = repo.rev("HEAD:a.txt").unwrap();
+    let before = repo.state();
+    let count = repo.checkpoint_count();
+    let entry = format!("100644,{blob},staged.txt");
+    repo.shim_env(["update-index", "--cacheinfo", &entry], C1)
+        .ok();
+    assert_eq!(repo.checkpoint_count(), count + 1);
+    assert_ne!(staged(&repo, "staged.txt"), "staged\n");
+    undo(&repo);
+    assert_eq!(staged(&repo, "staged.txt"), "staged\n");
+    assert_eq!(repo.state(), before);
 }
 
 #[test]
