@@ -62,6 +62,13 @@ pub fn main(args: Vec<OsString>) -> u8 {
     let log_reads = a.policy.as_ref().map_or(true, |p| p.settings.audit.reads);
 
     let git_here = internal_git(&real, repo, &trace_id, contract.as_deref());
+    if a.tier() > 0 && !matches!(a.decision.verdict, Verdict::Deny(_)) {
+        // Before the switch and the checkpoint, whose git runs the hooks too.
+        for warning in hook_health(repo) {
+            crate::output::errln!("ward: {warning}");
+            record.actions_taken.push(warning);
+        }
+    }
     match &a.decision.verdict {
         Verdict::Deny(err) => {
             report(err);
@@ -128,10 +135,6 @@ pub fn main(args: Vec<OsString>) -> u8 {
         }
         tracing::debug!(us = clock.elapsed().as_micros() as u64, "logged; exec");
         return exec(&real, &args, Some(&trace_id), contract.as_deref());
-    }
-    for warning in hook_health(repo) {
-        crate::output::errln!("ward: {warning}");
-        record.actions_taken.push(warning);
     }
     let branch_refs = branch_writes(repo, &a.action);
     let status = run_child(&real, &args, &trace_id, contract.as_deref());

@@ -730,6 +730,21 @@ fn the_shim_points_hooks_whose_binary_is_gone_at_itself() {
 }
 
 #[test]
+fn a_destructive_command_first_after_the_binary_went_is_checkpointed() {
+    // The checkpoint's own `update-ref` runs the hooks: they are repointed
+    // before it, not after.
+    let repo = TestRepo::new();
+    repo.git(["checkout", "-q", "-b", "feat"]).ok();
+    install_from_copy(&repo, "bin/git-ward-copy", "install");
+    repo.write("README", "an hour of work\n");
+    let count = repo.checkpoint_count();
+    repo.shim_env(["reset", "-q", "--hard"], &[("WARD_CONTRACT", "c1")])
+        .ok()
+        .stderr_has("they now start");
+    assert_eq!(repo.checkpoint_count(), count + 1);
+}
+
+#[test]
 fn linked_worktrees_share_the_hooks() {
     let repo = installed();
     let wt = sibling(&repo, "wt");
