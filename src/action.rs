@@ -140,6 +140,13 @@ pub struct Action {
     /// `.git`) are deleted too, their history with them; `Some(true)` when
     /// ignored ones are (`-x`, `-X`).
     pub removes_repositories: Option<bool>,
+    /// The command discards work inside submodules' working trees
+    /// (`submodule deinit --force`, `submodule update --force`, a
+    /// destructive `reset`, `checkout`, `switch`, `restore` or `read-tree`
+    /// that recurses into submodules, by option or `submodule.recurse`),
+    /// which a checkpoint of the superproject cannot hold; `Some(true)`
+    /// when their untracked files go too (`deinit`).
+    pub reaches_submodules: Option<bool>,
     /// A file the command writes over whatever is there, outside git's own
     /// bookkeeping (`diff --output=<file>`, `archive -o`), as written:
     /// relative to where the command runs.
@@ -217,6 +224,7 @@ impl Action {
             checkout: None,
             removes_worktree: None,
             removes_repositories: None,
+            reaches_submodules: None,
             writes_file: None,
             syncs: false,
             needs_repo: true,

@@ -120,7 +120,11 @@ pub fn main(args: Vec<OsString>) -> u8 {
                     a.action.operation(),
                     err.message
                 ))
-                .with_hint("nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry");
+                .with_hint(match err.hint {
+                    // A refusal that says what to do (work a checkpoint cannot hold).
+                    Some(hint) => format!("nothing was run; {hint}"),
+                    None => "nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry".into(),
+                });
                 report(&err);
                 record.decision = "deny".into();
                 record.denial_code = Some(err.code.as_str().to_string());

@@ -83,6 +83,9 @@ pub fn before_destructive(
     if let Some(ignored_too) = action.removes_repositories {
         refuse_nested_repositories(ctx, ignored_too)?;
     }
+    if let Some(untracked_too) = action.reaches_submodules {
+        refuse_dirty_submodules(ctx, action, untracked_too)?;
+    }
     if matches!(action.command.as_str(), "reflog" | "prune" | "gc") {
         // What is at stake is history no ref reaches, not the files.
         let lost = lost::reflog_only(ctx)?;
@@ -164,6 +167,70 @@ fn refuse_nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result<()> {
         nested.join(", ")
     ))
     .with_hint("move it out of the working tree (or commit it as a submodule) first, use a single -f, which leaves nested repositories alone, or let a person run this command"))
+}
+
+/// Fails when a command that reaches into submodules ([`Action::reaches_submodules`])
+/// would discard work in one: a checkpoint holds the superproject's files
+/// and each submodule's commit, not what is uncommitted inside it. One
+/// `git status` of the superproject (porcelain v2 says, per submodule,
+/// whether its tracked files changed and whether it has untracked ones);
+/// every submodule is looked at, whatever paths the command names, which
+/// errs toward refusing.
+fn refuse_dirty_submodules(ctx: &Ctx, action: &Action, untracked_too: bool) -> Result<()> {
+    let out = ctx.git.output_with(
+        [
+            "status",
+            "--porcelain=v2",
+            "-z",
+            "--ignore-submodules=none",
+            "--untracked-files=no",
+        ],
+        &[("GIT_OPTIONAL_LOCKS", OsStr::new("0"))],
+        None,
+    )?;
+    let dirty = dirty_submodules(&out.stdout, untracked_too);
+    if dirty.is_empty() {
+        return Ok(());
+    }
+    let what = action.destructive.as_deref().unwrap_or("this command");
+    Err(crate::error::Error::internal(format!(
+        "{what}: uncommitted work in submodule{} {}, which no checkpoint can hold",
+        if dirty.len() == 1 { "" } else { "s" },
+        dirty.join(", ")
+    ))
+    .with_hint(format!(
+        "commit or stash it inside the submodule first (`git -C {} stash -u`), or let a person run this command",
+        dirty[0]
+    )))
+}
+
+/// The submodules that `git status --porcelain=v2 -z` reports with
+/// changed tracked files (and, with `untracked_too`, untracked files).
+fn dirty_submodules(status: &[u8], untracked_too: bool) -> Vec<String> {
+    let mut dirty = Vec::new();
+    let mut entries = status.split(|b| *b == 0);
+    while let Some(entry) = entries.next() {
+        // Fields before the path: 8 for `1`, 9 for `2` (its original path
+        // follows as the next entry), 10 for `u`.
+        let fields = match entry.first() {
+            Some(b'1') => 8,
+            Some(b'2') => 9,
+            Some(b'u') => 10,
+            _ => continue,
+        };
+        if entry.first() == Some(&b'2') {
+            entries.next();
+        }
+        let mut parts = entry.splitn(fields + 1, |b| *b == b' ');
+        let sub = parts.nth(2).unwrap_or_default();
+        let path = parts.nth(fields - 3).unwrap_or_default();
+        let changed = sub.first() == Some(&b'S')
+            && (sub.get(2) == Some(&b'M') || (untracked_too && sub.get(3) == Some(&b'U')));
+        if changed {
+            dirty.push(String::from_utf8_lossy(path).into_owned());
+        }
+    }
+    dirty
 }
 
 /// Takes the pre-destructive checkpoint; returns its id.

@@ -86,6 +86,7 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
             };
             a.unstages = args.iter().any(replaces);
         }
+        "submodule" => submodule(args, &mut a),
         "reflog" | "prune" | "gc" => {
             by_subcommand(command, args, &mut a);
             history::expiry(command, args, &mut a);
@@ -106,7 +107,80 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
     if let Some(file) = output::written_file(command, args) {
         output::mark(&mut a, file);
     }
+    if a.destructive.is_some()
+        && matches!(
+            command,
+            "reset" | "checkout" | "switch" | "restore" | "read-tree"
+        )
+        && recurses_into_submodules(args, ctx)
+    {
+        a.reaches_submodules = Some(false);
+    }
     a
+}
+
+/// `submodule`: `deinit --force` removes submodule working trees with their
+/// local changes, `update --force` throws those changes away; other
+/// subcommands as [`by_subcommand`] reads them. Options before the
+/// subcommand (`--quiet`) are skipped; a bundle of short flags with `f`
+/// (`-qf`) counts as `--force`.
+fn submodule(args: &[String], a: &mut Action) {
+    let words: Vec<&String> = args.iter().skip_while(|w| w.starts_with('-')).collect();
+    by_subcommand("submodule", &args[args.len() - words.len()..], a);
+    let Some((sub, rest)) = words.split_first() else {
+        return;
+    };
+    let force = rest
+        .iter()
+        .map(|w| w.as_str())
+        .take_while(|w| *w != "--")
+        .any(|w| {
+            w == "--force"
+                || (w.len() > 1
+                    && w.starts_with('-')
+                    && !w.starts_with("--")
+                    && w[1..].chars().all(|c| c.is_ascii_alphabetic())
+                    && w.contains('f'))
+        });
+    let (what, untracked_too) = match sub.as_str() {
+        "deinit" => (
+            "submodule deinit --force removes submodule working trees with their local changes",
+            true,
+        ),
+        "update" => (
+            "submodule update --force throws away local changes in submodules",
+            false,
+        ),
+        _ => return,
+    };
+    if force {
+        a.destructive = Some(what.into());
+        a.reaches_submodules = Some(untracked_too);
+    }
+}
+
+/// Does a command that takes `--recurse-submodules` recurse: the last of
+/// `--[no-]recurse-submodules` before `--`, else `submodule.recurse`?
+fn recurses_into_submodules(args: &[String], ctx: &Context) -> bool {
+    let given = args
+        .iter()
+        .take_while(|w| *w != "--")
+        .filter_map(|w| match w.as_str() {
+            "--no-recurse-submodules" => Some(false),
+            w if w == "--recurse-submodules" || w.starts_with("--recurse-submodules=") => {
+                Some(true)
+            }
+            _ => None,
+        })
+        .last();
+    given.unwrap_or_else(|| {
+        (ctx.config)("submodule.recurse").pop().is_some_and(|v| {
+            !matches!(
+                v.to_ascii_lowercase().as_str(),
+                "false" | "no" | "off" | "0" | ""
+            )
+        })
+    })
 }
 
 /// A ref write the command line cannot name (see [`RefTarget::All`]).

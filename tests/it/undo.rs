@@ -721,6 +721,65 @@ fn a_nested_repository_is_never_cleaned_away() {
     assert!(nested.join("lib.txt").exists());
 }
 
+#[test]
+fn work_inside_a_submodule_is_refused_not_lost() {
+    let src = TestRepo::new();
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    let url = src.dir.to_str().unwrap();
+    repo.git([
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        url,
+        "sub",
+    ])
+    .ok();
+    repo.git(["commit", "-qm", "sub"]).ok();
+    repo.write("sub/README", "uncommitted in the submodule\n");
+    for args in [
+        &["submodule", "deinit", "-f", "sub"][..],
+        &["submodule", "deinit", "--force", "--all"],
+        &["reset", "-q", "--hard", "--recurse-submodules"],
+        &["-c", "submodule.recurse=true", "checkout", "-f", "."],
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "update",
+            "--force",
+        ],
+    ] {
+        repo.shim_env(args, C1)
+            .code(3)
+            .stderr_has("uncommitted work in submodule sub,")
+            .stderr_has("hint: nothing was run; commit or stash it inside the submodule first");
+        assert_eq!(
+            repo.read("sub/README").as_deref(),
+            Some("uncommitted in the submodule\n"),
+            "{args:?}"
+        );
+    }
+    // Without --recurse-submodules, git leaves the submodule's files alone.
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    assert!(repo.read("sub/README").unwrap().starts_with("uncommitted"));
+    // Untracked files: only a deinit takes them.
+    repo.git(["-C", "sub", "checkout", "--", "README"]).ok();
+    repo.write("sub/notes.txt", "untracked in the submodule\n");
+    repo.shim_env(["reset", "-q", "--hard", "--recurse-submodules"], C1)
+        .ok();
+    repo.shim_env(["submodule", "deinit", "-f", "sub"], C1)
+        .code(3)
+        .stderr_has("submodule sub,");
+    assert!(repo.read("sub/notes.txt").is_some());
+    std::fs::remove_file(repo.dir.join("sub/notes.txt")).unwrap();
+    repo.shim_env(["submodule", "deinit", "-q", "-f", "sub"], C1)
+        .ok();
+    assert_eq!(repo.read("sub/README"), None);
+}
+
 /// `agent_repo` with no ignored file kept (whose checkpoint would be
 /// taken anyway).
 fn unkept_repo() -> TestRepo {

@@ -4,6 +4,8 @@ use super::*;
 
 const MERGE: &str =
     "--merge merges local changes into the files checked out, keeping no other copy of them";
+const DEINIT: &str =
+    "submodule deinit --force removes submodule working trees with their local changes";
 const REPLACES: &str = "branch -M/-C replaces an existing branch, and its reflog with it";
 const TAG_NO_REFLOG: &str = "tag -d and tag -f drop a tag's old value, which no reflog keeps";
 
@@ -422,6 +424,63 @@ fn edge_cases() {
             },
         ),
         ("clean --dry-run -f", r("clean")),
+        // Work inside submodules.
+        (
+            "submodule deinit -f sub",
+            Action {
+                reaches_submodules: Some(true),
+                ..destroys(m("submodule"), DEINIT)
+            },
+        ),
+        (
+            "submodule --quiet deinit -qf --all",
+            Action {
+                reaches_submodules: Some(true),
+                ..destroys(m("submodule"), DEINIT)
+            },
+        ),
+        ("submodule deinit sub", m("submodule")),
+        ("submodule deinit -- -f", m("submodule")),
+        (
+            "submodule update --init --force",
+            Action {
+                reaches_submodules: Some(false),
+                ..destroys(
+                    m("submodule"),
+                    "submodule update --force throws away local changes in submodules",
+                )
+            },
+        ),
+        ("submodule update --init", m("submodule")),
+        ("submodule -q status", r("submodule")),
+        ("submodule foreach -q git status", m("submodule")),
+        (
+            "reset --hard --recurse-submodules",
+            Action {
+                reaches_submodules: Some(false),
+                ..destroys(m("reset"), super::HARD)
+            },
+        ),
+        (
+            "-c submodule.recurse=yes reset --hard",
+            Action {
+                reaches_submodules: Some(false),
+                ..destroys(m("reset"), super::HARD)
+            },
+        ),
+        (
+            "-c submodule.recurse reset --hard --no-recurse-submodules",
+            destroys(m("reset"), super::HARD),
+        ),
+        (
+            "-c submodule.recurse=false reset --hard",
+            destroys(m("reset"), super::HARD),
+        ),
+        // Not destructive: nothing to look at in submodules.
+        (
+            "reset --soft --recurse-submodules HEAD~1",
+            run("reset --soft HEAD~1"),
+        ),
         // stash
         ("stash list", r("stash")),
         ("stash show -p", r("stash")),
