@@ -207,30 +207,19 @@ fn refuse_dirty_submodules(ctx: &Ctx, action: &Action, untracked_too: bool) -> R
 /// The submodules that `git status --porcelain=v2 -z` reports with
 /// changed tracked files (and, with `untracked_too`, untracked files).
 fn dirty_submodules(status: &[u8], untracked_too: bool) -> Vec<String> {
-    let mut dirty = Vec::new();
-    let mut entries = status.split(|b| *b == 0);
-    while let Some(entry) = entries.next() {
-        // Fields before the path: 8 for `1`, 9 for `2` (its original path
-        // follows as the next entry), 10 for `u`.
-        let fields = match entry.first() {
-            Some(b'1') => 8,
-            Some(b'2') => 9,
-            Some(b'u') => 10,
-            _ => continue,
-        };
-        if entry.first() == Some(&b'2') {
-            entries.next();
-        }
-        let mut parts = entry.splitn(fields + 1, |b| *b == b' ');
-        let sub = parts.nth(2).unwrap_or_default();
-        let path = parts.nth(fields - 3).unwrap_or_default();
-        let changed = sub.first() == Some(&b'S')
-            && (sub.get(2) == Some(&b'M') || (untracked_too && sub.get(3) == Some(&b'U')));
-        if changed {
-            dirty.push(String::from_utf8_lossy(path).into_owned());
-        }
-    }
-    dirty
+    super::status::parse(status)
+        .into_iter()
+        .filter_map(|record| match record {
+            super::status::Record::Changed(e) => Some(e),
+            _ => None,
+        })
+        .filter(|e| {
+            let sub = e.sub.as_bytes();
+            sub.first() == Some(&b'S')
+                && (sub.get(2) == Some(&b'M') || (untracked_too && sub.get(3) == Some(&b'U')))
+        })
+        .map(|e| String::from_utf8_lossy(e.path).into_owned())
+        .collect()
 }
 
 /// Takes the pre-destructive checkpoint; returns its id.
