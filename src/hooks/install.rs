@@ -332,6 +332,7 @@ fn install_one(
         action: action.to_string(),
     };
     let mut action = "installed";
+    let mut linked_orig = false;
     if exists && is_ours(&path) {
         if is_current(&path, &content, binary, form) {
             return Ok(report("unchanged"));
@@ -351,7 +352,8 @@ fn install_one(
         // A second name for the hook that was there, which stays in place
         // until git-ward's replaces it (renamed aside, git would skip the
         // hook for a moment: a commit at that moment would go unchecked).
-        if std::fs::hard_link(&path, &orig).is_err() {
+        linked_orig = std::fs::hard_link(&path, &orig).is_ok();
+        if !linked_orig {
             rename(&path, &orig)?;
         }
         action = "chained";
@@ -366,6 +368,10 @@ fn install_one(
     };
     if let Err(err) = written.and_then(|()| rename(&tmp, &path)) {
         let _ = std::fs::remove_file(&tmp);
+        if linked_orig {
+            // The hook that was there is still in place: as before.
+            let _ = std::fs::remove_file(&orig);
+        }
         return Err(err);
     }
     Ok(report(action))
