@@ -202,6 +202,16 @@ pub fn normalize_key(key: &str) -> String {
     }
 }
 
+/// Does git read this boolean value as false (`false`, `no`, `off`, `0`,
+/// in any case)? Anything else it accepts is true; an empty value is left
+/// to the caller, which knows which way to err.
+pub(crate) fn says_false(value: &str) -> bool {
+    matches!(
+        value.to_ascii_lowercase().as_str(),
+        "false" | "no" | "off" | "0"
+    )
+}
+
 /// What the classifier needs to know about the repository, gathered by the
 /// caller so that classifying stays pure.
 #[derive(Clone, Copy)]

@@ -174,12 +174,9 @@ fn recurses_into_submodules(args: &[String], ctx: &Context) -> bool {
         })
         .last();
     given.unwrap_or_else(|| {
-        (ctx.config)("submodule.recurse").pop().is_some_and(|v| {
-            !matches!(
-                v.to_ascii_lowercase().as_str(),
-                "false" | "no" | "off" | "0" | ""
-            )
-        })
+        (ctx.config)("submodule.recurse")
+            .pop()
+            .is_some_and(|v| !(v.is_empty() || super::says_false(&v)))
     })
 }
 

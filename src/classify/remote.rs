@@ -137,12 +137,7 @@ fn configured(ctx: &Context, push: &mut Push, no_refspec: bool) {
         .unwrap_or_else(|| "origin".to_string());
     // A value git cannot read as a boolean is refused by git; an empty one
     // is false to git but cannot be told from a bare key here: a mirror.
-    let mirror = last(&format!("remote.{remote}.mirror")).is_some_and(|v| {
-        !matches!(
-            v.to_ascii_lowercase().as_str(),
-            "false" | "no" | "off" | "0"
-        )
-    });
+    let mirror = last(&format!("remote.{remote}.mirror")).is_some_and(|v| !super::says_false(&v));
     if mirror {
         push.mirror = true;
         push.force = true;
@@ -227,7 +222,7 @@ pub(super) fn fetch(args: &[String], a: &mut Action) {
         return;
     }
     if pull {
-        if p.flag("rebase") && !matches!(p.value("rebase"), Some("false" | "no" | "off" | "0")) {
+        if p.flag("rebase") && !p.value("rebase").is_some_and(super::says_false) {
             a.destructive = Some("pull --rebase rewrites local commits".into());
         }
         if p.negated("verify") {
