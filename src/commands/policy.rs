@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::error::{exit, Result};
+use crate::error::Result;
 use crate::facts::{self, Repo};
 use crate::policy::{Layer, Policy};
 
@@ -59,23 +59,16 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
                     .and_then(|r| r.workdir().map(|w| w.join(".ward/policy.toml")))
                     .unwrap_or_else(|| PathBuf::from(".ward/policy.toml")),
             };
+            // A file that cannot be read is an invalid argument (I, exit 2); one
+            // that reads but is not a valid policy is what SPEC calls an invalid
+            // policy (EN-GIT-E-001: status E, exit 3), as everywhere else.
             let result = read(&path)
-                .and_then(|text| {
-                    // The file is the argument: its faults are an invalid argument (exit 2).
-                    Policy::built_in()
-                        .with_layer(&text, Layer::Local(path.clone()))
-                        .map_err(|e| e.with_exit(exit::INVALID))
-                })
+                .and_then(|text| Policy::built_in().with_layer(&text, Layer::Local(path.clone())))
                 .map(|_| {
                     let msg = format!("{}: valid", path.display());
                     (serde_json::json!({ "file": path, "valid": true }), msg)
                 });
-            let code = crate::cli::finish(json, result)?;
-            Ok(if code == exit::INTERNAL {
-                exit::INVALID
-            } else {
-                code
-            })
+            crate::cli::finish(json, result)
         }
     }
 }

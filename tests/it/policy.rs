@@ -97,7 +97,8 @@ fn the_team_layer_is_read_from_the_committed_protected_branch_only() {
     // `policy check` validates the working copy.
     repo.write(".ward/policy.toml", "[branches]\nprotected = \"main\"\n");
     repo.ward(["policy", "check"])
-        .code(2)
+        .code(3)
+        .stderr_has("[EN-GIT-E-001]")
         .stderr_has(".ward/policy.toml:2:");
 }
 
@@ -188,7 +189,7 @@ fn a_broken_team_policy_says_how_to_check_it_and_how_to_commit_its_fix() {
         .stderr_has("`git ward policy check main:.ward/policy.toml`")
         .stderr_has("git -c core.hooksPath=/dev/null commit");
     repo.ward(["policy", "check", "main:.ward/policy.toml"])
-        .code(2)
+        .code(3)
         .stderr_has("main:.ward/policy.toml:2:17: key `force_allowed`");
     repo.ward(["policy", "check", "main:no/such.toml"])
         .code(2)
@@ -247,21 +248,30 @@ fn policy_check_reports_file_line_column_and_key() {
         "[push]\nforce_allowed = [\"agent/*\"]\nforce_everything = true\n",
     )
     .unwrap();
+    // An invalid policy is EN-GIT-E-001, status E, exit 3 (SPEC 3 and 10);
+    // a file that cannot be read is an invalid argument (exit 2).
     let out = repo
         .ward(["policy", "check", bad.to_str().unwrap()])
-        .code(2);
+        .code(3);
     assert!(out.stderr.contains("bad.toml:3:1"), "{}", out.stderr);
     assert!(out.stderr.contains("force_everything"), "{}", out.stderr);
     assert!(out.stderr.contains("hint:"), "{}", out.stderr);
     let json = repo
         .ward(["policy", "check", "--json", bad.to_str().unwrap()])
-        .code(2);
+        .code(3);
     let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
     assert_eq!(v["status"], "E");
+    assert_eq!(v["code"], "EN-GIT-E-001");
+    let missing = repo.path("missing.toml");
+    let json = repo
+        .ward(["policy", "check", "--json", missing.to_str().unwrap()])
+        .code(2);
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["status"], "I");
     // A value its type accepts but the policy does not: at the value too.
     std::fs::write(&bad, "[turns]\ntest_timeout = \"5x\"\n").unwrap();
     repo.ward(["policy", "check", bad.to_str().unwrap()])
-        .code(2)
+        .code(3)
         .stderr_has("bad.toml:2:16: key `turns.test_timeout`: '5x' is not a duration")
         .stderr_has("hint: fix `turns.test_timeout` in");
 }
