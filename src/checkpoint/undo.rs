@@ -136,9 +136,19 @@ fn removed_its_worktree(r: &Record) -> bool {
 }
 
 /// The undoable commands of a worktree, oldest first.
+///
+/// A command is what the shim ran (or `git ward undo`/`rollback`), with
+/// the journal lines its git wrote under its trace id; and an agent's git
+/// command that skipped the shim, known only by the journal lines the
+/// hooks wrote for it (one trace per git process): its ref moves are
+/// undone, and there is no checkpoint of its files.
 pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
     let mut by_trace: BTreeMap<String, Undoable> = BTreeMap::new();
     let mut is_command: std::collections::HashSet<String> = Default::default();
+    // Traces with a line of their own (a command, or a tool's record).
+    let mut recorded: std::collections::HashSet<String> = Default::default();
+    // Per trace with journal lines: are they all an agent's, in this scope?
+    let mut agents_here: BTreeMap<String, bool> = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
         if r.trace_id.is_empty() {
             continue;
@@ -150,6 +160,14 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
                 ..Undoable::default()
             });
         if r.is_journal() {
+            let ours = r.actor == "agent" && scope.takes(r);
+            *agents_here.entry(r.trace_id.clone()).or_insert(ours) &= ours;
+            if u.operation.is_empty() {
+                // The git command line the hook saw, less the program.
+                u.time = r.timestamp.clone();
+                u.argv = r.argv.iter().skip(1).cloned().collect();
+                u.operation = r.operation.clone();
+            }
             if let (Some(name), Some(old), Some(new)) = (&r.refname, &r.old, &r.new) {
                 let m = RefMove {
                     name: name.clone(),
@@ -163,6 +181,7 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
             }
             continue;
         }
+        recorded.insert(r.trace_id.clone());
         let command = (r.source == "shim" && r.tier == 1 && r.decision != "deny")
             || (r.source == "tool"
                 && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"));
@@ -186,6 +205,12 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
             }
         }
     }
+    is_command.extend(
+        agents_here
+            .into_iter()
+            .filter(|(t, ours)| *ours && !recorded.contains(t))
+            .map(|(t, _)| t),
+    );
     let mut out: Vec<Undoable> = by_trace
         .into_values()
         .filter(|u| is_command.contains(&u.trace_id))
@@ -391,7 +416,10 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
                 None
             }
         },
-        None => None,
+        None => {
+            out.say("  FILES     left as they are: no checkpoint was taken before the command\n");
+            None
+        }
     };
     let moves_on_record = if last.refs.is_empty() {
         cp.as_ref()
@@ -729,6 +757,42 @@ mod tests {
         assert_eq!(traces, vec!["t1", "t2"]);
         assert_eq!(list[0].checkpoint.as_deref(), Some("chk-local-1"));
         assert_eq!(list[1].refs.len(), 1);
+    }
+
+    #[test]
+    fn an_agents_git_that_skipped_the_shim_is_known_by_its_journal() {
+        let journal = |trace: &str, actor: &str, worktree: &str| Record {
+            trace_id: trace.into(),
+            source: "reference-transaction".into(),
+            actor: actor.into(),
+            worktree: Some(worktree.into()),
+            argv: vec![
+                "/usr/bin/git".into(),
+                "branch".into(),
+                "-D".into(),
+                "x".into(),
+            ],
+            ..Record::journal("refs/heads/x".into(), "1".into(), ZERO.into())
+        };
+        let mut saved = rec("tool", "tool", "allow");
+        saved.operation = "ward.save".into();
+        let records = [
+            journal("agent", "agent", "/w"),
+            journal("human", "human", "/w"),
+            journal("elsewhere", "agent", "/other"),
+            journal("tool", "agent", "/w"),
+            saved,
+        ];
+        let scope = Scope {
+            worktree: PathBuf::from("/w"),
+            heir_of: None,
+        };
+        let list = undoable(&records, &scope);
+        let traces: Vec<&str> = list.iter().map(|u| u.trace_id.as_str()).collect();
+        assert_eq!(traces, ["agent"]);
+        assert_eq!(list[0].title(), "git branch -D x");
+        assert_eq!(list[0].checkpoint, None);
+        assert_eq!(list[0].refs.len(), 1);
     }
 
     #[test]

@@ -156,6 +156,40 @@ fn branch_delete_comes_back() {
     assert_eq!(repo.state(), before);
 }
 
+/// An agent's git that skips the shim (`/usr/bin/git` by its path) takes
+/// no checkpoint, but the hooks journal the refs it moves: undo moves them
+/// back when it is the last command, and a second undo redoes.
+#[test]
+fn an_agents_ref_changes_that_skipped_the_shim_are_undone() {
+    let repo = agent_repo();
+    let agent = [("WARD_AGENT", "1")];
+    repo.shim_env(["commit", "-q", "-m", "by the shim"], C1)
+        .ok();
+    let through_shim = repo.rev("agent/c1");
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "plain"], &agent)
+        .ok();
+    assert_ne!(repo.rev("agent/c1"), through_shim);
+    undo(&repo);
+    assert_eq!(repo.rev("agent/c1"), through_shim);
+
+    repo.git(["branch", "doomed", "HEAD~1"]).ok();
+    let tip = repo.rev("doomed");
+    repo.git_env(["branch", "-D", "doomed"], &agent).ok();
+    assert!(repo.rev("doomed").is_none());
+    repo.ward(["undo", "--list"])
+        .ok()
+        .stdout_has("branch -D doomed  checkpoint -  1 ref change");
+    repo.ward(["undo", "--dry-run"])
+        .ok()
+        .stdout_has("Undo `git branch -D doomed`")
+        .stdout_has("FILES     left as they are: no checkpoint was taken")
+        .stdout_has("REF       refs/heads/doomed recreate");
+    undo(&repo);
+    assert_eq!(repo.rev("doomed"), tip);
+    undo(&repo);
+    assert!(repo.rev("doomed").is_none());
+}
+
 /// A commit that only `refs/heads/<name>` (and its reflog) reaches.
 fn commit_only_on(repo: &TestRepo, name: &str) -> String {
     let only = repo
