@@ -61,8 +61,9 @@ pub struct Facts {
     pub head: Option<Head>,
     /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
     pub env_hooks_off: Option<String>,
-    /// The file the command writes lands where git-ward's hooks, config or
-    /// policy live (see [`crate::facts::writes_into_guarded`]): which place.
+    /// The command writes where git-ward's hooks, config or policy live
+    /// (see [`crate::facts::writes_into_guarded`]): how and where, as a
+    /// clause (`writes into the git directory (/r/.git/x)`).
     pub writes_guarded: Option<String>,
 }
 
@@ -286,14 +287,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         }
     }
 
-    if let Some(place) = &facts.writes_guarded {
+    if let Some(what) = &facts.writes_guarded {
         return Decision::deny(
             Code::D004,
-            format!(
-                "{} writes into {place}, where hooks and policy live",
-                action.word()
-            ),
-            "write the output outside the git directory (say /tmp/out.txt), or print it to stdout",
+            format!("{} {what}, where hooks and policy live", action.word()),
+            "keep what git writes out of the git directory: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside it",
             "enforce.actors",
         );
     }

@@ -589,7 +589,9 @@ fn the_matrix() {
                 ..Action::read("diff")
             },
             Facts {
-                writes_guarded: Some("the git directory (/r/.git/hooks/pre-commit)".into()),
+                writes_guarded: Some(
+                    "writes into the git directory (/r/.git/hooks/pre-commit)".into(),
+                ),
                 ..agent("main", None)
             },
             Want::Deny(Code::D004),
@@ -604,7 +606,7 @@ fn the_matrix() {
                 ..Action::read("diff")
             },
             Facts {
-                writes_guarded: Some("the git directory (/r/.git/x)".into()),
+                writes_guarded: Some("writes into the git directory (/r/.git/x)".into()),
                 ..human("main")
             },
             Want::Allow,

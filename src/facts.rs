@@ -273,38 +273,76 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
     Ok(policy)
 }
 
-/// Where a file the command writes over whatever is there
-/// ([`crate::action::Action::writes_file`], `diff --output=<file>`) lands in a place that
-/// governs git-ward itself: the repository's git directory (hooks, config,
-/// the local policy layer, the audit log) or the user's or the system's
-/// policy file. Said as a phrase for the denial; `None`
-/// elsewhere. The path is resolved as the kernel would open it: from the
-/// command's directory, through symbolic links that exist.
+/// What the command would write in a place that governs git-ward itself,
+/// said as a clause for the denial; `None` when it writes nowhere such.
+///
+/// Such places are a git directory (hooks, config, the local policy
+/// layer, the audit log: the repository's own, and any directory named
+/// `.git`, whichever repository `--git-dir` names) and the user's or the
+/// system's policy file. Two ways in: a file the command writes over
+/// whatever is there ([`crate::action::Action::writes_file`],
+/// `diff --output=<file>`), and a working tree inside a git directory
+/// (`git --work-tree=.git restore ...`, `GIT_WORK_TREE`, `core.worktree`),
+/// where every command that changes files writes. Paths are resolved as
+/// the kernel would open them: from the command's directory, through
+/// symbolic links that exist.
 pub fn writes_into_guarded(
     repo: Option<&Repo>,
     globals: &Globals,
     action: &crate::action::Action,
 ) -> Option<String> {
-    let file = action.writes_file.as_ref()?;
-    let target = resolve(&effective_cwd(globals), Path::new(file));
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let mut guarded: Vec<(PathBuf, &str)> = Vec::new();
-    if let Some(repo) = repo {
-        guarded.push((canonical(repo.git_dir()), "the git directory"));
-        guarded.push((canonical(repo.common_dir()), "the git directory"));
+    let cwd = effective_cwd(globals);
+    if let Some(file) = &action.writes_file {
+        let target = resolve(&cwd, Path::new(file));
+        let policy_files = [Some(policy::system_path()), policy::user_path()];
+        let policy_file = policy_files
+            .iter()
+            .flatten()
+            .any(|file| resolve(Path::new("/"), file) == target);
+        if policy_file {
+            return Some(format!(
+                "writes into git-ward's policy file ({})",
+                target.display()
+            ));
+        }
+        if let Some(place) = in_a_git_dir(repo, &target) {
+            return Some(format!("writes into {place}"));
+        }
     }
-    let policy_files = [Some(policy::system_path()), policy::user_path()];
-    let policy_file = policy_files
-        .iter()
+    if action.effect == crate::action::Effect::Read {
+        return None;
+    }
+    // The working trees git may write: as named on the command line or in
+    // the environment, and as found (the usual one, the parent of `.git`,
+    // needs no look).
+    let named = [
+        globals.work_tree.clone(),
+        env::var_os("GIT_WORK_TREE").map(PathBuf::from),
+    ];
+    let found = repo
+        .and_then(|r| r.workdir().filter(|w| Some(*w) != r.git_dir().parent()))
+        .map(Path::to_path_buf);
+    named
+        .into_iter()
+        .chain([found])
         .flatten()
-        .any(|file| resolve(Path::new("/"), file) == target);
-    if policy_file {
-        return Some(format!("git-ward's policy file ({})", target.display()));
-    }
-    guarded
-        .iter()
-        .find(|(dir, _)| target.starts_with(dir))
-        .map(|(_, what)| format!("{what} ({})", target.display()))
+        .find_map(|tree| in_a_git_dir(repo, &resolve(&cwd, &tree)))
+        .map(|place| format!("has its working tree in {place}"))
+}
+
+/// "the git directory (<path>)" when `target` (resolved) lies in the
+/// repository's git directory or in any directory named `.git`.
+fn in_a_git_dir(repo: Option<&Repo>, target: &Path) -> Option<String> {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let own = repo.is_some_and(|repo| {
+        [repo.git_dir(), repo.common_dir()]
+            .iter()
+            .any(|dir| target.starts_with(canonical(dir)))
+    });
+    let named_git = target
+        .components()
+        .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"));
+    (own || named_git).then(|| format!("the git directory ({})", target.display()))
 }
 
 /// `path` from `cwd`, one component at a time as the kernel resolves it:

@@ -84,3 +84,92 @@ fn a_file_written_into_the_git_directory_is_refused() {
         .stdout
         .contains("core.bare"));
 }
+
+/// A working tree inside the git directory makes every command that
+/// changes files write there: `git --work-tree=.git restore` puts a
+/// committed `ward/policy.toml` where the local policy layer lives, or a
+/// hook into `hooks/`. However the working tree is named, an agent's is
+/// refused; another repository's `.git` counts too.
+#[test]
+fn a_working_tree_inside_the_git_directory_is_refused() {
+    let repo = agent_repo();
+    repo.write("ward/policy.toml", "[branches]\nprotected = []\n")
+        .write("pre-commit", "#!/bin/sh\nexit 0\n")
+        .commit("files that belong in .git");
+    std::os::unix::fs::symlink(repo.dir.join(".git"), repo.dir.join("link")).unwrap();
+    let other = crate::common::sibling(&repo, "other");
+    repo.git(["init", "-q", other.to_str().unwrap()]).ok();
+    let other_git = other.join(".git");
+    let hooks = repo.dir.join(".git/hooks");
+    type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
+        (
+            vec![
+                "--work-tree=.git",
+                "restore",
+                "--source=HEAD",
+                "--",
+                "ward/policy.toml",
+            ],
+            vec![],
+        ),
+        (
+            vec![
+                "--work-tree",
+                hooks.to_str().unwrap(),
+                "checkout",
+                "HEAD",
+                "--",
+                "pre-commit",
+            ],
+            vec![],
+        ),
+        (vec!["--work-tree=link", "reset", "-q", "--hard"], vec![]),
+        (
+            vec!["restore", "--source=HEAD", "--", "ward/policy.toml"],
+            vec![("GIT_WORK_TREE", ".git")],
+        ),
+        (
+            vec!["checkout", "HEAD", "--", "pre-commit"],
+            vec![("GIT_WORK_TREE", other_git.to_str().unwrap())],
+        ),
+    ];
+    for (args, env) in cases {
+        let mut env = env.clone();
+        env.extend_from_slice(C1);
+        repo.shim_env(&args, &env)
+            .code(1)
+            .stderr_has("EN-GIT-D-004")
+            .stderr_has("has its working tree in the git directory")
+            .stderr_has("hint:");
+    }
+    assert!(!repo.dir.join(".git/ward/policy.toml").exists());
+    assert!(!hooks.join("pre-commit").exists());
+    assert!(!other_git.join("pre-commit").exists());
+    // Set in the repository's config (relative to the git directory).
+    repo.git(["config", "core.worktree", "hooks"]).ok();
+    repo.shim_env(["checkout", "HEAD", "--", "pre-commit"], C1)
+        .code(1)
+        .stderr_has("has its working tree in the git directory");
+    assert!(!hooks.join("pre-commit").exists());
+    repo.git(["config", "--unset", "core.worktree"]).ok();
+    // Reading with such a working tree is harmless; a working tree
+    // elsewhere works as ever.
+    repo.shim_env(["--work-tree=.git", "status", "--short"], C1)
+        .ok();
+    let elsewhere = crate::common::sibling(&repo, "elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    repo.shim_env(
+        [
+            "--work-tree",
+            elsewhere.to_str().unwrap(),
+            "restore",
+            "--source=HEAD",
+            "--",
+            "pre-commit",
+        ],
+        C1,
+    )
+    .ok();
+    assert!(elsewhere.join("pre-commit").exists());
+}
