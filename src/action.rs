@@ -147,10 +147,10 @@ pub struct Action {
     /// which a checkpoint of the superproject cannot hold; `Some(true)`
     /// when their untracked files go too (`deinit`).
     pub reaches_submodules: Option<bool>,
-    /// A file the command writes over whatever is there, outside git's own
-    /// bookkeeping (`diff --output=<file>`, `archive -o`), as written:
-    /// relative to where the command runs.
-    pub writes_file: Option<String>,
+    /// Files the command writes over whatever is there, outside git's own
+    /// bookkeeping (`diff --output=<file>`, `archive -o`, `mailinfo <msg>
+    /// <patch>`), as written: relative to where the command runs.
+    pub writes_files: Vec<String>,
     /// Syncing from a remote (`fetch`, `pull`).
     pub syncs: bool,
     /// False for commands that need no repository (`--version`, `clone`, `init`, `config --global`).
@@ -225,7 +225,7 @@ impl Action {
             removes_worktree: None,
             removes_repositories: None,
             reaches_submodules: None,
-            writes_file: None,
+            writes_files: Vec::new(),
             syncs: false,
             needs_repo: true,
         }

@@ -291,7 +291,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         return Decision::deny(
             Code::D004,
             format!("{} {what}, where hooks and policy live", action.word()),
-            "keep what git writes out of the git directory: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside it",
+            "keep what git writes out of the git directory and off git-ward's policy files: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside the git directory",
             "enforce.actors",
         );
     }

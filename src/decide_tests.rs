@@ -584,7 +584,7 @@ fn the_matrix() {
             &no_verify_ok,
             Action {
                 effect: Effect::Mutating,
-                writes_file: Some(".git/hooks/pre-commit".into()),
+                writes_files: vec![".git/hooks/pre-commit".into()],
                 destructive: Some("diff writes it".into()),
                 ..Action::read("diff")
             },
@@ -601,7 +601,7 @@ fn the_matrix() {
             &default,
             Action {
                 effect: Effect::Mutating,
-                writes_file: Some(".git/x".into()),
+                writes_files: vec![".git/x".into()],
                 destructive: Some("diff writes it".into()),
                 ..Action::read("diff")
             },
@@ -616,7 +616,7 @@ fn the_matrix() {
             &default,
             Action {
                 effect: Effect::Mutating,
-                writes_file: Some("a.txt".into()),
+                writes_files: vec!["a.txt".into()],
                 destructive: Some("diff writes it".into()),
                 ..Action::read("diff")
             },

@@ -280,7 +280,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
 /// layer, the audit log: the repository's own, and any directory named
 /// `.git`, whichever repository `--git-dir` names) and the user's or the
 /// system's policy file. Two ways in: a file the command writes over
-/// whatever is there ([`crate::action::Action::writes_file`],
+/// whatever is there ([`crate::action::Action::writes_files`],
 /// `diff --output=<file>`), and a working tree inside a git directory
 /// (`git --work-tree=.git restore ...`, `GIT_WORK_TREE`, `core.worktree`),
 /// where every command that changes files writes. Paths are resolved as
@@ -292,7 +292,7 @@ pub fn writes_into_guarded(
     action: &crate::action::Action,
 ) -> Option<String> {
     let cwd = effective_cwd(globals);
-    if let Some(file) = &action.writes_file {
+    for file in &action.writes_files {
         let target = resolve(&cwd, Path::new(file));
         let policy_files = [Some(policy::system_path()), policy::user_path()];
         let policy_file = policy_files

@@ -52,7 +52,16 @@ pub fn main(args: Vec<OsString>) -> u8 {
         "assessed"
     );
     let Some(repo) = a.repo.as_ref().filter(|_| a.action.needs_repo) else {
-        // Outside a repository, or a command that needs none: git's business.
+        // Outside a repository, or a command that needs none: git's
+        // business, but for a write into a git directory or onto a policy
+        // file (`config --file`, `diff --no-index --output`).
+        if let (Verdict::Deny(err), Some(_)) = (
+            &a.decision.verdict,
+            a.facts.as_ref().and_then(|f| f.writes_guarded.as_ref()),
+        ) {
+            report(err);
+            return exit::DENIED;
+        }
         return exec(&real, &args, None, None);
     };
     let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);

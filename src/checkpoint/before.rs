@@ -102,18 +102,23 @@ pub fn before_destructive(
         );
         return Ok(Some(id));
     }
-    if let Some(file) = &action.writes_file {
-        // What is at stake is what is at that path now, tracked or not: a
+    if !action.writes_files.is_empty() {
+        // What is at stake is what is at those paths now, tracked or not: a
         // new file, or one outside the working tree, loses nothing here.
-        let path = cwd.join(file);
-        let here = path
-            .parent()
-            .and_then(|dir| dir.canonicalize().ok())
-            .is_some_and(|dir| dir.starts_with(ctx.workdir.canonicalize().unwrap_or_default()));
-        if !here || std::fs::symlink_metadata(&path).is_err() {
-            return Ok(None);
-        }
-        return take(ctx, action).map(Some);
+        let top = ctx.workdir.canonicalize().unwrap_or_default();
+        let at_stake = action.writes_files.iter().any(|file| {
+            let path = cwd.join(file);
+            let here = path
+                .parent()
+                .and_then(|dir| dir.canonicalize().ok())
+                .is_some_and(|dir| dir.starts_with(&top));
+            here && std::fs::symlink_metadata(&path).is_ok()
+        });
+        return if at_stake {
+            take(ctx, action).map(Some)
+        } else {
+            Ok(None)
+        };
     }
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a

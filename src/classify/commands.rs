@@ -104,9 +104,7 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         }
         _ => by_subcommand(command, args, &mut a),
     }
-    if let Some(file) = output::written_file(command, args) {
-        output::mark(&mut a, file);
-    }
+    output::mark(&mut a, output::written_files(command, args));
     if a.destructive.is_some()
         && matches!(
             command,

@@ -34,7 +34,8 @@ const CONFIG_SUBCOMMANDS: &[&str] = &[
 /// `core.hooksPath` (or an include that can carry it) switches hooks off;
 /// so does renaming or removing the `core` or an `include` section.
 /// `--global`, `--system` and `--file` need no repository, except when the
-/// write switches hooks off (so the shim still decides on it).
+/// write switches hooks off or names a file it writes (so the shim still
+/// decides on it).
 pub(super) fn config(args: &[String], a: &mut Action) {
     let (sub, rest) = match args.first() {
         Some(s) if CONFIG_SUBCOMMANDS.contains(&s.as_str()) => (Some(s.as_str()), &args[1..]),
@@ -80,6 +81,16 @@ pub(super) fn config(args: &[String], a: &mut Action) {
             a.hooks_off = Some(format!("config writes {what}, which can switch hooks off"));
         }
     }
+    // The file `--file` names is written like any other output file:
+    // over work, checkpointed; into the git directory or onto a policy
+    // file (git's config syntax can read as TOML), refused.
+    if !reads {
+        if let Some(file) = p.value("file") {
+            super::output::mark(a, vec![file.to_string()]);
+        }
+    }
     let outside = p.flag("global") || p.flag("system") || p.given("file");
-    a.needs_repo = !outside || a.hooks_off.is_some();
+    // A file it writes in the working tree is checkpointed first: the
+    // shim decides on it with the repository.
+    a.needs_repo = !outside || a.hooks_off.is_some() || !a.writes_files.is_empty();
 }

@@ -1,8 +1,12 @@
 //! Files a command writes outside git's own bookkeeping, over whatever is
 //! there: `--output=<file>`, which every command with diff or log options
 //! takes (`diff`, `log`, `show`, `rev-list`, `blame`, `stash list` ...),
-//! `archive -o`, `format-patch -o <dir>`, `bundle create <file>`, and
-//! `merge-file`, which writes its result into its first file.
+//! `archive -o`, `format-patch -o <dir>`, `bundle create <file>`,
+//! `merge-file`, which writes its result into its first file, `mailinfo
+//! <msg> <patch>`, `mailsplit -o<dir>`, `read-tree --index-output=<file>`,
+//! `fast-export`/`fast-import --export-marks=<file>`, `index-pack -o
+//! <file>` and `checkout-index --prefix=<path>` (and `config --file` when
+//! it writes: see `config.rs`).
 //!
 //! Such a command is no longer read-only: it can overwrite uncommitted
 //! work, or a file in the git directory (hooks, config, git-ward's own
@@ -13,83 +17,107 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::action::{Action, Effect};
 
-/// The file (or, for `format-patch -o`, the directory) `command` writes,
-/// as written on its command line; `None` when it writes none.
+/// The files (or, for `format-patch -o`, `mailsplit -o` and
+/// `checkout-index --prefix`, the directory or prefix) `command` writes,
+/// as written on its command line.
 ///
 /// Options are looked at up to a bare `--`; `--output` is matched whole
 /// (git takes no abbreviation of it here). A value that happens to read
 /// `--output` (`log --grep --output`) is taken as the option: the reading
 /// that guards more.
-pub(super) fn written_file(command: &str, args: &[String]) -> Option<String> {
+pub(super) fn written_files(command: &str, args: &[String]) -> Vec<String> {
     let options = args.iter().take_while(|a| *a != "--");
+    let mut out = Vec::new();
     let mut words = options.clone();
+    let short_o = matches!(
+        command,
+        "archive" | "format-patch" | "mailsplit" | "index-pack"
+    );
+    // Options of these commands that name a file they write.
+    let long: &[&str] = match command {
+        "format-patch" => &["--output", "--output-directory"],
+        "read-tree" => &["--index-output"],
+        "fast-export" => &["--output", "--export-marks"],
+        "fast-import" => &["--export-marks", "--export-pack-edges"],
+        "checkout-index" => &["--prefix"],
+        _ => &["--output"],
+    };
+    // Where git's option parser takes an unambiguous abbreviation.
+    let abbreviates = matches!(
+        command,
+        "format-patch" | "read-tree" | "fast-export" | "checkout-index"
+    );
+    let names = |word: &str| {
+        long.iter()
+            .any(|l| *l == word || (abbreviates && word.len() > 4 && l.starts_with(word)))
+    };
     while let Some(word) = words.next() {
-        if let Some(file) = word.strip_prefix("--output=") {
-            return Some(file.to_string());
-        }
-        if word == "--output" {
-            return words.next().cloned();
-        }
-        let short_o = matches!(command, "archive" | "format-patch");
-        if short_o && word.starts_with("-o") && !word.starts_with("--") {
-            return match &word[2..] {
-                "" => words.next().cloned(),
-                rest => Some(rest.to_string()),
-            };
-        }
-        if command == "format-patch" {
-            if let Some(dir) = word.strip_prefix("--output-directory=") {
-                return Some(dir.to_string());
+        if let Some((name, value)) = word.split_once('=').filter(|(n, _)| n.starts_with("--")) {
+            if names(name) {
+                out.push(value.to_string());
             }
-            if word == "--output-directory" {
-                return words.next().cloned();
+        } else if word.starts_with("--") && names(word) {
+            out.extend(words.next().cloned());
+        } else if short_o && word.starts_with("-o") && !word.starts_with("--") {
+            match &word[2..] {
+                "" => out.extend(words.next().cloned()),
+                rest => out.push(rest.to_string()),
             }
         }
     }
+    out.retain(|f| !f.is_empty());
     match command {
         "bundle" => {
             let mut plain = options.filter(|a| !a.starts_with('-'));
-            (plain.next()? == "create").then(|| plain.next().cloned())?
+            if plain.next().is_some_and(|s| s == "create") {
+                out.extend(plain.next().cloned());
+            }
         }
         "merge-file" => {
             let to_stdout = |a: &String| matches!(a.as_str(), "-p" | "--stdout" | "--object-id");
-            if options.clone().any(to_stdout) {
-                return None;
-            }
-            // `-L <label>` takes the next word.
-            let mut words = options;
-            while let Some(word) = words.next() {
-                if word == "-L" {
-                    words.next();
-                } else if !word.starts_with('-') {
-                    return Some(word.clone());
+            if !options.clone().any(to_stdout) {
+                // `-L <label>` takes the next word.
+                let mut words = options;
+                while let Some(word) = words.next() {
+                    if word == "-L" {
+                        words.next();
+                    } else if !word.starts_with('-') {
+                        out.push(word.clone());
+                        break;
+                    }
                 }
             }
-            None
         }
-        _ => None,
+        // `mailinfo [<options>] <msg> <patch>`: its options are all flags
+        // or `--opt=value`.
+        "mailinfo" => out.extend(options.filter(|a| !a.starts_with('-')).take(2).cloned()),
+        _ => {}
     }
+    out
 }
 
-/// Marks `a` as writing `file`: a mutating, destructive command (what is at
-/// that path is lost), unless its effect is unknown anyway.
-pub(super) fn mark(a: &mut Action, file: String) {
+/// Marks `a` as writing `files`: a mutating, destructive command (what is
+/// at those paths is lost), unless its effect is unknown anyway.
+pub(super) fn mark(a: &mut Action, files: Vec<String>) {
+    let Some(first) = files.first() else { return };
     if a.effect == Effect::Read {
         a.effect = Effect::Mutating;
     }
     a.destructive
-        .get_or_insert_with(|| format!("{} writes '{file}' over what is there", a.command));
-    a.writes_file = Some(file);
+        .get_or_insert_with(|| format!("{} writes '{first}' over what is there", a.command));
+    a.writes_files.extend(files);
 }
 
 /// Can this command line write a file that `written_file` would name?
 /// For the shim's read-only fast path, which must not take one: a quick
 /// look at the raw words, erring toward "yes".
 pub fn may_write_file(command: &str, args: &[OsString]) -> bool {
-    let short_o = matches!(command, "archive" | "format-patch");
-    matches!(command, "bundle" | "merge-file")
+    let short_o = matches!(command, "archive" | "format-patch" | "mailsplit");
+    matches!(command, "bundle" | "merge-file" | "mailinfo")
         || args.iter().take_while(|a| *a != "--").any(|a| {
             let a = a.as_bytes();
-            a.starts_with(b"--output") || (short_o && a.starts_with(b"-o"))
+            a.starts_with(b"--output")
+                || a.starts_with(b"--export-")
+                || (short_o && a.starts_with(b"-o"))
         })
 }

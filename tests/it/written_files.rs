@@ -23,6 +23,8 @@ fn a_file_written_over_work_is_checkpointed_and_undone() {
         &["log", "-1", "--output", "notes.txt"],
         &["archive", "-o", "notes.txt", "HEAD"],
         &["blame", "--output=notes.txt", "a.txt"],
+        &["read-tree", "--index-output=notes.txt", "HEAD"],
+        &["fast-export", "--export-marks=notes.txt", "HEAD"],
     ] {
         let repo = agent_repo();
         let before = repo.state();
@@ -32,6 +34,25 @@ fn a_file_written_over_work_is_checkpointed_and_undone() {
         repo.ward(["undo", "--yes"]).ok();
         assert_eq!(repo.state(), before, "{args:?}");
     }
+}
+
+/// `config --file` edits the file it names in place: over an untracked
+/// one, checkpointed first.
+#[test]
+fn a_config_file_written_in_the_tree_is_checkpointed_and_undone() {
+    let repo = agent_repo();
+    repo.write("tool.ini", "[a]\n\tb = c\n");
+    let before = repo.state();
+    repo.shim_env(["config", "-f", "tool.ini", "a.b", "d"], C1)
+        .ok();
+    assert_eq!(repo.read("tool.ini").as_deref(), Some("[a]\n\tb = d\n"));
+    assert_eq!(repo.checkpoint_count(), 1);
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(repo.state(), before);
+    // Reading it changes nothing and takes no checkpoint.
+    repo.shim_env(["config", "-f", "tool.ini", "--get", "a.b"], C1)
+        .ok();
+    assert_eq!(repo.checkpoint_count(), 2);
 }
 
 #[test]
@@ -68,6 +89,28 @@ fn a_file_written_into_the_git_directory_is_refused() {
         (&repo.dir, vec!["diff", "--output=innocent.txt"]),
         (&sub, vec!["show", "--output=../.git/config"]),
         (&sub, vec!["archive", "-o", "../.git/hooks/x", "HEAD"]),
+        (
+            &repo.dir,
+            vec!["mailinfo", ".git/ward/policy.toml", "/dev/null"],
+        ),
+        (
+            &repo.dir,
+            vec![
+                "config",
+                "-f",
+                ".git/ward/policy.toml",
+                "branches.protected",
+                "[]",
+            ],
+        ),
+        (
+            &repo.dir,
+            vec!["checkout-index", "-a", "-f", "--prefix=.git/hooks/"],
+        ),
+        (
+            &repo.dir,
+            vec!["read-tree", "--index-output=.git/hooks/pre-commit", "HEAD"],
+        ),
     ] {
         repo.shim_in(dir, &args, C1)
             .code(1)
@@ -78,6 +121,23 @@ fn a_file_written_into_the_git_directory_is_refused() {
     assert!(!policy.exists());
     assert!(!hook.exists());
     assert!(!repo.dir.join(".git/hooks/x").exists());
+    assert!(!repo.dir.join(".git/hooks/a.txt").exists());
+    // The user's policy file, which git's config syntax can write as TOML.
+    let user_policy = repo.home.join(".config/git-ward/policy.toml");
+    repo.shim_env(
+        [
+            "config",
+            "--file",
+            user_policy.to_str().unwrap(),
+            "branches.protected",
+            "[]",
+        ],
+        C1,
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-004")
+    .stderr_has("policy file");
+    assert!(!user_policy.exists());
     assert!(repo
         .git(["config", "--list", "--local"])
         .ok()

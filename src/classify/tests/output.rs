@@ -8,7 +8,7 @@ fn writes(a: Action, file: &str) -> Action {
     let why = format!("{} writes '{file}' over what is there", a.command);
     Action {
         effect: Effect::Mutating,
-        writes_file: Some(file.into()),
+        writes_files: vec![file.into()],
         ..destroys(a, &why)
     }
 }
@@ -50,6 +50,59 @@ fn files_written_over_what_is_there() {
     ]);
 }
 
+/// Commands that write files by other options or by their arguments: the
+/// files they name, each a destructive, mutating write.
+#[test]
+fn other_writers_name_every_file_they_write() {
+    for (line, files) in [
+        ("mailinfo msg.txt patch.txt", &["msg.txt", "patch.txt"][..]),
+        ("mailinfo -k -u --scissors m p", &["m", "p"]),
+        ("mailsplit -oout mbox", &["out"]),
+        (
+            "read-tree --index-output=.git/hooks/x HEAD",
+            &[".git/hooks/x"],
+        ),
+        ("read-tree --index-out=x HEAD", &["x"]),
+        ("fast-export --export-marks=marks HEAD", &["marks"]),
+        ("fast-export --export-marks marks HEAD", &["marks"]),
+        (
+            "fast-import --export-marks=m --export-pack-edges=e",
+            &["m", "e"],
+        ),
+        ("index-pack -o idx pack", &["idx"]),
+        ("checkout-index -a --prefix=.git/hooks/", &[".git/hooks/"]),
+        ("checkout-index -a --prefix .git/hooks/", &[".git/hooks/"]),
+        ("checkout-index -a --pref=out/", &["out/"]),
+        (
+            "config -f .git/ward/policy.toml branches.protected []",
+            &[".git/ward/policy.toml"],
+        ),
+        ("config --file=p.toml set a.b c", &["p.toml"]),
+    ] {
+        let a = run(line);
+        let want: Vec<String> = files.iter().map(|f| f.to_string()).collect();
+        assert_eq!(a.writes_files, want, "git {line}");
+        assert_ne!(a.effect, Effect::Read, "git {line}");
+        assert!(a.destructive.is_some(), "git {line}");
+    }
+    // Reads, and options that only look alike.
+    for line in [
+        "config -f p.toml --get a.b",
+        "config --file p.toml --list",
+        "config get --file=p.toml a.b",
+        "fast-export --import-marks=m HEAD",
+        "read-tree --index-output HEAD",
+        "checkout-index -a",
+    ] {
+        let a = run(line);
+        assert!(
+            a.writes_files.is_empty() || line == "read-tree --index-output HEAD",
+            "git {line}: {:?}",
+            a.writes_files
+        );
+    }
+}
+
 #[test]
 fn the_fast_path_leaves_every_writing_spelling_to_the_full_road() {
     let words = |line: &str| -> Vec<OsString> { line.split(' ').map(OsString::from).collect() };
@@ -59,6 +112,9 @@ fn the_fast_path_leaves_every_writing_spelling_to_the_full_road() {
         "archive -o x.tar HEAD",
         "format-patch -oout -1",
         "bundle create b HEAD",
+        "mailinfo m p",
+        "mailsplit -oout mbox",
+        "fast-export --export-marks=m HEAD",
     ] {
         let w = words(line);
         let command = w[0].to_str().unwrap();
