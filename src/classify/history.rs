@@ -330,7 +330,14 @@ pub(super) fn apply(args: &[String], a: &mut Action) {
         .any(|f| p.flag(f));
     if reports && !p.flag("apply") {
         a.effect = Effect::Read;
-    } else if p.flag("index") || p.flag("cached") {
+        return;
+    }
+    if p.flag("index") || p.flag("cached") {
         a.creates_commits = true;
+    }
+    if !p.flag("cached") {
+        // `git diff | git apply -R` is `checkout -- .`: what the files held
+        // is then in no commit, and the patch, from a pipe, in no file.
+        a.destructive = Some("apply rewrites working tree files in place".into());
     }
 }

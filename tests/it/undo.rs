@@ -97,6 +97,22 @@ fn clean_fdx_brings_back_only_what_was_kept() {
     assert_eq!(repo.read("build/out.o"), None);
 }
 
+/// `git diff | git apply -R` throws the changes away like `checkout -- .`,
+/// and the patch from the pipe is in no file: checkpointed first.
+#[test]
+fn apply_reverse_of_the_changes_comes_back() {
+    let repo = agent_repo();
+    let patch = repo.path("changes.diff");
+    std::fs::write(&patch, repo.git(["diff"]).ok().stdout).unwrap();
+    let before = repo.state();
+    repo.shim_env(["apply", "-R", patch.to_str().unwrap()], C1)
+        .ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"));
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
 #[test]
 fn stash_drop_comes_back() {
     let repo = agent_repo();

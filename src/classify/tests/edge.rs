@@ -836,8 +836,10 @@ fn edge_cases() {
             )),
         ),
         ("mv -n -f a b", r("mv")),
-        ("apply p.diff", m("apply")),
-        ("apply --index p.diff", commits(m("apply"))),
+        ("apply p.diff", destroys(m("apply"), APPLY)),
+        ("apply -R p.diff", destroys(m("apply"), APPLY)),
+        ("apply --index p.diff", destroys(commits(m("apply")), APPLY)),
+        ("apply --cached p.diff", commits(m("apply"))),
         ("apply --check p.diff", r("apply")),
         ("cherry-pick abc1234", commits(m("cherry-pick"))),
         ("revert -n HEAD", commits(m("revert"))),
@@ -1013,3 +1015,5 @@ fn edge_cases() {
     ];
     check(rows);
 }
+
+const APPLY: &str = "apply rewrites working tree files in place";
