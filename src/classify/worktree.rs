@@ -27,7 +27,8 @@ fn merges_local_changes(p: &Parsed, a: &mut Action) {
 /// - `-t <remote>/<x>` alone creates `x` from it;
 /// - `--detach [<commit>]`: [`CheckoutTarget::Detach`];
 /// - `-- <paths>`, `<tree> -- <paths>`, `<tree> <paths>`, `-p`,
-///   `--pathspec-from-file`: paths, destructive, HEAD stays;
+///   `--pathspec-from-file`: paths, destructive, HEAD stays (but with
+///   `<tree>`, also a switch to it: an empty file makes it one);
 /// - one word: a local branch ([`CheckoutTarget::Local`]), a remote-tracking
 ///   name ([`CheckoutTarget::Remote`]), a revision expression or anything
 ///   else the repository resolves (a tag, a commit: git detaches,
@@ -71,6 +72,14 @@ pub(super) fn checkout(args: &[String], ctx: &Context, a: &mut Action) {
         }
         // `<tree> -- <paths>`, or words without `--` whose first may be one.
         a.from_tree = rev.is_some() && p.dashdash != Some(0);
+        // A pathspec file that turns out empty makes it a switch to `<tree>`
+        // (git decides by the paths it read): read as both.
+        if let Some(rev) = rev.filter(|_| !paths && p.given("pathspec-from-file")) {
+            a.checkout = Some(
+                branch_target(rev, ctx, p.enabled("guess", true), a)
+                    .unwrap_or_else(|| CheckoutTarget::Local(rev.clone())),
+            );
+        }
         return;
     }
     let Some(rev) = rev else {

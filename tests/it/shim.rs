@@ -523,6 +523,10 @@ fn agents_check_out_local_branches_only() {
     repo.shim(["switch", "--detach", "HEAD~0"])
         .code(1)
         .stderr_has("EN-GIT-D-006");
+    // An empty pathspec file makes a path checkout a switch.
+    repo.shim(["checkout", "--pathspec-from-file=/dev/null", "origin/main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-006");
     assert_eq!(repo.branch(), "main");
     repo.shim(["checkout", "-q", "feature/new-feature"]).ok();
     assert_eq!(repo.branch(), "feature/new-feature");

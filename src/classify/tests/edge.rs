@@ -1,6 +1,7 @@
 //! Rows beyond the list: every spelling and every rule, one row each.
 
 use super::*;
+use crate::action::CheckoutTarget;
 
 const MERGE: &str =
     "--merge merges local changes into the files checked out, keeping no other copy of them";
@@ -1017,3 +1018,31 @@ fn edge_cases() {
 }
 
 const APPLY: &str = "apply rewrites working tree files in place";
+
+/// `checkout <tree> --pathspec-from-file=<f>` restores the paths the file
+/// lists, or, when it lists none, switches to `<tree>`: read as both, so
+/// that `checkout.local_only` and the switch rules still see the target.
+#[test]
+fn a_pathspec_file_leaves_the_checkout_target_in_sight() {
+    for (line, target) in [
+        (
+            "checkout --pathspec-from-file=/dev/null origin/main",
+            CheckoutTarget::Remote("origin/main".into()),
+        ),
+        (
+            "checkout --pathspec-from-file /dev/null -",
+            CheckoutTarget::Special("-".into()),
+        ),
+        (
+            "checkout feature --pathspec-from-file=list",
+            CheckoutTarget::Local("feature".into()),
+        ),
+    ] {
+        let a = run(line);
+        assert_eq!(a.checkout, Some(target), "git {line}");
+        assert!(a.destructive.is_some(), "git {line}");
+    }
+    // Without a tree-ish, or with `-p`, nothing to switch to.
+    assert_eq!(run("checkout --pathspec-from-file=list").checkout, None);
+    assert_eq!(run("checkout -p origin/main").checkout, None);
+}
