@@ -229,10 +229,10 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange) {
     if let Some(repo) = crate::facts::Repo::from_dirs(dirs) {
         let remote = repo.config_string(&format!("branch.{branch}.remote"));
         let merge = repo.config_string(&format!("branch.{branch}.merge"));
+        // An upstream in this repository (`branch -u topic main`, remote
+        // `.`) is a branch like any other: moving onto it is writing.
         if let (Some(remote), Some(merge)) = (remote, merge) {
-            if remote == "." {
-                candidates.push(merge);
-            } else if let Some(m) = merge.strip_prefix("refs/heads/") {
+            if let Some(m) = merge.strip_prefix("refs/heads/").filter(|_| remote != ".") {
                 candidates.push(format!("refs/remotes/{remote}/{m}"));
             }
         }

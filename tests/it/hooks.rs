@@ -462,6 +462,31 @@ fn pull_ff_only_syncs_a_clean_protected_branch() {
     repo.git_env(["reset", "-q", "--hard", "HEAD~1"], AGENT)
         .code(128)
         .stderr_has("EN-GIT-D-001");
+    // Nor is moving it onto an upstream in the repository itself (remote
+    // `.`), which is a branch like any other.
+    let ahead = repo
+        .git(["commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "topic"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    repo.git(["branch", "topic", &ahead]).ok();
+    repo.git(["branch", "-q", "--set-upstream-to=topic", "main"])
+        .ok();
+    let main = repo.rev("main");
+    for args in [
+        &["merge", "-q", "--ff-only", "topic"][..],
+        &["update-ref", "refs/heads/main", "topic"],
+    ] {
+        let run = repo.git_env(args, AGENT);
+        assert_ne!(run.code, Some(0), "{args:?}");
+        assert!(
+            run.stderr.contains("EN-GIT-D-001"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(repo.rev("main"), main, "{args:?}");
+    }
 }
 
 #[test]
