@@ -433,11 +433,15 @@ fn decide_commit_on_protected(
         ),
         CapabilityFor::OtherContracts => Decision::deny(
             Code::D002,
-            format!(
-                "{op} on protected branch '{branch}': contract '{}' does not hold ensure_working_branch",
-                facts.contract.as_deref().unwrap_or("")
-            ),
-            "work on a branch of your own (`git switch -c <name>`), or use a contract that capabilities.ensure_working_branch lists",
+            match facts.contract.as_deref() {
+                Some(c) => format!(
+                    "{op} on protected branch '{branch}': contract '{c}' does not hold ensure_working_branch"
+                ),
+                None => format!(
+                    "{op} on protected branch '{branch}': ensure_working_branch is granted to other contracts only"
+                ),
+            },
+            "work on a branch of your own (`git switch -c <name>`), or start a contract that capabilities.ensure_working_branch lists (`git ward contract start <id>`)",
             "capabilities.ensure_working_branch",
         ),
         CapabilityFor::On => match &facts.contract {

@@ -173,6 +173,13 @@ fn the_matrix() {
             Want::Deny(Code::D002),
         ),
         (
+            "commit on main, capability for other contracts, no contract",
+            &others,
+            commit(),
+            agent("main", None),
+            Want::Deny(Code::D002),
+        ),
+        (
             "commit on main, capability for this contract",
             &others,
             commit(),

@@ -665,7 +665,9 @@ impl Policy {
             (Capability::All(false), _) => CapabilityFor::Off,
             (Capability::All(true), _) => CapabilityFor::On,
             (Capability::Contracts(globs), _) if globs.is_empty() => CapabilityFor::Off,
-            (Capability::Contracts(_), None) => CapabilityFor::On,
+            // Granted to some contracts only: with none, the agent holds
+            // no contract it names (SPEC 3: EN-GIT-D-002, whatever the contract).
+            (Capability::Contracts(_), None) => CapabilityFor::OtherContracts,
             (Capability::Contracts(globs), Some(id)) => {
                 if Self::globs(&self.capability_globs, globs).is_match(id) {
                     CapabilityFor::On
@@ -966,6 +968,7 @@ mod tests {
             .unwrap();
         assert_eq!(p.capability(Some("team-1")), CapabilityFor::On);
         assert_eq!(p.capability(Some("other")), CapabilityFor::OtherContracts);
+        assert_eq!(p.capability(None), CapabilityFor::OtherContracts);
         let off = Policy::built_in()
             .with_layer(
                 "[capabilities]\nensure_working_branch = false\n",
