@@ -54,7 +54,7 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         "stash" => worktree::stash(args, &mut a),
         "worktree" => worktree::worktree(args, ctx, &mut a),
         "branch" => refs::branch(args, ctx, &mut a),
-        "tag" => refs::tag(args, &mut a),
+        "tag" => refs::tag(args, ctx, &mut a),
         "update-ref" => refs::update_ref(args, &mut a),
         "symbolic-ref" => refs::symbolic_ref(args, &mut a),
         "config" => config::config(args, &mut a),

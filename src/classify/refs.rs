@@ -99,8 +99,9 @@ pub(super) fn branch(args: &[String], ctx: &Context, a: &mut Action) {
 /// `tag`: lists without a name (or with `-l`, `-n`, the filters); `-v`
 /// verifies; `-d` deletes each name; `<name> [<commit>]` creates
 /// `refs/tags/<name>` (`-f`: may move an existing one, an update). `-d`
-/// and `-f` are destructive ([`NO_REFLOG_TAG`]).
-pub(super) fn tag(args: &[String], a: &mut Action) {
+/// and `-f` are destructive ([`NO_REFLOG_TAG`]); `-f` of a tag that does
+/// not exist yet only creates it (protected tags may be created).
+pub(super) fn tag(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::TAG, false);
     let names = &p.args;
     if p.flag("delete") {
@@ -130,13 +131,13 @@ pub(super) fn tag(args: &[String], a: &mut Action) {
         a.effect = Effect::Read;
         return;
     }
-    let op = if p.flag("force") {
+    let full = format!("refs/tags/{}", names[0]);
+    let op = if p.flag("force") && (ctx.is_revision)(&full) {
         a.destructive = Some(NO_REFLOG_TAG.into());
         RefOp::Update
     } else {
         RefOp::Create
     };
-    let full = format!("refs/tags/{}", names[0]);
     a.refs.push(write(RefTarget::Named(full), op, names.get(1)));
 }
 

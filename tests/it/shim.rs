@@ -996,3 +996,18 @@ fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
     let run = repo.shim(["commit", "-q", "--allow-empty", "-m", "y"]).ok();
     assert!(!run.stderr.contains("warning"), "{}", run.stderr);
 }
+
+/// Protected tags (`tags/*`) may be created, `-f` or not, but not moved.
+#[test]
+fn a_protected_tag_may_be_created_with_force_but_not_moved() {
+    let repo = TestRepo::new();
+    repo.commit("two");
+    repo.git(["tag", "v1", "HEAD~1"]).ok();
+    let v1 = repo.rev("v1");
+    repo.shim(["tag", "-f", "v10"]).ok();
+    assert_eq!(repo.rev("v10"), repo.rev("HEAD"));
+    repo.shim(["tag", "-f", "v1"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    assert_eq!(repo.rev("v1"), v1);
+}

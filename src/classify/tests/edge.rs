@@ -613,6 +613,11 @@ fn edge_cases() {
                 vec![w(named("refs/tags/v1"), Update, None)],
             ),
         ),
+        // No such tag yet: `-f` only creates it.
+        (
+            "tag -f v10",
+            refs(m("tag"), vec![w(named("refs/tags/v10"), Create, None)]),
+        ),
         (
             "tag -d v1 v2",
             refs(
