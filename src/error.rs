@@ -168,15 +168,27 @@ impl Error {
 
     /// The whole rendering: headline, then `hint: ...` when there is one.
     pub fn render(&self) -> String {
+        self.with_hint_line(self.headline())
+    }
+
+    /// As the refusal of a git command (the shim's and the hooks'
+    /// decisions): SPEC's one line, `ward: denied [CODE] message`, whatever
+    /// the code's class (an invalid policy or contract id refuses the
+    /// command too), then the hint.
+    pub fn render_denial(&self) -> String {
+        self.with_hint_line(format!("ward: denied [{}] {}", self.code, self.message))
+    }
+
+    fn with_hint_line(&self, headline: String) -> String {
         match &self.hint {
-            Some(hint) => format!("{}\nhint: {}\n", self.headline(), hint),
-            None => format!("{}\n", self.headline()),
+            Some(hint) => format!("{headline}\nhint: {hint}\n"),
+            None => format!("{headline}\n"),
         }
     }
 
     /// The `--json` form: `{"status": "D", "code": ..., "message": ..., "hint": ...}`,
     /// its status the code's class (`EN-GIT-E-001` is `E`, whatever the
-    /// exit code: `policy check` exits 2 for the bad file it was given).
+    /// exit code).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "status": self.code.status(),

@@ -67,12 +67,13 @@ pub fn actor(policy: &Policy, via_shim: bool) -> Actor {
 
 /// [`actor`] given the policy's `enforce.agent_env` list alone (the hooks'
 /// cached settings carry just that). A listed variable counts when it is
-/// set, whatever its value (`CLAUDECODE=0` too); `WARD_AGENT` keeps its
-/// own rule, `0` or empty is no, even where the list names it.
+/// set, whatever its value (`CLAUDECODE=0` too), and so does `WARD_CONTRACT`
+/// (set but empty: an agent with no contract); `WARD_AGENT` keeps its own
+/// rule, `0` or empty is no, even where the list names it.
 pub fn actor_for_env(agent_env: &[String], via_shim: bool) -> Actor {
     if via_shim
         || env::truthy(env::WARD_AGENT)
-        || env::var_os(env::WARD_CONTRACT).is_some()
+        || env::present(env::WARD_CONTRACT)
         || agent_env
             .iter()
             .any(|v| v != env::WARD_AGENT && env::present(v))

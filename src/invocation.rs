@@ -113,6 +113,11 @@ pub fn report(err: &Error) {
     crate::output::err!("{}", err.render());
 }
 
+/// Prints a decision's denial of a git command on stderr ([`Error::render_denial`]).
+pub fn report_denial(err: &Error) {
+    crate::output::err!("{}", err.render_denial());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,7 @@ use crate::facts::{self, Repo};
 use crate::git::{self, Git};
 use crate::hooks::quick::Quick;
 use crate::hooks::Dirs;
-use crate::invocation::report;
+use crate::invocation::{report, report_denial};
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {
@@ -59,7 +59,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
             &a.decision.verdict,
             a.facts.as_ref().and_then(|f| f.writes_guarded.as_ref()),
         ) {
-            report(err);
+            report_denial(err);
             return exit::DENIED;
         }
         return exec(&real, &args, None, None);
@@ -80,7 +80,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
     }
     match &a.decision.verdict {
         Verdict::Deny(err) => {
-            report(err);
+            report_denial(err);
             record.denial_code = Some(err.code.as_str().to_string());
             return finish(&audit_dir, record, clock, exit::DENIED as i32);
         }

@@ -101,7 +101,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
         );
     }
     match &a.decision.verdict {
-        Verdict::Deny(e) => out.push_str(&e.render()),
+        Verdict::Deny(e) => out.push_str(&e.render_denial()),
         Verdict::Switch(b) if a.decision.checkpoint => out.push_str(&format!(
             "would switch to '{b}', checkpoint, then run the command\n"
         )),

@@ -275,7 +275,7 @@ pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: 
     rec.decision = decision.word().to_string();
     let code = match decision.denial() {
         Some(err) => {
-            crate::invocation::report(err);
+            crate::invocation::report_denial(err);
             rec.denial_code = Some(err.code.as_str().to_string());
             exit::DENIED
         }

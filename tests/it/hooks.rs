@@ -259,6 +259,11 @@ fn agents_leave_every_protected_ref_where_it_was() {
             &["commit", "-q", "--allow-empty", "-m", "x"],
             &[("CLAUDECODE", "0")],
         ),
+        // So does WARD_CONTRACT, set but empty (an agent with no contract).
+        (
+            &["commit", "-q", "--allow-empty", "-m", "x"],
+            &[("WARD_CONTRACT", "")],
+        ),
         (&["update-ref", "refs/heads/main", "HEAD~1"], AGENT),
         (&["update-ref", "-d", "refs/heads/main"], AGENT),
         (&["merge", "--ff-only", "ahead"], AGENT),

@@ -261,7 +261,7 @@ fn a_contract_that_is_not_utf8_marks_an_agent_and_is_refused() {
         &[("WARD_CONTRACT", "no good")],
     )
     .code(1)
-    .stderr_has("ward: invalid [EN-GIT-I-001] commit refused: invalid contract id 'no good'")
+    .stderr_has("ward: denied [EN-GIT-I-001] commit refused: invalid contract id 'no good'")
     .stderr_has("hint: a contract id is");
     // Through the hooks, with no other agent marker: still an agent.
     repo.ward(["install"]).ok();
