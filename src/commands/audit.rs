@@ -4,7 +4,7 @@ use std::time::SystemTime;
 
 use crate::audit;
 use crate::error::{printable, Error, Result};
-use crate::facts::Repo;
+use crate::facts::{self, Repo};
 use crate::policy::parse_duration;
 
 /// Query the audit log of this repository: a table for people, JSON lines
@@ -50,6 +50,11 @@ fn query(args: &AuditArgs) -> Result<Vec<audit::Record>> {
             "run `git ward audit` inside the repository whose log you want",
         )
     })?;
+    if let Some(c) = args.contract.as_deref() {
+        if !facts::valid_contract(c) {
+            return Err(facts::invalid_contract(c));
+        }
+    }
     if let Some(d) = args.decision.as_deref() {
         if !audit::DECISIONS.contains(&d) {
             return Err(Error::invalid(

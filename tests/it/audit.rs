@@ -60,7 +60,11 @@ fn audit_json_is_json_lines_and_a_failure_one_object_with_a_status() {
     assert_eq!(denied.len(), 1, "{denied:#?}");
     assert_eq!(denied[0]["denial_code"], "EN-GIT-D-003");
     assert!(repo.audit_records(&["--contract", "nobody"]).is_empty());
-    for bad in [&["--decision", "journal"][..], &["--since", "soon"]] {
+    for bad in [
+        &["--decision", "journal"][..],
+        &["--since", "soon"],
+        &["--contract", "../bad id"],
+    ] {
         let mut args = vec!["audit", "--json"];
         args.extend_from_slice(bad);
         let (run, v) = repo.ward_json(args, &[]);
@@ -72,6 +76,11 @@ fn audit_json_is_json_lines_and_a_failure_one_object_with_a_status() {
         .code(2)
         .stderr_has("ward: invalid [EN-GIT-I-001] 'maybe' is not a decision")
         .stderr_has("hint: use one of allow, deny, autoswitch, checkpoint");
+    // A contract id no contract can have is a mistake, not an empty answer.
+    repo.ward(["audit", "--contract", "../bad id"])
+        .code(2)
+        .stderr_has("ward: invalid [EN-GIT-I-001] invalid contract id '../bad id'")
+        .stderr_has("hint: a contract id is 1 to 100 characters");
 }
 
 /// A line written with the decision `journal` (as earlier versions wrote
