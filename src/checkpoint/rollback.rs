@@ -38,6 +38,8 @@ pub struct RollbackArgs {
     #[arg(long)]
     pub diff: bool,
     /// Ask for each file: y (yes), N (no, the default), a (all the rest).
+    /// The questions need a terminal: without one nothing changes, even
+    /// with --yes.
     #[arg(short = 'i', long)]
     pub interactive: bool,
     /// Skip the pre-rollback safety checkpoint.
@@ -196,6 +198,9 @@ pub enum Confirmation<'p> {
     Declined,
     /// No terminal to ask, and no `--yes`.
     NoTerminal,
+    /// `--interactive` with no terminal to ask about each file; `--yes`
+    /// cannot answer those questions (each one's default is no).
+    NoTerminalPerFile,
 }
 
 impl Confirmation<'_> {
@@ -206,6 +211,9 @@ impl Confirmation<'_> {
             Confirmation::Declined => Some("Not confirmed: nothing changed."),
             Confirmation::NoTerminal => Some(
                 "Not confirmed: nothing changed. There is no terminal to ask; run again with --yes to proceed (or --dry-run to see the plan only).",
+            ),
+            Confirmation::NoTerminalPerFile => Some(
+                "Not confirmed: nothing changed. --interactive asks about each file and there is no terminal to ask; run it at a terminal, or run again without --interactive and with --yes to restore the whole plan (or --dry-run to see the plan only).",
             ),
         }
     }
@@ -259,7 +267,9 @@ fn diff(ctx: &Ctx, present: &str, target: &str, paths: &[String]) -> Result<Stri
 }
 
 /// Asks for confirmation, at the terminal on stdin. `--interactive` reads
-/// y/N/a per file from stdin.
+/// y/N/a per file from that terminal; without one it asks nothing and
+/// chooses nothing, `--yes` or not (a pipe's lines are not a person's
+/// answers, and `--yes` cannot say which files).
 pub fn confirm<'p>(
     plan: &'p Plan,
     yes: bool,
@@ -268,6 +278,9 @@ pub fn confirm<'p>(
 ) -> Result<Confirmation<'p>> {
     let all: Vec<&Entry> = plan.entries.iter().collect();
     if interactive {
+        if !std::io::stdin().is_terminal() {
+            return Ok(Confirmation::NoTerminalPerFile);
+        }
         let stdin = std::io::stdin();
         let mut lines = stdin.lock().lines();
         let mut chosen = Vec::new();
@@ -439,6 +452,10 @@ mod tests {
         let alone = Confirmation::NoTerminal.message().unwrap();
         assert!(alone.contains("no terminal to ask"), "{alone}");
         assert!(alone.contains("--yes"), "{alone}");
+        let per_file = Confirmation::NoTerminalPerFile.message().unwrap();
+        assert!(per_file.starts_with("Not confirmed: nothing changed"));
+        assert!(per_file.contains("no terminal to ask"), "{per_file}");
+        assert!(per_file.contains("without --interactive and with --yes"));
         assert_eq!(Confirmation::Go(Vec::new()).message(), None);
     }
 }

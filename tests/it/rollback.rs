@@ -92,9 +92,10 @@ fn dry_run_and_unconfirmed_runs_change_nothing() {
     assert_eq!(run.code, Some(1));
     assert_eq!(v["status"], "D");
     assert_eq!(repo.state(), before);
-    // No answer on stdin to --interactive: no file is chosen.
+    // --interactive with no terminal: no file is chosen, none is asked.
     repo.ward_stdin(["rollback", &id, "--interactive", "--no-safety"], "")
-        .ok();
+        .code(1)
+        .stdout_has("Not confirmed: nothing changed");
     assert_eq!(repo.state(), before);
     assert_eq!(std::fs::read(repo.dir.join(".git/index")).unwrap(), index);
 }
@@ -259,14 +260,64 @@ fn index_restores_the_staged_state_too() {
 fn interactive_asks_per_file() {
     let (repo, id) = changed_since();
     // Plan order: .env, created.txt, dir/created.txt, edit.txt, gone.txt, untracked.txt
-    repo.ward_stdin(["rollback", &id, "--interactive"], "n\ny\nn\na\n")
-        .ok();
+    repo.ward_at_terminal(["rollback", &id, "--interactive"], "n\ny\nn\na\n")
+        .ok()
+        .stderr_has("RESTORE .env? [y/N/a] ");
     assert_eq!(repo.read(".env").as_deref(), Some("A=2\n"));
     assert_eq!(repo.read("created.txt"), None);
     assert_eq!(repo.read("dir/created.txt").as_deref(), Some("new\n"));
     assert_eq!(repo.read("edit.txt").as_deref(), Some("v1\n"));
     assert_eq!(repo.read("gone.txt").as_deref(), Some("gone\n"));
     assert_eq!(repo.read("untracked.txt").as_deref(), Some("mine\n"));
+}
+
+/// The per-file questions need a terminal. Without one, `--interactive`
+/// changes nothing and takes no safety checkpoint, as a plain rollback
+/// without a terminal; `--yes` does not answer them, nor does a pipe.
+#[test]
+fn interactive_without_a_terminal_changes_nothing_even_with_yes() {
+    let (repo, id) = changed_since();
+    let before = repo.state();
+    let checkpoints = repo.checkpoint_count();
+    for flags in [
+        &["--interactive"][..],
+        &["--interactive", "--yes"],
+        &["-i", "-y"],
+    ] {
+        let mut args = vec!["rollback", id.as_str()];
+        args.extend_from_slice(flags);
+        let run = repo
+            .ward(&args)
+            .code(1)
+            .stdout_has("Not confirmed: nothing changed")
+            .stdout_has("run it at a terminal")
+            .stdout_has("without --interactive and with --yes");
+        assert!(
+            !run.stdout.contains("Restored"),
+            "{flags:?}: {}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("Safety checkpoint"), "{}", run.stdout);
+        assert_eq!(repo.state(), before, "{flags:?}");
+        assert_eq!(repo.checkpoint_count(), checkpoints, "{flags:?}");
+
+        args.push("--json");
+        let (run, v) = repo.ward_json(&args, &[]);
+        assert_eq!(
+            (v["status"].as_str(), run.code),
+            (Some("D"), Some(1)),
+            "{v}"
+        );
+        assert!(v.get("safety_checkpoint").is_none(), "{v}");
+        assert_eq!(repo.state(), before, "{flags:?} --json");
+        assert_eq!(repo.checkpoint_count(), checkpoints, "{flags:?} --json");
+    }
+    // Answers on a pipe are not a person's.
+    repo.ward_stdin(["rollback", &id, "--interactive", "--yes"], "a\n")
+        .code(1)
+        .stdout_has("Not confirmed: nothing changed");
+    assert_eq!(repo.state(), before);
+    assert_eq!(repo.checkpoint_count(), checkpoints);
 }
 
 #[test]
