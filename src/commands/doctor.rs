@@ -3,14 +3,16 @@
 use crate::error::{exit, Result};
 use crate::facts::{self, Repo};
 use crate::git::Git;
-use crate::hooks::install::same_file;
+use crate::hooks::install::{self, same_file};
+use std::path::Path;
 
 /// Check the installation: the binary, the shim first on PATH and the real
 /// git behind it, the hooks, core.hooksPath, the policy, the audit log.
 /// Exits 3, an error (`--json` status E), when a check fails.
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
-    /// Reinstall hooks that are missing or were overwritten by another hook manager.
+    /// Install the hooks where they are missing (never installed, too) or
+    /// were overwritten by another hook manager.
     #[arg(long)]
     pub fix: bool,
     /// Print JSON.
@@ -138,43 +140,7 @@ fn checks(fix: bool) -> Vec<Check> {
             None,
         )),
         Some(repo) => {
-            let mut problems = crate::hooks::install::health(repo);
-            // Hooks that git does not run because core.hooksPath points
-            // elsewhere are not fixed by installing again here; installing
-            // into that directory is the user's call (`install --force`).
-            let elsewhere = crate::hooks::install::hooks_run_elsewhere(repo).is_some();
-            if fix && !problems.is_empty() && !elsewhere {
-                let reinstalled = me.as_ref().and_then(|me| {
-                    std::process::Command::new(me)
-                        .args(["install", "--force"])
-                        .current_dir(repo.workdir().unwrap_or(repo.git_dir()))
-                        .output()
-                        .ok()
-                });
-                if reinstalled.is_some_and(|o| o.status.success()) {
-                    problems = crate::hooks::install::health(repo);
-                }
-            }
-            if problems.is_empty() {
-                out.push(check(
-                    "hooks",
-                    Level::Ok,
-                    "installed and current (or never installed here)",
-                    None,
-                ));
-            } else {
-                let hint = if elsewhere {
-                    "unset core.hooksPath where it is set (`git config --global --unset core.hooksPath` for the global config), or install into its directory with `git ward install --force`"
-                } else {
-                    "run `git ward doctor --fix` (or `git ward install`)"
-                };
-                out.push(check(
-                    "hooks",
-                    Level::Fail,
-                    problems.join("; "),
-                    Some(hint.into()),
-                ));
-            }
+            out.push(hooks_check(repo, me.as_deref(), fix));
             match repo.hooks_path() {
                 Some((path, scope)) => out.push(check(
                     "hooksPath",
@@ -238,6 +204,109 @@ fn checks(fix: bool) -> Vec<Check> {
         });
     }
     out
+}
+
+/// The hooks check: git-ward's hooks present and current.
+///
+/// In a working repository the hooks are what enforces the rules on every
+/// git that runs there, the shim's or not (SPEC section 4): hooks never
+/// installed, or taken out by `git ward uninstall`, fail the check as
+/// missing or overwritten ones do, and `--fix` installs them (a plain
+/// `git ward install`, which keeps refusing a relative or shared
+/// `core.hooksPath`). A bare repository needs none of the client hooks (no
+/// one commits in it), and its pre-receive hook is a team's choice
+/// (`git ward install --server`): without hooks it passes, saying so; the
+/// hooks it has are checked as anywhere else. Outside a repository there
+/// are no hooks to check, and the repository line only warns: `./install`
+/// ends with `git ward doctor` wherever it is run from.
+fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
+    // Bare as git sees it, as `git ward install` asks.
+    let bare = Git::locate()
+        .and_then(|git| git.run(["rev-parse", "--is-bare-repository"]))
+        .map_or(repo.workdir().is_none(), |answer| answer == "true");
+    // What a plain `git ward install` would add: the client hooks, in a
+    // working repository.
+    let not_installed = |repo: &Repo| -> Vec<&str> {
+        let installed = install::installed_hooks(repo);
+        let wanted = if bare { &[][..] } else { install::CLIENT_HOOKS };
+        wanted
+            .iter()
+            .copied()
+            .filter(|name| !installed.iter().any(|h| h == name))
+            .collect()
+    };
+    let mut missing = not_installed(repo);
+    let mut fix_failed = None;
+    if fix && !missing.is_empty() {
+        fix_failed = reinstall(repo, me, false).err();
+        missing = not_installed(repo);
+    }
+    let mut problems = install::health(repo);
+    // Hooks that git does not run because core.hooksPath points
+    // elsewhere are not fixed by installing again here; installing
+    // into that directory is the user's call (`install --force`).
+    let elsewhere = install::hooks_run_elsewhere(repo).is_some();
+    if fix && !problems.is_empty() && !elsewhere && reinstall(repo, me, true).is_ok() {
+        problems = install::health(repo);
+    }
+    if !missing.is_empty() {
+        let mut detail = if missing.len() == install::CLIENT_HOOKS.len() {
+            "git-ward's hooks are not installed in this repository: git commands that skip the shim are not checked".to_string()
+        } else {
+            let (s, are) = if missing.len() == 1 {
+                ("", "is")
+            } else {
+                ("s", "are")
+            };
+            format!(
+                "git-ward's {} hook{s} {are} not installed",
+                missing.join(", ")
+            )
+        };
+        if let Some(why) = fix_failed {
+            detail.push_str(&format!("; `git ward install` failed: {why}"));
+        }
+        problems.insert(0, detail);
+        return check(
+            "hooks",
+            Level::Fail,
+            problems.join("; "),
+            Some("run `git ward install` (or `git ward doctor --fix`)".into()),
+        );
+    }
+    if !problems.is_empty() {
+        let hint = if elsewhere {
+            "unset core.hooksPath where it is set (`git config --global --unset core.hooksPath` for the global config), or install into its directory with `git ward install --force`"
+        } else {
+            "run `git ward doctor --fix` (or `git ward install`)"
+        };
+        return check("hooks", Level::Fail, problems.join("; "), Some(hint.into()));
+    }
+    let detail = if bare && install::installed_hooks(repo).is_empty() {
+        "none in this bare repository (pre-receive, for pushes, is optional: `git ward install --server`)"
+    } else {
+        "installed and current"
+    };
+    check("hooks", Level::Ok, detail, None)
+}
+
+/// Runs `git ward install` (with `--force`: over a hook that replaced
+/// git-ward's) in the repository; its error's first line when it fails.
+fn reinstall(repo: &Repo, me: Option<&Path>, force: bool) -> std::result::Result<(), String> {
+    let me = me.ok_or("cannot find git-ward's own path")?;
+    let mut cmd = std::process::Command::new(me);
+    cmd.arg("install")
+        .current_dir(repo.workdir().unwrap_or(repo.git_dir()));
+    if force {
+        cmd.arg("--force");
+    }
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap_or_default().trim();
+    Err(first.strip_prefix("ward: ").unwrap_or(first).to_string())
 }
 
 /// Runs `git ward doctor`.

@@ -498,6 +498,14 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
         .collect()
 }
 
+/// The hooks git-ward's install record names in this repository: none
+/// where `git ward install` never ran, or `git ward uninstall` did. Unlike
+/// [`health`], this tells a repository without hooks from one whose hooks
+/// are all well.
+pub fn installed_hooks(repo: &crate::facts::Repo) -> Vec<String> {
+    read_manifest(repo.common_dir()).map_or_else(Vec::new, |m| m.hooks)
+}
+
 /// The program a hook of git-ward's would start, when it is not there:
 /// the `#!` line's (`program`), or a link's target.
 fn starts_nothing(path: &Path, program: Option<&Path>) -> Option<PathBuf> {

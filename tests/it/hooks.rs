@@ -944,6 +944,99 @@ fn a_failed_doctor_check_is_an_error_in_status_and_exit() {
     repo.ward(["doctor"]).code(3).stdout_has("FAIL policy");
 }
 
+/// The hooks are what enforces the rules on a git that skips the shim
+/// (SPEC section 9, "hooks present and current"): where they were never
+/// installed, or were uninstalled, doctor fails its hooks check, and
+/// `--fix` installs them.
+#[test]
+fn doctor_fails_where_the_hooks_are_not_installed_and_fix_installs_them() {
+    let repo = TestRepo::new();
+    let ours = |repo: &TestRepo| {
+        std::fs::read_to_string(hooks_dir(repo).join("reference-transaction"))
+            .is_ok_and(|t| t.contains("git-ward hook"))
+    };
+    repo.ward(["doctor"])
+        .code(3)
+        .stdout_has("FAIL hooks      git-ward's hooks are not installed in this repository")
+        .stdout_has("hint: run `git ward install`");
+    let (run, v) = repo.ward_json(["doctor", "--json"], &[]);
+    let hooks = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "hooks")
+        .unwrap();
+    assert_eq!(
+        (run.code, v["status"].as_str()),
+        (Some(3), Some("E")),
+        "{v}"
+    );
+    assert_eq!(hooks["level"], "fail", "{v}");
+    assert!(!ours(&repo));
+
+    repo.ward(["doctor", "--fix"])
+        .ok()
+        .stdout_has("ok   hooks      installed and current");
+    assert!(ours(&repo));
+    refused(repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT));
+    repo.ward(["doctor"]).ok();
+
+    repo.ward(["uninstall"]).ok();
+    assert!(!ours(&repo));
+    repo.ward(["doctor"])
+        .code(3)
+        .stdout_has("git-ward's hooks are not installed");
+    // Only the server's hook, in a working repository: still not installed.
+    repo.ward(["install", "--server"]).ok();
+    repo.ward(["doctor"])
+        .code(3)
+        .stdout_has("git-ward's hooks are not installed");
+    repo.ward(["uninstall"]).ok();
+
+    // --fix installs as `git ward install` does: not into a directory
+    // core.hooksPath names relative to the working tree.
+    repo.git(["config", "core.hooksPath", ".githooks"]).ok();
+    repo.ward(["doctor", "--fix"])
+        .code(3)
+        .stdout_has("`git ward install` failed: invalid [EN-GIT-I-001] not installing: core.hooksPath = .githooks is relative");
+    assert!(!repo.dir.join(".githooks").exists());
+}
+
+/// Where no hooks are expected, doctor does not fail for their absence:
+/// outside a repository (`./install` runs doctor wherever it is started),
+/// and in a bare repository, whose pre-receive hook is optional.
+#[test]
+fn doctor_passes_without_hooks_outside_a_repository_and_in_a_bare_one() {
+    let repo = TestRepo::new();
+    let bare = sibling(&repo, "server.git");
+    repo.git(["init", "-q", "--bare", bare.to_str().unwrap()])
+        .ok();
+    let outside = sibling(&repo, "outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let doctor = |dir: &Path| {
+        let mut cmd = repo.ward_command(["doctor"]);
+        cmd.current_dir(dir)
+            .env("GIT_CEILING_DIRECTORIES", repo.tmp.path());
+        crate::common::Run::from(cmd.output().unwrap())
+    };
+    doctor(&outside)
+        .ok()
+        .stdout_has("warn repository not in a git repository: hook checks skipped");
+    doctor(&bare)
+        .ok()
+        .stdout_has("ok   hooks      none in this bare repository");
+    let mut cmd = repo.ward_command(["install", "--server"]);
+    cmd.current_dir(&bare);
+    assert!(cmd.output().unwrap().status.success());
+    doctor(&bare)
+        .ok()
+        .stdout_has("ok   hooks      installed and current");
+    std::fs::remove_file(bare.join("hooks/pre-receive")).unwrap();
+    doctor(&bare)
+        .code(3)
+        .stdout_has("pre-receive hook is missing");
+}
+
 /// A package manager keeps git-ward in a versioned directory with a link
 /// to it on PATH: the hooks (and the shim) name the link, which an upgrade
 /// repoints, not the versioned path, which it removes.
