@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, IoContext, Result};
+use crate::error::{Code, Error, IoContext, Result};
 use crate::git::Git;
 
 /// The hooks a working repository gets.
@@ -118,17 +118,38 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
 
 /// Runs `git ward uninstall`.
 pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
-    let result = uninstall(&current_dir()?).map(|(dir, reports)| {
-        let text = reports
-            .iter()
-            .map(|r| format!("{:<22} {}\n", r.name, r.action))
-            .collect::<String>();
-        (
-            serde_json::json!({"hooks_dir": dir, "hooks": reports}),
-            text,
-        )
-    });
+    let result = agent_may_not_uninstall()
+        .and_then(|()| uninstall(&current_dir()?))
+        .map(|(dir, reports)| {
+            let text = reports
+                .iter()
+                .map(|r| format!("{:<22} {}\n", r.name, r.action))
+                .collect::<String>();
+            (
+                serde_json::json!({"hooks_dir": dir, "hooks": reports}),
+                text,
+            )
+        });
     crate::cli::finish(args.json, result)
+}
+
+/// An agent removing the hooks switches them off (SPEC 3, EN-GIT-D-004),
+/// unless `enforce.allow_no_verify` lets agents do that; a person may
+/// always. A policy that cannot be read leaves the built-in one to say
+/// who is an agent.
+fn agent_may_not_uninstall() -> Result<()> {
+    let repo = crate::facts::Repo::discover();
+    let policy = crate::facts::load_policy(repo.as_ref(), false)
+        .unwrap_or_else(|_| crate::policy::Policy::built_in());
+    let agent = crate::facts::actor(&policy, false) == crate::decide::Actor::Agent;
+    if agent && !policy.settings.enforce.allow_no_verify {
+        return Err(Error::denied(
+            Code::D004,
+            "uninstall switches git-ward's hooks off",
+            "a person runs `git ward uninstall`; an agent's work goes on a branch of its own",
+        ));
+    }
+    Ok(())
 }
 
 /// Where the repository at `cwd` keeps its hooks, after checking `core.hooksPath`.

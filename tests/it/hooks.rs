@@ -136,6 +136,28 @@ fn uninstall_restores_every_foreign_hook_byte_for_byte() {
     repo.ward(["install"]).ok().stdout_has("chained");
     assert_ne!(snapshot(&dir), before);
     repo.ward(["install"]).ok();
+    // An agent may not switch the hooks off this way, through the shim or not.
+    let installed = snapshot(&dir);
+    repo.ward_env(["uninstall"], &[("WARD_AGENT", "1")])
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-004]")
+        .stderr_has("hint:");
+    let mut via_shim = repo.shim_command(["ward", "uninstall"]);
+    let path = format!(
+        "{}:{}",
+        crate::common::ward_bin().parent().unwrap().display(),
+        via_shim
+            .get_envs()
+            .find(|(k, _)| *k == "PATH")
+            .and_then(|(_, v)| v)
+            .unwrap()
+            .to_string_lossy()
+    );
+    via_shim.env("PATH", path);
+    crate::common::Run::from(via_shim.output().unwrap())
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    assert_eq!(snapshot(&dir), installed);
     repo.ward(["uninstall"]).ok().stdout_has("restored");
     assert_eq!(snapshot(&dir), before);
     assert!(!repo.dir.join(".git/ward/install.json").exists());
