@@ -61,12 +61,26 @@ fn parse(stdin: &[u8]) -> Vec<Line> {
 /// Refs worth a look: `HEAD` and everything under `refs/` but git-ward's own
 /// `refs/ward/*`; not the pseudo-refs (`ORIG_HEAD`, `AUTO_MERGE`, `FETCH_HEAD` ...).
 fn journaled(refname: &str) -> bool {
-    refname == "HEAD" || (refname.starts_with("refs/") && !refname.starts_with("refs/ward/"))
+    refname == "HEAD"
+        || (refname.starts_with("refs/") && !refname.starts_with("refs/ward/"))
+        || shadows(refname)
 }
 
-/// Refs the rules can protect.
+/// Refs the rules can protect, and top-level names that stand for them.
 fn policed(refname: &str) -> bool {
-    refname.starts_with("refs/heads/") || refname.starts_with("refs/tags/")
+    refname.starts_with("refs/heads/") || refname.starts_with("refs/tags/") || shadows(refname)
+}
+
+/// A ref at the top of the git directory that is no pseudo-ref (those are
+/// upper case: `ORIG_HEAD`, `FETCH_HEAD`): `git update-ref main <commit>`
+/// writes `$GIT_DIR/main`, which git's reading of `main` finds before
+/// `refs/heads/main`. The rules read it as the branch of that name.
+fn shadows(refname: &str) -> bool {
+    !refname.starts_with("refs/")
+        && refname != "HEAD"
+        && !refname
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
 pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {

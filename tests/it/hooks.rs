@@ -294,6 +294,8 @@ fn agents_leave_every_protected_ref_where_it_was() {
         (&["tag", "-f", "v1", "HEAD~1"], AGENT),
         (&["tag", "-d", "v1"], AGENT),
         (&["update-ref", "refs/heads/release/1", "HEAD"], AGENT),
+        // `$GIT_DIR/main`, which git's reading of `main` finds first.
+        (&["update-ref", "main", "HEAD~1"], AGENT),
     ];
     for (args, env) in tries {
         let run = repo.git_env(*args, env);
@@ -308,6 +310,7 @@ fn agents_leave_every_protected_ref_where_it_was() {
         repo.git(["reset", "-q", "--hard", "main"]).ok();
         let _ = repo.git(["cherry-pick", "--abort"]);
     }
+    assert!(!repo.dir.join(".git/main").exists());
     // From another branch: force-moving main, and a rename onto it.
     repo.git(["checkout", "-q", "feat"]).ok();
     refused(repo.git_env(["branch", "-f", "main", "feat"], CLAUDE));
