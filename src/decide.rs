@@ -251,6 +251,21 @@ const HINT_NO_VERIFY: &str =
 const HINT_CHECKOUT: &str =
     "check out a local branch by its plain name (`git switch feature/x`); to start from a remote ref, create one: `git switch -c <name> origin/main`";
 
+/// `git ward uninstall`: removing the hooks switches them off (SPEC 3), so
+/// an agent's is refused unless `enforce.allow_no_verify` lets agents
+/// skip hooks; a person may always.
+pub fn decide_uninstall(policy: &Policy, actor: Actor) -> Decision {
+    if actor == Actor::Agent && !policy.settings.enforce.allow_no_verify {
+        return Decision::deny(
+            Code::D004,
+            "uninstall switches git-ward's hooks off",
+            "a person runs `git ward uninstall`; an agent's work goes on a branch of its own",
+            "enforce.allow_no_verify",
+        );
+    }
+    Decision::allow("removing the hooks")
+}
+
 /// The decision matrix.
 pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     let settings = &policy.settings;

@@ -1019,6 +1019,18 @@ fn a_broken_policy_fails_closed_for_mutations_only() {
 }
 
 #[test]
+fn only_a_person_removes_the_hooks() {
+    let default = Policy::built_in();
+    let lenient = Policy::built_in()
+        .with_layer("[enforce]\nallow_no_verify = true\n", Layer::BuiltIn)
+        .unwrap();
+    let code = |p: &Policy, actor| decide_uninstall(p, actor).denial().map(|e| e.code);
+    assert_eq!(code(&default, Actor::Agent), Some(Code::D004));
+    assert_eq!(code(&default, Actor::Human), None);
+    assert_eq!(code(&lenient, Actor::Agent), None);
+}
+
+#[test]
 fn denial_codes_come_from_this_module_only() {
     // Habit 0 of STYLE.md: only `decide` says no.
     let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Code, Error, IoContext, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::git::Git;
 
 /// The hooks a working repository gets.
@@ -141,15 +141,11 @@ fn agent_may_not_uninstall() -> Result<()> {
     let repo = crate::facts::Repo::discover();
     let policy = crate::facts::load_policy(repo.as_ref(), false)
         .unwrap_or_else(|_| crate::policy::Policy::built_in());
-    let agent = crate::facts::actor(&policy, false) == crate::decide::Actor::Agent;
-    if agent && !policy.settings.enforce.allow_no_verify {
-        return Err(Error::denied(
-            Code::D004,
-            "uninstall switches git-ward's hooks off",
-            "a person runs `git ward uninstall`; an agent's work goes on a branch of its own",
-        ));
+    let actor = crate::facts::actor(&policy, false);
+    match crate::decide::decide_uninstall(&policy, actor).denial() {
+        Some(err) => Err(err.clone()),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Where the repository at `cwd` keeps its hooks, after checking `core.hooksPath`.
