@@ -65,8 +65,14 @@ pub fn main(args: Vec<OsString>) -> u8 {
         return exec(&real, &args, None, None);
     };
     let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
-    let contract = a.facts.as_ref().and_then(|f| f.contract.clone());
+    // Without facts (a policy that cannot be read), the contract and HEAD
+    // are still read for the audit line and git's environment.
+    let contract = match &a.facts {
+        Some(f) => f.contract.clone(),
+        None => facts::contract(Some(repo)).ok().flatten().map(|c| c.0),
+    };
     let mut record = base_record(&a, repo, &args, &trace_id, started);
+    record.contract_id = contract.clone();
     let audit_dir = audit::dir(repo.common_dir());
     let log_reads = a.policy.as_ref().map_or(true, |p| p.settings.audit.reads);
 
@@ -143,7 +149,10 @@ pub fn main(args: Vec<OsString>) -> u8 {
     }
     if a.tier() == 0 {
         if log_reads {
+            // git's own exit is not known after the exec: the line ends here.
             record.exit_code = None;
+            record.duration_ms = clock.elapsed().as_millis() as u64;
+            record.timestamp = audit::rfc3339(SystemTime::now());
             audit::append(&audit_dir, &[record]);
         }
         tracing::debug!(us = clock.elapsed().as_micros() as u64, "logged; exec");
@@ -347,7 +356,6 @@ fn base_record(
         trace_id: trace_id.to_string(),
         source: "shim".into(),
         actor: "agent".into(),
-        contract_id: facts.and_then(|f| f.contract.clone()),
         operation: a.action.operation(),
         argv: args
             .iter()
@@ -355,9 +363,11 @@ fn base_record(
             .collect(),
         tier: a.tier(),
         decision: a.decision.word().into(),
-        branch_before: facts
-            .and_then(|f| f.head.as_ref())
-            .map(|h| h.branch().unwrap_or("HEAD").to_string()),
+        branch_before: match facts {
+            Some(f) => f.head.clone(),
+            None => repo.head(),
+        }
+        .map(|h| h.branch().unwrap_or("HEAD").to_string()),
         worktree: repo.workdir().map(|w| w.display().to_string()),
         ..Record::default()
     }

@@ -96,3 +96,21 @@ fn an_older_journal_line_reads_back_as_allow() {
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert_eq!(lines[0]["ref"], "refs/heads/x");
 }
+
+/// While the policy cannot be read, a read-only command still passes and
+/// its line is whole: when it ended, whose contract, which branch.
+#[test]
+fn a_read_while_the_policy_is_broken_is_logged_whole() {
+    let repo = TestRepo::new();
+    repo.local_policy("[branches]\nprotected = 3\n");
+    repo.shim_env(["status", "--short"], &[("WARD_CONTRACT", "c1")])
+        .ok();
+    let lines = repo.audit_records(&["--since", "1h"]);
+    let read = lines
+        .iter()
+        .find(|l| l["operation"] == "git.status")
+        .unwrap_or_else(|| panic!("no status line in {lines:?}"));
+    assert_ne!(read["timestamp"], "", "{read}");
+    assert_eq!(read["contract_id"], "c1", "{read}");
+    assert_eq!(read["branch_before"], "main", "{read}");
+}
