@@ -87,19 +87,23 @@ pub fn before_destructive(
         refuse_dirty_submodules(ctx, action, untracked_too)?;
     }
     if matches!(action.command.as_str(), "reflog" | "prune" | "gc") {
-        // What is at stake is history no ref reaches, not the files.
+        // What is at stake is history no ref reaches, not the files; and
+        // for `reflog`, the stash entries, which live in a reflog only.
         let lost = lost::reflog_only(ctx)?;
-        if lost.is_empty() {
+        let stash = action.command == "reflog" && ctx.repo.ref_target("refs/stash").is_some();
+        if lost.is_empty() && !stash {
             return Ok(None);
         }
         let id = take(ctx, action)?;
-        lost::keep(ctx, &id, &lost)?;
-        crate::output::errln!(
-            "ward: checkpoint {id} keeps {} commit{} only reflogs held ({}{id}/lost)",
-            lost.len(),
-            plan::plural(lost.len()),
-            store::KEPT
-        );
+        if !lost.is_empty() {
+            lost::keep(ctx, &id, &lost)?;
+            crate::output::errln!(
+                "ward: checkpoint {id} keeps {} commit{} only reflogs held ({}{id}/lost)",
+                lost.len(),
+                plan::plural(lost.len()),
+                store::KEPT
+            );
+        }
         return Ok(Some(id));
     }
     if !action.writes_files.is_empty() {
@@ -237,7 +241,9 @@ fn take(ctx: &Ctx, action: &Action) -> Result<String> {
         .refs
         .iter()
         .any(|w| matches!(&w.target, RefTarget::Named(n) if n == "refs/stash"));
-    if action.command == "stash" || names_stash {
+    // `reflog delete refs/stash@{1}` and `reflog expire` drop stash
+    // entries as `stash drop` does: recorded the same way.
+    if matches!(action.command.as_str(), "stash" | "reflog") || names_stash {
         opts.keep_stashes = true;
     }
     opts.keep_refs = named_refs(ctx, action);

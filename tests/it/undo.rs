@@ -113,6 +113,27 @@ fn apply_reverse_of_the_changes_comes_back() {
     assert_eq!(repo.state(), before);
 }
 
+/// Deleting a stash entry's reflog line is what `stash drop` does.
+#[test]
+fn a_stash_entry_reflog_deletes_comes_back() {
+    let repo = agent_repo();
+    repo.git(["stash", "push", "-q", "-m", "first"]).ok();
+    repo.write("a.txt", "second\n");
+    repo.git(["stash", "push", "-q", "-m", "second"]).ok();
+    let before = repo.state();
+    let list = repo.git(["stash", "list"]).ok().stdout;
+    for args in [
+        &["reflog", "delete", "refs/stash@{1}"][..],
+        &["reflog", "expire", "--expire=now", "refs/stash"],
+    ] {
+        repo.shim_env(args, C1).ok();
+        assert_ne!(repo.git(["stash", "list"]).ok().stdout, list, "{args:?}");
+        undo(&repo);
+        assert_eq!(repo.git(["stash", "list"]).ok().stdout, list, "{args:?}");
+        assert_eq!(repo.state(), before, "{args:?}");
+    }
+}
+
 #[test]
 fn stash_drop_comes_back() {
     let repo = agent_repo();
