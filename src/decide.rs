@@ -316,7 +316,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     if let Some(push) = &action.push {
-        if let Some(d) = decide_push(policy, push) {
+        if let Some(d) = decide_push(policy, action.word(), push) {
             return d;
         }
     }
@@ -480,7 +480,7 @@ fn decide_commit_on_protected(
     }
 }
 
-fn decide_push(policy: &Policy, push: &crate::action::Push) -> Option<Decision> {
+fn decide_push(policy: &Policy, word: &str, push: &crate::action::Push) -> Option<Decision> {
     if push.mirror {
         let what = match &push.configured_by {
             Some(key) => format!("push to a mirror remote ({key})"),
@@ -496,6 +496,8 @@ fn decide_push(policy: &Policy, push: &crate::action::Push) -> Option<Decision> 
     if push.all || push.tags {
         let what = match &push.configured_by {
             Some(key) => format!("push with {key}"),
+            // `send-pack`, `http-push`: refspecs in their own syntax, read as --all.
+            None if push.all && word != "push" => word.to_string(),
             None if push.all => "push --all".to_string(),
             None => "push --tags".to_string(),
         };

@@ -1019,6 +1019,21 @@ fn a_broken_policy_fails_closed_for_mutations_only() {
 }
 
 #[test]
+fn a_plumbing_push_is_named_as_itself() {
+    let action = Action {
+        push: Some(Push {
+            all: true,
+            ..Push::default()
+        }),
+        ..Action::mutating("send-pack")
+    };
+    let d = decide(&Policy::built_in(), &action, &agent("agent/c1", Some("c1")));
+    let err = d.denial().expect("refused");
+    assert_eq!(err.code, Code::D001);
+    assert_eq!(err.message, "send-pack can write protected refs");
+}
+
+#[test]
 fn only_a_person_removes_the_hooks() {
     let default = Policy::built_in();
     let lenient = Policy::built_in()
