@@ -108,7 +108,7 @@ pub(super) fn mark(a: &mut Action, files: Vec<String>) {
     a.writes_files.extend(files);
 }
 
-/// Can this command line write a file that `written_file` would name?
+/// Can this command line write a file that `written_files` would name?
 /// For the shim's read-only fast path, which must not take one: a quick
 /// look at the raw words, erring toward "yes".
 pub fn may_write_file(command: &str, args: &[OsString]) -> bool {
