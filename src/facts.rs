@@ -292,58 +292,63 @@ pub fn writes_into_guarded(
     globals: &Globals,
     action: &crate::action::Action,
 ) -> Option<String> {
+    const WRITES: &str = "writes into";
     let cwd = effective_cwd(globals);
-    for file in &action.writes_files {
-        let target = resolve(&cwd, Path::new(file));
-        let policy_files = [Some(policy::system_path()), policy::user_path()];
-        let policy_file = policy_files
-            .iter()
-            .flatten()
-            .any(|file| resolve(Path::new("/"), file) == target);
-        if policy_file {
+    // The working trees git may write: as named on the command line or in
+    // the environment, and as found (the usual one, the parent of `.git`,
+    // needs no look).
+    let trees = if action.effect == crate::action::Effect::Read {
+        Vec::new()
+    } else {
+        let found = repo
+            .and_then(|r| r.workdir().filter(|w| Some(*w) != r.git_dir().parent()))
+            .map(Path::to_path_buf);
+        [
+            globals.work_tree.clone(),
+            env::var_os("GIT_WORK_TREE").map(PathBuf::from),
+            found,
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    };
+    let targets: Vec<(PathBuf, &str)> = action
+        .writes_files
+        .iter()
+        .map(|file| (resolve(&cwd, Path::new(file)), WRITES))
+        .chain(
+            trees
+                .iter()
+                .map(|tree| (resolve(&cwd, tree), "has its working tree in")),
+        )
+        .collect();
+    if targets.is_empty() {
+        return None;
+    }
+    // The guarded places, resolved once.
+    let policy_files: Vec<PathBuf> = [Some(policy::system_path()), policy::user_path()]
+        .into_iter()
+        .flatten()
+        .map(|file| resolve(Path::new("/"), &file))
+        .collect();
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let git_dirs: Vec<PathBuf> = repo.map_or_else(Vec::new, |r| {
+        vec![canonical(r.git_dir()), canonical(r.common_dir())]
+    });
+    targets.iter().find_map(|(target, how)| {
+        if *how == WRITES && policy_files.contains(target) {
             return Some(format!(
                 "writes into git-ward's policy file ({})",
                 target.display()
             ));
         }
-        if let Some(place) = in_a_git_dir(repo, &target) {
-            return Some(format!("writes into {place}"));
-        }
-    }
-    if action.effect == crate::action::Effect::Read {
-        return None;
-    }
-    // The working trees git may write: as named on the command line or in
-    // the environment, and as found (the usual one, the parent of `.git`,
-    // needs no look).
-    let named = [
-        globals.work_tree.clone(),
-        env::var_os("GIT_WORK_TREE").map(PathBuf::from),
-    ];
-    let found = repo
-        .and_then(|r| r.workdir().filter(|w| Some(*w) != r.git_dir().parent()))
-        .map(Path::to_path_buf);
-    named
-        .into_iter()
-        .chain([found])
-        .flatten()
-        .find_map(|tree| in_a_git_dir(repo, &resolve(&cwd, &tree)))
-        .map(|place| format!("has its working tree in {place}"))
-}
-
-/// "the git directory (<path>)" when `target` (resolved) lies in the
-/// repository's git directory or in any directory named `.git`.
-fn in_a_git_dir(repo: Option<&Repo>, target: &Path) -> Option<String> {
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let own = repo.is_some_and(|repo| {
-        [repo.git_dir(), repo.common_dir()]
-            .iter()
-            .any(|dir| target.starts_with(canonical(dir)))
-    });
-    let named_git = target
-        .components()
-        .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"));
-    (own || named_git).then(|| format!("the git directory ({})", target.display()))
+        // Any directory named `.git`, whichever repository `--git-dir` names.
+        let named_git = target
+            .components()
+            .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"));
+        (named_git || git_dirs.iter().any(|dir| target.starts_with(dir)))
+            .then(|| format!("{how} the git directory ({})", target.display()))
+    })
 }
 
 /// `path` from `cwd`, one component at a time as the kernel resolves it:
