@@ -153,6 +153,11 @@ pub struct Action {
     pub writes_files: Vec<String>,
     /// Syncing from a remote (`fetch`, `pull`).
     pub syncs: bool,
+    /// Config the command sets that says where a branch syncs from
+    /// (`remote.<name>.url`, `url.<base>.insteadof`, `branch.<name>.merge`
+    /// and `.remote`), as keys: by `git config`, `-c`, the environment,
+    /// `remote add|set-url|rename`, `branch -u`, `push -u`.
+    pub repoints: Vec<String>,
     /// False for commands that need no repository (`--version`, `clone`, `init`, `config --global`).
     pub needs_repo: bool,
 }
@@ -227,6 +232,7 @@ impl Action {
             reaches_submodules: None,
             writes_files: Vec::new(),
             syncs: false,
+            repoints: Vec::new(),
             needs_repo: true,
         }
     }

@@ -23,12 +23,14 @@ mod names;
 mod options;
 mod output;
 mod refs;
+mod refspec;
 mod remote;
 mod tables;
 mod worktree;
 
 pub use names::{is_command, is_read as always_reads};
 pub use output::may_write_file;
+pub use refspec::{fetch_line, source_for, FetchLine};
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -342,6 +344,13 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     action.alias = alias;
     if action.hooks_off.is_none() {
         action.hooks_off = hooks_off_by_config(ctx.env_config, &config, &config_env);
+    }
+    // Config given for this one command that says where branches sync from.
+    let given = ctx.env_config.iter().chain(&config).chain(&config_env);
+    for (key, _) in given {
+        if config::repoints_sync(key) && !action.repoints.contains(key) {
+            action.repoints.push(key.clone());
+        }
     }
     action
 }

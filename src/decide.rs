@@ -244,6 +244,18 @@ fn is_upstream_of(start: &str, refname: &str) -> bool {
         .is_some_and(|(remote, name)| !remote.is_empty() && name == branch)
 }
 
+/// Does setting this key ([`Action::repoints`]) change what a protected
+/// branch syncs to? A branch's upstream only for a protected branch; a
+/// remote's URL or URL rewriting always (a protected branch syncs to a
+/// remote-tracking ref of its name, of any remote).
+fn repoints_protected(policy: &Policy, key: &str) -> bool {
+    match key.strip_prefix("branch.").and_then(|k| k.rsplit_once('.')) {
+        Some((branch, _)) => policy.is_protected(&format!("refs/heads/{branch}")),
+        None => true,
+    }
+}
+
+const HINT_REPOINT: &str = "remotes and the upstreams of protected branches are set up by a person; to bring in another repository's branch, fetch it into a branch of your own (`git fetch <url> <branch>:agent/<name>`)";
 const HINT_PROTECTED_REF: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
 const HINT_NO_VERIFY: &str =
@@ -318,6 +330,24 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     if let Some(push) = &action.push {
         if let Some(d) = decide_push(policy, action.word(), push) {
             return d;
+        }
+    }
+
+    if settings.branches.sync_from_upstream {
+        if let Some(key) = action
+            .repoints
+            .iter()
+            .find(|k| repoints_protected(policy, k))
+        {
+            return Decision::deny(
+                Code::D001,
+                format!(
+                    "{} sets {key}, which says what a protected branch may be synced to",
+                    action.word()
+                ),
+                HINT_REPOINT,
+                "branches.sync_from_upstream",
+            );
         }
     }
 

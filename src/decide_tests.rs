@@ -1034,6 +1034,68 @@ fn a_plumbing_push_is_named_as_itself() {
 }
 
 #[test]
+fn where_protected_branches_sync_from_is_a_persons_to_set() {
+    let default = Policy::built_in();
+    let no_sync = policy("[branches]\nsync_from_upstream = false\n");
+    let sets = |key: &str| Action {
+        repoints: vec![key.to_string()],
+        ..Action::mutating("config")
+    };
+    let rows: &[(&str, &Facts, &Policy, Want)] = &[
+        (
+            "remote.evil.url",
+            &agent("agent/c1", Some("c1")),
+            &default,
+            Want::Deny(Code::D001),
+        ),
+        (
+            "url./tmp/e.insteadof",
+            &agent("agent/c1", None),
+            &default,
+            Want::Deny(Code::D001),
+        ),
+        (
+            "branch.main.merge",
+            &agent("agent/c1", None),
+            &default,
+            Want::Deny(Code::D001),
+        ),
+        (
+            "branch.release/2.remote",
+            &agent("feat", None),
+            &default,
+            Want::Deny(Code::D001),
+        ),
+        (
+            "branch.agent/c1.merge",
+            &agent("agent/c1", None),
+            &default,
+            Want::Allow,
+        ),
+        ("remote.evil.url", &human("main"), &default, Want::Allow),
+        (
+            "remote.evil.url",
+            &agent("agent/c1", None),
+            &no_sync,
+            Want::Allow,
+        ),
+        (
+            "branch.main.merge",
+            &agent("main", None),
+            &no_sync,
+            Want::Allow,
+        ),
+    ];
+    for (key, facts, policy, want) in rows {
+        let d = decide(policy, &sets(key), facts);
+        assert_eq!(outcome(&d), *want, "{key} {facts:?}");
+        if let Some(e) = d.denial() {
+            assert!(e.message.contains(key), "{}", e.message);
+        }
+    }
+}
+
+#[test]
 fn only_a_person_removes_the_hooks() {
     let default = Policy::built_in();
     let lenient = Policy::built_in()

@@ -723,6 +723,17 @@ pub fn short_name(refname: &str) -> Option<std::borrow::Cow<'_, str>> {
     }
 }
 
+/// The ways to read a remote-tracking ref as `(remote, branch)`:
+/// `refs/remotes/origin/main` is `origin`'s `main`; a remote's name may
+/// hold a `/` itself, so `refs/remotes/a/b/c` is also `a/b`'s `c`.
+pub fn tracking_readings(refname: &str) -> impl Iterator<Item = (&str, &str)> {
+    let rest = refname.strip_prefix("refs/remotes/").unwrap_or("");
+    rest.match_indices('/').filter_map(move |(i, _)| {
+        let (remote, branch) = (&rest[..i], &rest[i + 1..]);
+        (!remote.is_empty() && !branch.is_empty()).then_some((remote, branch))
+    })
+}
+
 /// Parses `16MiB`, `512k`, `1GB`, `100` (bytes).
 pub fn parse_size(text: &str) -> Option<u64> {
     let text = text.trim();
@@ -782,6 +793,24 @@ pub fn local_path(common_dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn remote_tracking_refs_read_every_way_a_remote_name_allows() {
+        fn readings(r: &str) -> Vec<(&str, &str)> {
+            tracking_readings(r).collect()
+        }
+        assert_eq!(
+            readings("refs/remotes/origin/main"),
+            vec![("origin", "main")]
+        );
+        assert_eq!(
+            readings("refs/remotes/origin/agent/main"),
+            vec![("origin", "agent/main"), ("origin/agent", "main")]
+        );
+        assert!(readings("refs/remotes/origin").is_empty());
+        assert!(readings("refs/remotes//main").is_empty());
+        assert!(readings("refs/heads/main").is_empty());
+    }
 
     #[test]
     fn the_embedded_policy_passes_every_layer_check() {

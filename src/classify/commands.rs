@@ -59,7 +59,7 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         "symbolic-ref" => refs::symbolic_ref(args, &mut a),
         "config" => config::config(args, &mut a),
         "push" => remote::push(args, ctx, &mut a),
-        "fetch" | "pull" => remote::fetch(args, &mut a),
+        "fetch" | "pull" => remote::fetch(args, ctx, &mut a),
         "checkout-index" => {
             if parse(args, tables::CHECKOUT_INDEX, false).flag("force") {
                 a.destructive = Some("checkout-index --force overwrites working tree files".into());
@@ -217,5 +217,7 @@ fn by_subcommand(command: &str, args: &[String], a: &mut Action) {
     };
     if reads {
         a.effect = Effect::Read;
+    } else if command == "remote" {
+        super::remote::remote(args, a);
     }
 }

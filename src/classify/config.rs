@@ -15,6 +15,38 @@ pub(super) fn switches_hooks_off(key: &str) -> bool {
         || (key.starts_with("includeif.") && key.ends_with(".path"))
 }
 
+/// Does this config key say where a branch syncs from? A remote's URL
+/// (`remote.<name>.url`, also of a new remote), URL rewriting
+/// (`url.<base>.insteadOf`), a branch's upstream (`branch.<name>.merge`,
+/// `.remote`). Protected branches sync to remote-tracking refs, so these
+/// decide what a protected branch may be moved to.
+pub(super) fn repoints_sync(key: &str) -> bool {
+    let key = normalize_key(key);
+    let (Some(first), Some(last)) = (key.find('.'), key.rfind('.')) else {
+        return false;
+    };
+    if first == last {
+        return false;
+    }
+    matches!(
+        (&key[..first], &key[last + 1..]),
+        ("remote", "url") | ("url", "insteadof") | ("branch", "merge" | "remote")
+    )
+}
+
+/// The key a renamed section's new name sets that [`repoints_sync`]
+/// cares about (`remote.evil` renamed to `remote.origin`: `remote.origin.url`).
+fn repointed_section(section: &str) -> Option<String> {
+    let (name, sub) = section.split_once('.')?;
+    let key = match name.to_ascii_lowercase().as_str() {
+        "remote" => "url",
+        "url" => "insteadof",
+        "branch" => "merge",
+        _ => return None,
+    };
+    Some(format!("{}.{sub}.{key}", name.to_ascii_lowercase()))
+}
+
 /// The subcommands of `git config` (git 2.46 and later).
 const CONFIG_SUBCOMMANDS: &[&str] = &[
     "list",
@@ -80,6 +112,17 @@ pub(super) fn config(args: &[String], a: &mut Action) {
             let what = words.first().map(String::as_str).unwrap_or_default();
             a.hooks_off = Some(format!("config writes {what}, which can switch hooks off"));
         }
+        if mode == Some("rename-section") {
+            a.repoints
+                .extend(words.get(1).and_then(|s| repointed_section(s)));
+        } else if !sections && !matches!(mode, Some("edit" | "unset" | "unset-all")) {
+            a.repoints.extend(
+                words
+                    .first()
+                    .filter(|k| repoints_sync(k))
+                    .map(|k| normalize_key(k)),
+            );
+        }
     }
     // The file `--file` names is written like any other output file:
     // over work, checkpointed; into the git directory or onto a policy
@@ -92,5 +135,6 @@ pub(super) fn config(args: &[String], a: &mut Action) {
     let outside = p.flag("global") || p.flag("system") || p.given("file");
     // A file it writes in the working tree is checkpointed first: the
     // shim decides on it with the repository.
-    a.needs_repo = !outside || a.hooks_off.is_some() || !a.writes_files.is_empty();
+    a.needs_repo =
+        !outside || a.hooks_off.is_some() || !a.writes_files.is_empty() || !a.repoints.is_empty();
 }

@@ -105,6 +105,20 @@ impl Parsed {
         }
     }
 
+    /// Every value the option was given, in order; `--no-x` clears them
+    /// (`fetch --refmap=a --refmap=b`).
+    pub fn values(&self, name: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        for g in self.given.iter().filter(|g| g.opt.is(name)) {
+            if g.unset {
+                out.clear();
+            } else if let Some(v) = &g.value {
+                out.push(v.as_str());
+            }
+        }
+        out
+    }
+
     /// Was the option given at all, with or without a value (`--rebase`, `--rebase=false`)?
     pub fn given(&self, name: &str) -> bool {
         self.given.iter().any(|g| g.opt.is(name) && !g.unset)

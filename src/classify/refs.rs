@@ -66,7 +66,14 @@ pub(super) fn branch(args: &[String], ctx: &Context, a: &mut Action) {
             .push(write(RefTarget::Named(branch_ref(new)), op, None));
         return;
     }
-    if p.given("set-upstream-to") || p.flag("unset-upstream") || p.flag("edit-description") {
+    if p.given("set-upstream-to") {
+        // Says where the branch syncs from.
+        if let Some(branch) = names.first().map(String::as_str).or(ctx.current_branch) {
+            a.repoints.push(format!("branch.{branch}.merge"));
+        }
+        return;
+    }
+    if p.flag("unset-upstream") || p.flag("edit-description") {
         return;
     }
     let filters = [

@@ -68,6 +68,18 @@ pub(super) fn push(args: &[String], ctx: &Context, a: &mut Action) {
         refspec(&spec, ctx, &mut push);
     }
     configured(ctx, &mut push, p.args.len() <= 1 && !deleting);
+    if p.flag("set-upstream") {
+        // Each local branch pushed gets the destination as its upstream.
+        for dest in &push.dests {
+            let src = match dest.src.as_str() {
+                "HEAD" | "@" | "" => ctx.current_branch.unwrap_or_default(),
+                src => src.strip_prefix("refs/heads/").unwrap_or(src),
+            };
+            if !src.is_empty() && !src.starts_with("refs/") {
+                a.repoints.push(format!("branch.{src}.merge"));
+            }
+        }
+    }
     a.push = Some(push);
 }
 
@@ -211,8 +223,9 @@ fn is_tag(src: &str, ctx: &Context) -> bool {
 /// them), and `--stdin`. `--dry-run` reads. `pull` also merges into the current branch; that is
 /// syncing too (the reference-transaction hook checks a protected branch
 /// only moves to its upstream); `pull --rebase` rewrites local commits
-/// (destructive); `pull --no-verify` skips the merge's hooks.
-pub(super) fn fetch(args: &[String], a: &mut Action) {
+/// (destructive); `pull --no-verify` skips the merge's hooks;
+/// `--set-upstream` sets the current branch's upstream ([`Action::repoints`]).
+pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
     let pull = a.command == "pull";
     let table = if pull { tables::PULL } else { tables::FETCH };
     let p = parse(args, table, false);
@@ -220,6 +233,12 @@ pub(super) fn fetch(args: &[String], a: &mut Action) {
     if p.flag("dry-run") {
         a.effect = Effect::Read;
         return;
+    }
+    if p.flag("set-upstream") {
+        // The current branch gets what is fetched as its upstream.
+        if let Some(branch) = ctx.current_branch {
+            a.repoints.push(format!("branch.{branch}.merge"));
+        }
     }
     if pull {
         if p.flag("rebase") && !p.value("rebase").is_some_and(super::says_false) {
@@ -283,4 +302,36 @@ pub(super) fn fetch(args: &[String], a: &mut Action) {
             start: None,
         });
     }
+}
+
+/// `remote add <name>`, `remote set-url <name>` (not `--push`) and
+/// `remote rename <old> <new>` set where `<name>`'s remote-tracking refs
+/// come from: `remote.<name>.url` ([`Action::repoints`]).
+pub(super) fn remote(args: &[String], a: &mut Action) {
+    let mut words = args.iter().skip_while(|w| w.starts_with('-'));
+    let sub = words.next().map(String::as_str);
+    let rest: Vec<&String> = words.collect();
+    // Options of `remote add` that take the next word.
+    let takes_value = |w: &str| matches!(w, "-t" | "--track" | "-m" | "--master");
+    let mut names = Vec::new();
+    let mut skip = false;
+    let mut push_url = false;
+    for w in &rest {
+        if skip {
+            skip = false;
+        } else if *w == "--push" {
+            push_url = true;
+        } else if w.starts_with('-') {
+            skip = sub == Some("add") && takes_value(w);
+        } else {
+            names.push(w.as_str());
+        }
+    }
+    let name = match (sub, names.as_slice()) {
+        (Some("add"), [name, ..]) => name,
+        (Some("set-url"), [name, ..]) if !push_url => name,
+        (Some("rename"), [_, new, ..]) => new,
+        _ => return,
+    };
+    a.repoints.push(format!("remote.{name}.url"));
 }

@@ -14,6 +14,7 @@ mod edge;
 mod output;
 mod push_config;
 mod ref_names;
+mod repoints;
 
 /// The repository the rows run in: on `main`, remotes `origin` and `upstream`.
 const LOCAL: &[&str] = &["main", "feat/x", "feature", "a", "agent/x", "wt"];
@@ -147,6 +148,12 @@ fn refs(a: Action, writes: Vec<RefWrite>) -> Action {
 fn co(a: Action, target: Co) -> Action {
     Action {
         checkout: Some(target),
+        ..a
+    }
+}
+fn repoints(a: Action, key: &str) -> Action {
+    Action {
+        repoints: vec![key.to_string()],
         ..a
     }
 }

@@ -27,6 +27,15 @@ pub struct RefChange {
     pub matches_upstream: bool,
     /// `current` is an ancestor of `new` (true when either is absent).
     pub fast_forward: bool,
+    /// For a remote-tracking ref of a configured remote, the branch names
+    /// it tracks (`refs/remotes/origin/main`: `main`; more than one when
+    /// remotes' names nest, as `origin` and `origin/x` do).
+    pub tracked: Vec<String>,
+    /// For a remote-tracking ref (`refs/remotes/origin/main`): written by
+    /// `git fetch` from that remote, from its branch of the same name (a
+    /// configured remote, a refspec that maps `refs/heads/main` there and
+    /// none that maps anything else there).
+    pub fetched: bool,
 }
 
 impl RefChange {
@@ -40,10 +49,14 @@ impl RefChange {
 /// loading the policy: the ref is not protected, nothing changes, or a tag
 /// is created (fetching tags is additive). Never true where
 /// [`decide_ref_change`] could deny.
+/// `is_protected` is the ref's own protection, or for a remote-tracking
+/// ref whether it tracks a protected branch name; deleting one of those
+/// syncs nothing.
 pub fn never_denied(change: &RefChange, is_protected: bool) -> bool {
     !is_protected
         || !change.changes()
         || (change.refname.starts_with("refs/tags/") && change.current.is_none())
+        || (change.refname.starts_with("refs/remotes/") && change.new.is_none())
 }
 
 const HINT_PROTECTED: &str =
@@ -57,6 +70,9 @@ pub fn decide_ref_change(
     change: &RefChange,
 ) -> Decision {
     let name = display(&change.refname);
+    if change.refname.starts_with("refs/remotes/") {
+        return decide_tracking_change(policy, actor, operation, change);
+    }
     if !policy.is_protected(&change.refname) {
         return Decision::allow("not a protected ref");
     }
@@ -101,6 +117,48 @@ pub fn decide_ref_change(
             )
         }
     }
+}
+
+/// A remote-tracking ref of a protected branch name: protected branches
+/// sync to these (SPEC 3), so an agent's write of one that is not a fetch
+/// of that branch from that remote (`update-ref`, `fetch . x:refs/remotes/origin/main`,
+/// `fetch <url> ...`, a refspec mapping another branch there, `remote
+/// rename`) would let it fast-forward a protected branch onto its own
+/// commits: EN-GIT-D-001. Deleting one syncs nothing.
+fn decide_tracking_change(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    change: &RefChange,
+) -> Decision {
+    let protected = change
+        .tracked
+        .iter()
+        .any(|b| policy.is_protected(&format!("refs/heads/{b}")));
+    if !protected || !change.changes() || change.new.is_none() {
+        return Decision::allow("not a remote-tracking ref a protected branch syncs to");
+    }
+    if !binds(policy, actor) {
+        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+    }
+    if !policy.settings.branches.sync_from_upstream {
+        return Decision::allow(
+            "protected branches do not sync (branches.sync_from_upstream = false)",
+        );
+    }
+    if change.fetched {
+        return Decision::allow("fetched from its remote's branch of the same name");
+    }
+    let name = change.refname.trim_start_matches("refs/remotes/");
+    Decision::deny(
+        Code::D001,
+        format!(
+            "{} writes '{name}', which a protected branch syncs to, other than by fetching that branch from its remote",
+            command_word(operation)
+        ),
+        "remote-tracking refs of protected branches are written only by `git fetch <remote>`; to bring in another branch or repository, fetch it into a branch of your own (`git fetch <remote-or-url> <branch>:agent/<name>`)",
+        "branches.sync_from_upstream",
+    )
 }
 
 /// The first denial among a transaction's changes, else allow.
@@ -287,6 +345,19 @@ mod tests {
         }
     }
 
+    /// A change of a remote-tracking ref of a configured remote.
+    fn tracking(
+        refname: &str,
+        branch: &str,
+        current: Option<&str>,
+        new: Option<&str>,
+    ) -> RefChange {
+        RefChange {
+            tracked: vec![branch.to_string()],
+            ..change(refname, current, new)
+        }
+    }
+
     fn code(d: &Decision) -> Option<Code> {
         d.denial().map(|e| e.code)
     }
@@ -301,6 +372,10 @@ mod tests {
         let sync_not_ff = RefChange {
             fast_forward: false,
             ..sync.clone()
+        };
+        let fetched = RefChange {
+            fetched: true,
+            ..tracking("refs/remotes/origin/main", "main", Some(A), Some(B))
         };
         let prune = RefChange {
             pruning: true,
@@ -344,8 +419,47 @@ mod tests {
                 None,
             ),
             (change("refs/heads/feat", Some(A), None), Actor::Agent, None),
+            // A protected branch syncs to its remote-tracking refs: only
+            // a fetch of that branch from that remote writes them.
             (
-                change("refs/remotes/origin/main", Some(A), Some(B)),
+                tracking("refs/remotes/origin/main", "main", Some(A), Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                tracking("refs/remotes/origin/main", "main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                tracking("refs/remotes/a/b/release/2", "release/2", Some(A), Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (fetched.clone(), Actor::Agent, None),
+            // Not a configured remote's: nothing syncs to it.
+            (
+                change("refs/remotes/nowhere/main", Some(A), Some(B)),
+                Actor::Agent,
+                None,
+            ),
+            (
+                tracking("refs/remotes/origin/main", "main", Some(A), Some(B)),
+                Actor::Human,
+                None,
+            ),
+            (
+                tracking("refs/remotes/origin/main", "main", Some(A), None),
+                Actor::Agent,
+                None,
+            ),
+            (
+                tracking("refs/remotes/origin/feat", "feat", Some(A), Some(B)),
+                Actor::Agent,
+                None,
+            ),
+            (
+                tracking("refs/remotes/origin/HEAD", "HEAD", Some(A), Some(B)),
                 Actor::Agent,
                 None,
             ),
@@ -378,7 +492,12 @@ mod tests {
                 want,
                 "{row:?} {actor:?}"
             );
-            if never_denied(&row, p.is_protected(&row.refname)) {
+            let guarded = p.is_protected(&row.refname)
+                || row
+                    .tracked
+                    .iter()
+                    .any(|b| p.is_protected(&format!("refs/heads/{b}")));
+            if never_denied(&row, guarded) {
                 assert_eq!(want, None, "the quick path must agree: {row:?}");
             }
         }
@@ -386,6 +505,17 @@ mod tests {
         assert_eq!(
             code(&decide_ref_change(&no_sync, Actor::Agent, "git.x", &sync)),
             Some(Code::D001)
+        );
+        let tracking = tracking("refs/remotes/origin/main", "main", Some(A), Some(B));
+        assert_eq!(
+            code(&decide_ref_change(
+                &no_sync,
+                Actor::Agent,
+                "git.x",
+                &tracking
+            )),
+            None,
+            "nothing syncs to it"
         );
         let everyone = policy("[enforce]\nactors = \"everyone\"\n");
         assert_eq!(

@@ -29,6 +29,7 @@ mod pre_receive;
 pub mod quick;
 mod reference_transaction;
 mod refstore;
+mod tracking;
 
 /// The hooks git-ward installs (and answers to as `argv[0]`).
 pub const HOOK_NAMES: &[&str] = &[

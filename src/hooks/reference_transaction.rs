@@ -30,6 +30,7 @@ use crate::decide::refs::{decide_transaction, never_denied, RefChange};
 use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, Result};
+use crate::policy::tracking_readings;
 
 /// The carry-over file's first line names the actor (no ref starts with `#`).
 const ACTOR: &str = "#actor";
@@ -66,9 +67,13 @@ fn journaled(refname: &str) -> bool {
         || shadows(refname)
 }
 
-/// Refs the rules can protect, and top-level names that stand for them.
+/// Refs the rules can protect, top-level names that stand for them, and
+/// remote-tracking refs (protected branches sync to them).
 fn policed(refname: &str) -> bool {
-    refname.starts_with("refs/heads/") || refname.starts_with("refs/tags/") || shadows(refname)
+    refname.starts_with("refs/heads/")
+        || refname.starts_with("refs/tags/")
+        || refname.starts_with("refs/remotes/")
+        || shadows(refname)
 }
 
 /// A ref at the top of the git directory that is no pseudo-ref (those are
@@ -138,8 +143,9 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     let mut store = RefStore::new(&dirs);
     if bound {
         let mut changes = Vec::new();
+        let mut remotes = None;
         for line in lines.iter().filter(|l| policed(&l.refname)) {
-            let change = RefChange {
+            let mut change = RefChange {
                 refname: line.refname.clone(),
                 current: store.resolve(&line.refname),
                 new: (!is_zero(&line.new)).then(|| line.new.clone()),
@@ -150,7 +156,18 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     && !store.packed_locked(),
                 matches_upstream: false,
                 fast_forward: true,
+                tracked: Vec::new(),
+                fetched: false,
             };
+            if change.refname.starts_with("refs/remotes/") {
+                let remotes = remotes.get_or_insert_with(|| {
+                    crate::facts::Repo::from_dirs(&dirs).map_or_else(Vec::new, |r| r.remotes())
+                });
+                change.tracked = tracking_readings(&change.refname)
+                    .filter(|(remote, _)| remotes.iter().any(|r| r == remote))
+                    .map(|(_, branch)| branch.to_string())
+                    .collect();
+            }
             // git renames a branch by deleting the old name in a transaction
             // and writing the new one outside any: the new name never shows
             // here. When the command that deletes is `git branch -m`, the
@@ -170,7 +187,15 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     changes.push(created);
                 }
             }
-            if !never_denied(&change, quick.is_protected(&change.refname)) {
+            let guarded = if change.refname.starts_with("refs/remotes/") {
+                let tracked = change.tracked.clone();
+                tracked
+                    .iter()
+                    .any(|b| quick.is_protected(&format!("refs/heads/{b}")))
+            } else {
+                quick.is_protected(&change.refname)
+            };
+            if !never_denied(&change, guarded) {
                 changes.push(change);
             }
         }
@@ -182,10 +207,14 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     crate::facts::load_policy(repo.as_ref(), false)?
                 }
             };
-            for change in &mut changes {
-                add_sync_facts(&dirs, &mut store, change);
-            }
             let argv = super::parent_argv();
+            for change in &mut changes {
+                if change.refname.starts_with("refs/remotes/") {
+                    change.fetched = super::tracking::fetched(&dirs, &change.refname, &argv);
+                } else {
+                    add_sync_facts(&dirs, &mut store, change);
+                }
+            }
             let operation = super::parent_operation(&argv);
             let decision = decide_transaction(&policy, actor, &operation, &changes);
             let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);
@@ -250,22 +279,11 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange) {
                 candidates.push(format!("refs/remotes/{remote}/{m}"));
             }
         }
-    }
-    if let Ok(entries) = std::fs::read_dir(dirs.common_dir.join("refs/remotes")) {
-        for e in entries.flatten() {
-            candidates.push(format!(
-                "refs/remotes/{}/{branch}",
-                e.file_name().to_string_lossy()
-            ));
-        }
-    }
-    if let Ok(text) = std::fs::read_to_string(dirs.common_dir.join("packed-refs")) {
-        for l in text.lines() {
-            if let Some((_, r)) = l.split_once(' ') {
-                if r.starts_with("refs/remotes/") && r.ends_with(&format!("/{branch}")) {
-                    candidates.push(r.to_string());
-                }
-            }
+        // The same name at each configured remote (what `git checkout
+        // main` would create it from); not `refs/remotes/origin/agent/main`,
+        // which is `origin`'s `agent/main`.
+        for remote in repo.remotes() {
+            candidates.push(format!("refs/remotes/{remote}/{branch}"));
         }
     }
     change.matches_upstream = candidates

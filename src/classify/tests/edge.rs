@@ -89,7 +89,7 @@ fn edge_cases() {
         (
             "push -fu origin agent/x",
             pushes(
-                m("push"),
+                repoints(m("push"), "branch.agent/x.merge"),
                 Push {
                     force: true,
                     ..to("origin", &[("agent/x", "agent/x", false, false)])
@@ -591,7 +591,10 @@ fn edge_cases() {
             "branch -c a b",
             refs(m("branch"), vec![w(named("refs/heads/b"), Create, None)]),
         ),
-        ("branch -u origin/main", m("branch")),
+        (
+            "branch -u origin/main",
+            repoints(m("branch"), "branch.main.merge"),
+        ),
         ("tag", r("tag")),
         ("tag -l", r("tag")),
         ("tag -n5", r("tag")),
@@ -866,7 +869,7 @@ fn edge_cases() {
         ("remote", r("remote")),
         ("remote -v", r("remote")),
         ("remote show origin", r("remote")),
-        ("remote add x y", m("remote")),
+        ("remote add x y", repoints(m("remote"), "remote.x.url")),
         ("worktree list", r("worktree")),
         (
             "worktree remove ../wt",

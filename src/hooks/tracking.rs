@@ -1,0 +1,117 @@
+//! Where a remote-tracking ref comes from: the fact behind
+//! [`RefChange::fetched`](crate::decide::refs::RefChange::fetched).
+//!
+//! A protected branch syncs to `refs/remotes/<remote>/<name>`, so the hook
+//! asks of every write of one by an agent whether it is `git fetch` bringing
+//! that remote's branch `<name>`: the git that runs the hook is a fetch
+//! (also the one `pull` and `remote update` start), from a configured remote
+//! of that name, and every refspec that maps onto the ref (the command
+//! line's, `--refmap`, `remote.<name>.fetch`, also from `-c`) maps
+//! `refs/heads/<name>` there. A push records what the remote accepted, and
+//! a clone starts a repository of its own: both pass.
+
+use std::ffi::OsString;
+
+use super::Dirs;
+use crate::classify::{fetch_line, parse_globals, source_for, split_cmdline};
+use crate::facts::Repo;
+use crate::policy::tracking_readings;
+
+/// Aliases followed before giving up on a command word.
+const MAX_ALIASES: usize = 10;
+
+/// Is the git that runs this hook (`argv`) a fetch that writes `refname`
+/// from its own remote's branch of the same name, or a clone or push?
+pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
+    let Some(repo) = Repo::from_dirs(dirs) else {
+        return false;
+    };
+    let env = crate::facts::env_config();
+    let values = |key: &str| {
+        let mut v = repo.config_values(key);
+        v.extend(env.iter().filter(|(k, _)| k == key).map(|(_, v)| v.clone()));
+        v
+    };
+    let Some(words) = command_words(argv, &values) else {
+        return false;
+    };
+    match words.first().map(String::as_str) {
+        // Every ref a clone writes is new, in a repository of its own; a
+        // push records what the remote accepted (an agent's push to a
+        // protected branch is refused before: pre-push, EN-GIT-D-001).
+        Some("clone" | "push") => return true,
+        Some("fetch") => {}
+        _ => return false,
+    }
+    let line = fetch_line(&words[1..]);
+    if line.stdin {
+        return false;
+    }
+    let is_remote = |name: &str| !values(&format!("remote.{name}.url")).is_empty();
+    let remotes: Vec<String> = if line.all {
+        repo.remotes()
+    } else if line.multiple {
+        line.refspecs.clone()
+    } else {
+        let named = line.repository.clone().unwrap_or_else(|| {
+            crate::facts::head_branch_file(&dirs.git_dir)
+                .and_then(|b| values(&format!("branch.{b}.remote")).pop())
+                .unwrap_or_else(|| "origin".to_string())
+        });
+        match values(&format!("remotes.{named}")).pop() {
+            // A group of remotes (`remotes.<group>`), not a remote.
+            Some(group) if !is_remote(&named) => {
+                group.split_whitespace().map(str::to_string).collect()
+            }
+            _ => vec![named],
+        }
+    };
+    tracking_readings(refname).any(|(remote, branch)| {
+        if !remotes.iter().any(|r| r == remote) || !is_remote(remote) {
+            return false;
+        }
+        let mut specs = values(&format!("remote.{remote}.fetch"));
+        specs.extend(line.refmap.iter().cloned());
+        if !line.multiple {
+            specs.extend(line.refspecs.iter().cloned());
+        }
+        let want = format!("refs/heads/{branch}");
+        let mut sources = specs
+            .iter()
+            .filter_map(|s| source_for(s, refname))
+            .peekable();
+        sources.peek().is_some() && sources.all(|s| s == want)
+    })
+}
+
+/// The subcommand and its words, past git's global options, with aliases
+/// expanded (`git f` for `alias.f = fetch`); `None` for a `!shell` alias.
+fn command_words(argv: &[String], values: &dyn Fn(&str) -> Vec<String>) -> Option<Vec<String>> {
+    let args: Vec<OsString> = argv.iter().skip(1).map(OsString::from).collect();
+    let mut words: Vec<String> = parse_globals(&args)
+        .rest
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    for _ in 0..MAX_ALIASES {
+        let first = words.first()?;
+        if crate::classify::is_command(first) {
+            return Some(words);
+        }
+        let value = values(&format!("alias.{}", first.to_ascii_lowercase())).pop()?;
+        if value.starts_with('!') {
+            return None;
+        }
+        let inner: Vec<OsString> = split_cmdline(&value)?
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        let expanded = parse_globals(&inner).rest;
+        words = expanded
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .chain(words.into_iter().skip(1))
+            .collect();
+    }
+    None
+}

@@ -1,0 +1,252 @@
+//! Protected branches sync to remote-tracking refs (SPEC 3: a protected
+//! branch may be fast-forwarded to its upstream's value). So an agent may
+//! not write those refs itself, nor change where they come from: else it
+//! could fast-forward `main` onto its own commits (and with a committed
+//! `.ward/policy.toml` there, relax the team layer).
+
+use crate::common::{sibling, TestRepo};
+
+const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
+
+/// `main` (two commits) pushed to a bare `origin` with upstream set, hooks
+/// installed; the agent's own commit on `agent/c1`, also pushed there as
+/// `agent/main` (agent branches may be pushed). Returns the agent's commit.
+fn setup() -> (TestRepo, String) {
+    let repo = TestRepo::new();
+    repo.commit("second");
+    repo.ward(["install"]).ok();
+    let remote = sibling(&repo, "remote.git");
+    let remote = remote.to_str().unwrap();
+    repo.git(["init", "-q", "--bare", "-b", "main", remote])
+        .ok();
+    repo.git(["remote", "add", "origin", &format!("file://{remote}")])
+        .ok();
+    repo.git(["push", "-q", "-u", "origin", "main"]).ok();
+    repo.git_env(["checkout", "-q", "-b", "agent/c1"], AGENT)
+        .ok();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "agent work"], AGENT)
+        .ok();
+    repo.git_env(["push", "-q", "origin", "HEAD:agent/main"], AGENT)
+        .ok();
+    let work = repo.rev("agent/c1").unwrap();
+    (repo, work)
+}
+
+/// Asserts git failed and git-ward said why (git's own exit code for a
+/// hook's refusal differs by command and version).
+#[track_caller]
+fn refused(run: crate::common::Run) {
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("ward: denied [EN-GIT-D-001]") && run.stderr.contains("\nhint: "),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The refs an agent must not be able to move this way.
+fn tracked(repo: &TestRepo) -> (Option<String>, Option<String>) {
+    (repo.rev("refs/remotes/origin/main"), repo.rev("main"))
+}
+
+#[test]
+fn only_a_fetch_of_the_same_branch_from_its_remote_writes_a_tracking_ref() {
+    let (repo, work) = setup();
+    let remote = sibling(&repo, "remote.git");
+    let url = format!("file://{}", remote.display());
+    let before = tracked(&repo);
+    let work = work.as_str();
+    let forged: Vec<Vec<String>> = [
+        vec!["update-ref", "refs/remotes/origin/main", work],
+        vec!["fetch", "-q", ".", "agent/c1:refs/remotes/origin/main"],
+        vec!["fetch", "-q", &url, "agent/main:refs/remotes/origin/main"],
+        vec![
+            "fetch",
+            "-q",
+            "origin",
+            "+agent/main:refs/remotes/origin/main",
+        ],
+        vec![
+            "fetch",
+            "-q",
+            "origin",
+            "+refs/heads/agent/*:refs/remotes/origin/*",
+        ],
+        vec![
+            "fetch",
+            "-q",
+            "--refmap=+refs/heads/agent/*:refs/remotes/origin/*",
+            "origin",
+            "agent/main",
+        ],
+        vec![
+            "-c",
+            "remote.origin.fetch=+refs/heads/agent/*:refs/remotes/origin/*",
+            "fetch",
+            "-q",
+            "origin",
+            "agent/main",
+        ],
+    ]
+    .iter()
+    .map(|v| v.iter().map(|s| s.to_string()).collect())
+    .collect();
+    for args in &forged {
+        let run = repo.git_env(args, AGENT);
+        assert_ne!(run.code, Some(0), "{args:?} went through");
+        assert!(
+            run.stderr.contains("ward: denied [EN-GIT-D-001]") && run.stderr.contains("\nhint: "),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(tracked(&repo), before, "{args:?}");
+    }
+    // A fetch refspec changed past the shim (by plain git) maps another
+    // branch there: refused too.
+    repo.git([
+        "config",
+        "--replace-all",
+        "remote.origin.fetch",
+        "+refs/heads/agent/*:refs/remotes/origin/*",
+    ])
+    .ok();
+    refused(repo.git_env(["fetch", "-q", "origin"], AGENT));
+    assert_eq!(tracked(&repo), before);
+    repo.git([
+        "config",
+        "--replace-all",
+        "remote.origin.fetch",
+        "+refs/heads/*:refs/remotes/origin/*",
+    ])
+    .ok();
+    // So the protected branch cannot be synced onto the agent's work.
+    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
+    repo.git_env(["pull", "-q", "--ff-only"], AGENT).ok();
+    assert_eq!(tracked(&repo), before);
+
+    // Under a name that is no configured remote's, nothing syncs to it.
+    repo.git_env(["update-ref", "refs/remotes/upstream/main", work], AGENT)
+        .ok();
+    refused(repo.git_env(["update-ref", "refs/heads/main", work], AGENT));
+    // Nor to another branch whose name ends the same (`origin`'s `agent/main`).
+    repo.git(["pack-refs", "--all"]).ok();
+    refused(repo.git_env(["merge", "-q", "--ff-only", "origin/agent/main"], AGENT));
+    assert_eq!(tracked(&repo), before);
+
+    // A person may write them; deleting one syncs nothing.
+    repo.git(["update-ref", "refs/remotes/origin/main", work])
+        .ok();
+    repo.git([
+        "update-ref",
+        "refs/remotes/origin/main",
+        before.0.as_ref().unwrap(),
+    ])
+    .ok();
+    repo.git_env(["branch", "-q", "-d", "-r", "origin/main"], AGENT)
+        .ok();
+    assert_eq!(repo.rev("refs/remotes/origin/main"), None);
+}
+
+#[test]
+fn fetching_the_branch_from_its_remote_still_syncs() {
+    let (repo, _) = setup();
+    // Someone else moves main on the remote.
+    let other = sibling(&repo, "other");
+    let remote = sibling(&repo, "remote.git");
+    repo.git([
+        "clone",
+        "-q",
+        remote.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ])
+    .ok();
+    repo.git_in(&other, ["commit", "-q", "--allow-empty", "-m", "upstream"])
+        .ok();
+    repo.git_in(&other, ["push", "-q", "origin", "main"]).ok();
+    let upstream = repo.git_in(&other, ["rev-parse", "HEAD"]).ok().stdout;
+    let upstream = upstream.trim();
+    repo.git(["config", "alias.f", "fetch -q"]).ok();
+    for args in [
+        &["fetch", "-q", "origin", "main"][..],
+        &["fetch", "-q", "origin", "main:refs/remotes/origin/main"],
+        &[
+            "fetch",
+            "-q",
+            "origin",
+            "refs/heads/*:refs/remotes/origin/*",
+        ],
+        &["fetch", "-q"],
+        &["fetch", "-q", "--all"],
+        &["f", "origin"],
+    ] {
+        repo.git(["update-ref", "refs/remotes/origin/main", "main"])
+            .ok();
+        repo.git_env(args, AGENT).ok();
+        assert_eq!(
+            repo.rev("refs/remotes/origin/main").as_deref(),
+            Some(upstream),
+            "{args:?}"
+        );
+    }
+    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
+    repo.git_env(["pull", "-q", "--ff-only"], AGENT).ok();
+    assert_eq!(repo.rev("main").as_deref(), Some(upstream));
+}
+
+#[test]
+fn the_shim_refuses_changing_where_a_protected_branch_syncs_from() {
+    let (repo, _) = setup();
+    let config = |repo: &TestRepo| {
+        repo.git(["config", "--list", "--local"])
+            .ok()
+            .stdout
+            .lines()
+            .filter(|l| {
+                l.starts_with("remote.") || l.starts_with("branch.") || l.starts_with("url.")
+            })
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let before = config(&repo);
+    let evil = sibling(&repo, "evil.git");
+    let evil = evil.to_str().unwrap();
+    for args in [
+        &["remote", "add", "evil", evil][..],
+        &["remote", "set-url", "origin", evil],
+        &["remote", "rename", "origin", "evil"],
+        &["config", "remote.origin.url", evil],
+        &["config", "url.file:///tmp/x.insteadOf", "file://"],
+        &["config", "branch.main.merge", "refs/heads/agent/main"],
+        &["branch", "-u", "origin/agent/main", "main"],
+        &["push", "-u", "origin", "main:agent/main2"],
+    ] {
+        let run = repo.shim_env(args, AGENT);
+        assert_ne!(run.code, Some(0), "{args:?} went through");
+        assert!(
+            run.stderr.contains("ward: denied [EN-GIT-D-001]") && run.stderr.contains("\nhint: "),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(config(&repo), before, "{args:?}");
+    }
+    assert_eq!(repo.rev("refs/remotes/origin/agent/main2"), None);
+    // `-c` for one fetch: refused before git runs.
+    repo.shim_env(
+        ["-c", &format!("remote.origin.url={evil}"), "fetch", "-q"],
+        AGENT,
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-001");
+    // The agent's own branch's upstream is its own business.
+    repo.shim_env(
+        ["branch", "-q", "-u", "origin/agent/main", "agent/c1"],
+        AGENT,
+    )
+    .ok();
+    repo.shim_env(["push", "-q", "-u", "origin", "agent/c1"], AGENT)
+        .ok();
+    // With nothing syncing (branches.sync_from_upstream = false) it may.
+    repo.local_policy("[branches]\nsync_from_upstream = false\n");
+    repo.shim_env(["remote", "add", "upstream", evil], AGENT)
+        .ok();
+}
