@@ -49,14 +49,31 @@ impl RefChange {
 /// loading the policy: the ref is not protected, nothing changes, or a tag
 /// is created (fetching tags is additive). Never true where
 /// [`decide_ref_change`] could deny.
-/// `is_protected` is the ref's own protection, or for a remote-tracking
-/// ref whether it tracks a protected branch name; deleting one of those
-/// syncs nothing.
+/// `is_protected` is [`guarded`]'s answer; deleting a remote-tracking
+/// ref syncs nothing, and deleting a replacement ref replaces nothing.
 pub fn never_denied(change: &RefChange, is_protected: bool) -> bool {
     !is_protected
         || !change.changes()
         || (change.refname.starts_with("refs/tags/") && change.current.is_none())
         || (change.refname.starts_with("refs/remotes/") && change.new.is_none())
+        || (change.refname.starts_with("refs/replace/") && change.new.is_none())
+}
+
+/// Can any rule care about this ref, with `is_protected` telling whether
+/// a full ref name is protected? A protected ref, a remote-tracking ref of
+/// a protected branch name, any replacement ref. The hook's quick path
+/// asks it before loading the full policy.
+pub fn guarded(change: &RefChange, mut is_protected: impl FnMut(&str) -> bool) -> bool {
+    if change.refname.starts_with("refs/replace/") {
+        return true;
+    }
+    if change.refname.starts_with("refs/remotes/") {
+        return change
+            .tracked
+            .iter()
+            .any(|b| is_protected(&format!("refs/heads/{b}")));
+    }
+    is_protected(&change.refname)
 }
 
 const HINT_PROTECTED: &str =
@@ -72,6 +89,9 @@ pub fn decide_ref_change(
     let name = display(&change.refname);
     if change.refname.starts_with("refs/remotes/") {
         return decide_tracking_change(policy, actor, operation, change);
+    }
+    if change.refname.starts_with("refs/replace/") {
+        return decide_replacement(policy, actor, operation, change);
     }
     if !policy.is_protected(&change.refname) {
         return Decision::allow("not a protected ref");
@@ -158,6 +178,35 @@ fn decide_tracking_change(
         ),
         "remote-tracking refs of protected branches are written only by `git fetch <remote>`; to bring in another branch or repository, fetch it into a branch of your own (`git fetch <remote-or-url> <branch>:agent/<name>`)",
         "branches.sync_from_upstream",
+    )
+}
+
+/// A replacement ref (`git replace <object> <other>`): every git in the
+/// repository then reads `<other>` wherever `<object>` is named, protected
+/// branches' commits and the files in them included, and a person's next
+/// commit on such a branch is made on top of what the agent put there. An
+/// agent's is refused (EN-GIT-D-001); removing one restores what is there.
+fn decide_replacement(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    change: &RefChange,
+) -> Decision {
+    if !change.changes() || change.new.is_none() {
+        return Decision::allow("no replacement is made");
+    }
+    if !binds(policy, actor) {
+        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+    }
+    Decision::deny(
+        Code::D001,
+        format!(
+            "{} writes '{}', which makes git read another object in place of one, in protected branches too",
+            command_word(operation),
+            change.refname
+        ),
+        "make the change as a commit on a branch of your own and open a merge request; replacement refs are a person's to set",
+        "branches.protected",
     )
 }
 
@@ -437,6 +486,27 @@ mod tests {
                 Some(Code::D001),
             ),
             (fetched.clone(), Actor::Agent, None),
+            // A replacement changes what every commit reads as.
+            (
+                change("refs/replace/1111", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/replace/1111", Some(A), Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/replace/1111", Some(A), None),
+                Actor::Agent,
+                None,
+            ),
+            (
+                change("refs/replace/1111", None, Some(B)),
+                Actor::Human,
+                None,
+            ),
             // Not a configured remote's: nothing syncs to it.
             (
                 change("refs/remotes/nowhere/main", Some(A), Some(B)),
@@ -492,12 +562,7 @@ mod tests {
                 want,
                 "{row:?} {actor:?}"
             );
-            let guarded = p.is_protected(&row.refname)
-                || row
-                    .tracked
-                    .iter()
-                    .any(|b| p.is_protected(&format!("refs/heads/{b}")));
-            if never_denied(&row, guarded) {
+            if never_denied(&row, guarded(&row, |r| p.is_protected(r))) {
                 assert_eq!(want, None, "the quick path must agree: {row:?}");
             }
         }

@@ -26,7 +26,7 @@ use super::quick::Quick;
 use super::refstore::{RefStore, Value};
 use super::{conclude, is_zero, record, Dirs};
 use crate::audit::{self, Record};
-use crate::decide::refs::{decide_transaction, never_denied, RefChange};
+use crate::decide::refs::{decide_transaction, guarded, never_denied, RefChange};
 use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, Result};
@@ -67,12 +67,14 @@ fn journaled(refname: &str) -> bool {
         || shadows(refname)
 }
 
-/// Refs the rules can protect, top-level names that stand for them, and
-/// remote-tracking refs (protected branches sync to them).
+/// Refs the rules can protect, top-level names that stand for them,
+/// remote-tracking refs (protected branches sync to them) and replacement
+/// refs (they change what protected branches read as).
 fn policed(refname: &str) -> bool {
     refname.starts_with("refs/heads/")
         || refname.starts_with("refs/tags/")
         || refname.starts_with("refs/remotes/")
+        || refname.starts_with("refs/replace/")
         || shadows(refname)
 }
 
@@ -187,14 +189,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     changes.push(created);
                 }
             }
-            let guarded = if change.refname.starts_with("refs/remotes/") {
-                let tracked = change.tracked.clone();
-                tracked
-                    .iter()
-                    .any(|b| quick.is_protected(&format!("refs/heads/{b}")))
-            } else {
-                quick.is_protected(&change.refname)
-            };
+            let guarded = guarded(&change, |r| quick.is_protected(r));
             if !never_denied(&change, guarded) {
                 changes.push(change);
             }

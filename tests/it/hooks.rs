@@ -1114,3 +1114,32 @@ fn hooks_name_git_ward_by_its_link_on_path_and_outlive_an_upgrade() {
         "after the upgrade"
     );
 }
+
+#[test]
+fn an_agent_makes_no_replacement_ref() {
+    let repo = installed();
+    let main = repo.rev("main").unwrap();
+    repo.git_env(["checkout", "-q", "-b", "agent/c1"], AGENT)
+        .ok();
+    repo.write("README", "the agent's\n");
+    repo.git_env(["commit", "-q", "-am", "forged"], AGENT).ok();
+    let forged = repo.rev("agent/c1").unwrap();
+    let replacements = |repo: &TestRepo| repo.git(["replace", "-l"]).ok().stdout;
+    for args in [
+        &["replace", &main, &forged][..],
+        &["replace", "--graft", &main],
+        &["update-ref", &format!("refs/replace/{main}"), &forged],
+    ] {
+        refused(repo.git_env(args, AGENT));
+        assert_eq!(replacements(&repo), "", "{args:?}");
+    }
+    assert_eq!(
+        repo.git(["show", "main:README"]).ok().stdout,
+        "hello\n",
+        "main reads as it is"
+    );
+    // A person may; an agent may take one away.
+    repo.git(["replace", &main, &forged]).ok();
+    repo.git_env(["replace", "-d", &main], AGENT).ok();
+    assert_eq!(replacements(&repo), "");
+}
