@@ -52,7 +52,7 @@ pub(super) fn checkout(args: &[String], ctx: &Context, a: &mut Action) {
         Some(_) => (None, true),
         None => (words.first(), words.len() > 1),
     };
-    if let Some(new) = new_branch(&p, &["b", "B", "orphan"], rev, a) {
+    if let Some(new) = new_branch(&p, &["b", "B", "orphan"], rev, ctx, a) {
         a.checkout = Some(CheckoutTarget::New(new));
         if paths {
             a.destructive = Some(CHECKOUT_PATHS.into());
@@ -124,7 +124,7 @@ pub(super) fn switch(args: &[String], ctx: &Context, a: &mut Action) {
     if rev.is_some() {
         merges_local_changes(&p, a);
     }
-    if let Some(new) = new_branch(&p, &["create", "force-create", "orphan"], rev, a) {
+    if let Some(new) = new_branch(&p, &["create", "force-create", "orphan"], rev, ctx, a) {
         a.checkout = Some(CheckoutTarget::New(new));
         return;
     }
@@ -149,10 +149,19 @@ fn new_branch(
     p: &Parsed,
     names: &[&str; 3],
     start: Option<&String>,
+    ctx: &Context,
     a: &mut Action,
 ) -> Option<String> {
     let which = p.last_of(names)?;
     let name = p.value(which)?.to_string();
+    if which == names[1] && (ctx.is_local_branch)(&name) {
+        // Resets a branch that exists: its commits since are on no branch,
+        // and HEAD moves to it (checkpointed, so undo brings back both).
+        a.destructive = Some(format!(
+            "{} resets an existing branch",
+            forced_spelling(names)
+        ));
+    }
     a.refs.push(RefWrite {
         target: RefTarget::Named(branch_ref(&name)),
         op: if which == names[1] {
@@ -163,6 +172,15 @@ fn new_branch(
         start: start.cloned().filter(|_| which != "orphan"),
     });
     Some(name)
+}
+
+/// The command and option a forced creation is spelled with.
+fn forced_spelling(names: &[&str; 3]) -> &'static str {
+    if names[1] == "B" {
+        "checkout -B"
+    } else {
+        "switch -C"
+    }
 }
 
 /// `checkout -t origin/x` (`switch -t`): creates `x` from the remote-tracking

@@ -580,6 +580,26 @@ fn a_branch_the_command_created_and_left_head_on_is_left_cleanly() {
 }
 
 #[test]
+fn a_branch_checkout_b_resets_comes_back_with_head_and_files() {
+    for (cmd, flag) in [("checkout", "-B"), ("switch", "-C")] {
+        let repo = agent_repo();
+        // A branch with a commit of its own, which the reset leaves on no branch.
+        let own = repo
+            .git(["commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "own"])
+            .ok()
+            .stdout;
+        repo.git(["branch", "agent/other", own.trim()]).ok();
+        let before = repo.state();
+        repo.shim_env([cmd, "-q", flag, "agent/other"], C1).ok();
+        assert_eq!(repo.branch(), "agent/other", "{cmd}");
+        assert_ne!(repo.state(), before, "{cmd}");
+        undo(&repo);
+        assert_eq!(repo.branch(), "agent/c1", "{cmd}");
+        assert_eq!(repo.state(), before, "{cmd}");
+    }
+}
+
+#[test]
 fn a_commit_the_shim_moved_off_main_is_undone_back_onto_main() {
     let repo = TestRepo::new();
     let _ = repo.ward(["install"]);

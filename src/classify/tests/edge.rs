@@ -290,10 +290,20 @@ fn edge_cases() {
             "checkout -B main origin/main",
             co(
                 refs(
-                    m("checkout"),
+                    destroys(m("checkout"), "checkout -B resets an existing branch"),
                     vec![w(named("refs/heads/main"), Update, Some("origin/main"))],
                 ),
                 Co::New(s("main")),
+            ),
+        ),
+        (
+            "checkout -B fresh origin/main",
+            co(
+                refs(
+                    m("checkout"),
+                    vec![w(named("refs/heads/fresh"), Update, Some("origin/main"))],
+                ),
+                Co::New(s("fresh")),
             ),
         ),
         (
@@ -333,8 +343,21 @@ fn edge_cases() {
         (
             "switch -C main",
             co(
-                refs(m("switch"), vec![w(named("refs/heads/main"), Update, None)]),
+                refs(
+                    destroys(m("switch"), "switch -C resets an existing branch"),
+                    vec![w(named("refs/heads/main"), Update, None)],
+                ),
                 Co::New(s("main")),
+            ),
+        ),
+        (
+            "switch -C fresh",
+            co(
+                refs(
+                    m("switch"),
+                    vec![w(named("refs/heads/fresh"), Update, None)],
+                ),
+                Co::New(s("fresh")),
             ),
         ),
         (
