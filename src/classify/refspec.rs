@@ -87,6 +87,35 @@ pub fn source_for(refspec: &str, dst: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn spec_piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("+".to_string()),
+            Just("^".to_string()),
+            Just(":".to_string()),
+            Just("*".to_string()),
+            Just("/".to_string()),
+            Just("refs/".to_string()),
+            Just("heads/".to_string()),
+            Just("remotes/".to_string()),
+            Just("origin".to_string()),
+            Just("main".to_string()),
+            "\\PC{0,3}",
+        ]
+    }
+
+    fn any_spec() -> impl Strategy<Value = String> {
+        proptest::collection::vec(spec_piece(), 0..8).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics_on_arbitrary_refspecs(spec in any_spec(), dst in any_spec()) {
+            let _ = source_for(&spec, &dst);
+            let _ = fetch_line(&[spec, dst]);
+        }
+    }
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_string).collect()

@@ -643,6 +643,13 @@ fn any_word() -> impl Strategy<Value = OsString> {
         Just(b"tag".to_vec()),
         Just(b"ci".to_vec()),
         Just(b"loop1".to_vec()),
+        Just(b"remote".to_vec()),
+        Just(b"fetch".to_vec()),
+        Just(b"add".to_vec()),
+        Just(b"set-url".to_vec()),
+        Just(b"rename".to_vec()),
+        Just(b"-u".to_vec()),
+        Just(b"branch.main.merge".to_vec()),
         proptest::collection::vec(any::<u8>(), 0..6),
     ];
     proptest::collection::vec(pieces, 1..4).prop_map(|p| OsString::from_vec(p.concat()))
