@@ -375,7 +375,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             continue;
         }
         let is_tag = full.starts_with("refs/tags/");
-        let syncing = write.op == RefOp::Create
+        // Created from its upstream (`checkout main`), or fetched from it
+        // (`fetch origin main:main`, which may also move it).
+        let syncing = (write.op == RefOp::Create || action.syncs)
             && settings.branches.sync_from_upstream
             && write
                 .start

@@ -336,6 +336,46 @@ fn the_matrix() {
             Want::Deny(Code::D001),
         ),
         (
+            "fetch origin main:main (sync, may move it)",
+            &default,
+            Action {
+                syncs: true,
+                ..ref_write(
+                    "fetch",
+                    named("refs/heads/main"),
+                    RefOp::Update,
+                    Some("origin/main"),
+                )
+            },
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "fetch origin agent/x:main (another branch's value)",
+            &default,
+            Action {
+                syncs: true,
+                ..ref_write(
+                    "fetch",
+                    named("refs/heads/main"),
+                    RefOp::Update,
+                    Some("origin/agent/x"),
+                )
+            },
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "fetch <url> main:main (no remote names it)",
+            &default,
+            Action {
+                syncs: true,
+                ..ref_write("fetch", named("refs/heads/main"), RefOp::Update, None)
+            },
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
             "sync off: creating main from origin/main",
             &no_sync,
             ref_write(

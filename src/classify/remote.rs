@@ -258,6 +258,7 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
     if p.flag("multiple") || p.flag("all") || p.flag("stdin") {
         return;
     }
+    let remote = p.args.first().map(String::as_str);
     let mut specs = p.args.iter().skip(1);
     while let Some(spec) = specs.next() {
         let spec = if spec == "tag" {
@@ -296,10 +297,26 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
         } else {
             RefOp::Update
         };
+        // A branch fetched from a configured remote's branch is written
+        // with that branch's value: `origin/main` names it as a start
+        // (`fetch origin main:main` syncs; decide judges the names, the
+        // reference-transaction hook the values).
+        let start = full
+            .strip_prefix("refs/heads/")
+            .and(remote)
+            .filter(|r| ctx.remotes.iter().any(|c| c == *r))
+            .and_then(|r| {
+                let src = body.split_once(':').map_or(body, |(src, _)| src);
+                let name = src
+                    .strip_prefix("refs/heads/")
+                    .or_else(|| src.strip_prefix("heads/"))
+                    .or_else(|| (!src.starts_with("refs/")).then_some(src))?;
+                Some(format!("{r}/{name}"))
+            });
         a.refs.push(RefWrite {
             target: RefTarget::Named(full),
             op,
-            start: None,
+            start,
         });
     }
 }

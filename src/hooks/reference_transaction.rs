@@ -207,7 +207,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                 if change.refname.starts_with("refs/remotes/") {
                     change.fetched = super::tracking::fetched(&dirs, &change.refname, &argv);
                 } else {
-                    add_sync_facts(&dirs, &mut store, change);
+                    add_sync_facts(&dirs, &mut store, change, &argv);
                 }
             }
             let operation = super::parent_operation(&argv);
@@ -258,7 +258,7 @@ fn rename_target(argv: &[String]) -> Option<String> {
 }
 
 /// Is the new value the upstream's, and is the move a fast-forward?
-fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange) {
+fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange, argv: &[String]) {
     let (Some(branch), Some(new)) = (change.refname.strip_prefix("refs/heads/"), &change.new)
     else {
         return;
@@ -281,9 +281,12 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange) {
             candidates.push(format!("refs/remotes/{remote}/{branch}"));
         }
     }
+    // Or a fetch brings it that remote branch's value itself (`fetch origin
+    // main:main`, whose remote-tracking ref may be written after it).
     change.matches_upstream = candidates
         .iter()
-        .any(|c| store.resolve(c).as_deref() == Some(new.as_str()));
+        .any(|c| store.resolve(c).as_deref() == Some(new.as_str()))
+        || super::tracking::fetched(dirs, &change.refname, argv);
     change.fast_forward = match &change.current {
         None => true,
         Some(current) => is_ancestor(current, new),

@@ -8,7 +8,9 @@
 //! of that name, and every refspec that maps onto the ref (the command
 //! line's, `--refmap`, `remote.<name>.fetch`, also from `-c`) maps
 //! `refs/heads/<name>` there. A push records what the remote accepted, and
-//! a clone starts a repository of its own: both pass.
+//! a clone starts a repository of its own: both pass. The same question
+//! tells a fetch into a protected branch (`fetch origin main:main`) from
+//! one that writes another branch's value there.
 
 use std::ffi::OsString;
 
@@ -21,7 +23,9 @@ use crate::policy::tracking_readings;
 const MAX_ALIASES: usize = 10;
 
 /// Is the git that runs this hook (`argv`) a fetch that writes `refname`
-/// from its own remote's branch of the same name, or a clone or push?
+/// from its own remote's branch of the same name (for a remote-tracking
+/// ref; or, for a local branch, a configured remote's branch of its name),
+/// or a clone or push writing a remote-tracking ref?
 pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
     let Some(repo) = Repo::from_dirs(dirs) else {
         return false;
@@ -35,11 +39,12 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
     let Some(words) = command_words(argv, &values) else {
         return false;
     };
+    let local = refname.strip_prefix("refs/heads/");
     match words.first().map(String::as_str) {
         // Every ref a clone writes is new, in a repository of its own; a
         // push records what the remote accepted (an agent's push to a
         // protected branch is refused before: pre-push, EN-GIT-D-001).
-        Some("clone" | "push") => return true,
+        Some("clone" | "push") if local.is_none() => return true,
         Some("fetch") => {}
         _ => return false,
     }
@@ -66,7 +71,13 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
             _ => vec![named],
         }
     };
-    tracking_readings(refname).any(|(remote, branch)| {
+    // Which remote's branch the ref would hold: a remote-tracking ref
+    // names both; a local branch (`fetch origin main:main`) its name.
+    let readings: Vec<(&str, &str)> = match local {
+        Some(branch) => remotes.iter().map(|r| (r.as_str(), branch)).collect(),
+        None => tracking_readings(refname).collect(),
+    };
+    readings.into_iter().any(|(remote, branch)| {
         if !remotes.iter().any(|r| r == remote) || !is_remote(remote) {
             return false;
         }

@@ -44,6 +44,24 @@ fn refused(run: crate::common::Run) {
     );
 }
 
+/// Someone else pushes a new commit onto the remote's `main`; its id.
+fn upstream_moves(repo: &TestRepo) -> String {
+    let other = sibling(repo, "other");
+    let remote = sibling(repo, "remote.git");
+    repo.git([
+        "clone",
+        "-q",
+        remote.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ])
+    .ok();
+    repo.git_in(&other, ["commit", "-q", "--allow-empty", "-m", "upstream"])
+        .ok();
+    repo.git_in(&other, ["push", "-q", "origin", "main"]).ok();
+    let id = repo.git_in(&other, ["rev-parse", "HEAD"]).ok().stdout;
+    id.trim().to_string()
+}
+
 /// The refs an agent must not be able to move this way.
 fn tracked(repo: &TestRepo) -> (Option<String>, Option<String>) {
     (repo.rev("refs/remotes/origin/main"), repo.rev("main"))
@@ -150,21 +168,8 @@ fn only_a_fetch_of_the_same_branch_from_its_remote_writes_a_tracking_ref() {
 #[test]
 fn fetching_the_branch_from_its_remote_still_syncs() {
     let (repo, _) = setup();
-    // Someone else moves main on the remote.
-    let other = sibling(&repo, "other");
-    let remote = sibling(&repo, "remote.git");
-    repo.git([
-        "clone",
-        "-q",
-        remote.to_str().unwrap(),
-        other.to_str().unwrap(),
-    ])
-    .ok();
-    repo.git_in(&other, ["commit", "-q", "--allow-empty", "-m", "upstream"])
-        .ok();
-    repo.git_in(&other, ["push", "-q", "origin", "main"]).ok();
-    let upstream = repo.git_in(&other, ["rev-parse", "HEAD"]).ok().stdout;
-    let upstream = upstream.trim();
+    let upstream = upstream_moves(&repo);
+    let upstream = upstream.as_str();
     repo.git(["config", "alias.f", "fetch -q"]).ok();
     for args in [
         &["fetch", "-q", "origin", "main"][..],
@@ -249,4 +254,42 @@ fn the_shim_refuses_changing_where_a_protected_branch_syncs_from() {
     repo.local_policy("[branches]\nsync_from_upstream = false\n");
     repo.shim_env(["remote", "add", "upstream", evil], AGENT)
         .ok();
+}
+
+#[test]
+fn fetching_a_protected_branch_into_itself_syncs_it_and_nothing_else_does() {
+    let (repo, work) = setup();
+    let upstream = upstream_moves(&repo);
+    let remote = sibling(&repo, "remote.git");
+    let main = repo.rev("main");
+    // Another branch's value, or another repository's, is not syncing.
+    let url = format!("file://{}", remote.display());
+    for args in [
+        &["fetch", "-q", "origin", "agent/main:main"][..],
+        &[
+            "fetch",
+            "-q",
+            "origin",
+            "+refs/heads/agent/main:refs/heads/main",
+        ],
+        &["fetch", "-q", &url, "agent/main:main"],
+    ] {
+        let run = repo.shim_env(args, AGENT);
+        assert_ne!(run.code, Some(0), "{args:?} went through the shim");
+        refused(repo.git_env(args, AGENT));
+        assert_eq!(repo.rev("main"), main, "{args:?}");
+    }
+    assert_ne!(repo.rev("main").as_deref(), Some(work.as_str()));
+    // The branch's own value from its remote is, through the shim and past it.
+    repo.shim_env(["fetch", "-q", "origin", "main:main"], AGENT)
+        .ok();
+    assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
+    repo.git(["update-ref", "refs/heads/main", main.as_deref().unwrap()])
+        .ok();
+    repo.git_env(
+        ["fetch", "-q", "origin", "refs/heads/main:refs/heads/main"],
+        AGENT,
+    )
+    .ok();
+    assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
 }

@@ -752,6 +752,27 @@ fn edge_cases() {
             "fetch origin main:main",
             syncs(refs(
                 m("fetch"),
+                vec![w(named("refs/heads/main"), Update, Some("origin/main"))],
+            )),
+        ),
+        (
+            "fetch origin +refs/heads/agent/x:main",
+            syncs(refs(
+                m("fetch"),
+                vec![w(named("refs/heads/main"), Update, Some("origin/agent/x"))],
+            )),
+        ),
+        (
+            "fetch /tmp/elsewhere main:main",
+            syncs(refs(
+                m("fetch"),
+                vec![w(named("refs/heads/main"), Update, None)],
+            )),
+        ),
+        (
+            "fetch origin refs/tags/v1:main",
+            syncs(refs(
+                m("fetch"),
                 vec![w(named("refs/heads/main"), Update, None)],
             )),
         ),
@@ -785,7 +806,10 @@ fn edge_cases() {
         (
             "pull -r origin main:main",
             syncs(destroys(
-                refs(m("pull"), vec![w(named("refs/heads/main"), Update, None)]),
+                refs(
+                    m("pull"),
+                    vec![w(named("refs/heads/main"), Update, Some("origin/main"))],
+                ),
                 "pull --rebase rewrites local commits",
             )),
         ),
