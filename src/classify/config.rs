@@ -16,7 +16,9 @@ pub(super) fn switches_hooks_off(key: &str) -> bool {
 }
 
 /// Does this config key say where a branch syncs from? A remote's URL
-/// (`remote.<name>.url`, also of a new remote), URL rewriting
+/// (`remote.<name>.url`, also of a new remote) and what its refs map to
+/// (`remote.<name>.fetch`: `git push` writes remote-tracking refs through
+/// it too), URL rewriting
 /// (`url.<base>.insteadOf`), a branch's upstream (`branch.<name>.merge`,
 /// `.remote`). Protected branches sync to remote-tracking refs, so these
 /// decide what a protected branch may be moved to.
@@ -30,7 +32,7 @@ pub(super) fn repoints_sync(key: &str) -> bool {
     }
     matches!(
         (&key[..first], &key[last + 1..]),
-        ("remote", "url") | ("url", "insteadof") | ("branch", "merge" | "remote")
+        ("remote", "url" | "fetch") | ("url", "insteadof") | ("branch", "merge" | "remote")
     )
 }
 

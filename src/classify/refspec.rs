@@ -43,6 +43,16 @@ pub fn fetch_line(args: &[String]) -> FetchLine {
     }
 }
 
+/// The `<repository>` a push command line names (the words after `push`):
+/// its first word, or `--repo=<r>`.
+pub fn push_repository(args: &[String]) -> Option<String> {
+    let p = parse(args, tables::PUSH, false);
+    p.args
+        .first()
+        .cloned()
+        .or_else(|| p.value("repo").map(str::to_string))
+}
+
 /// A local destination as git's fetch completes it: `refs/...` as is,
 /// `heads/`, `tags/`, `remotes/` under `refs/`, anything else a branch.
 fn local_ref(name: &str) -> String {
@@ -173,5 +183,11 @@ mod tests {
         assert!(fetch_line(&words("--all")).all);
         assert_eq!(fetch_line(&[]).repository, None);
         assert!(fetch_line(&words("--stdin origin")).stdin);
+        assert_eq!(
+            push_repository(&words("-u --force origin a:b")).as_deref(),
+            Some("origin")
+        );
+        assert_eq!(push_repository(&words("--repo=up")).as_deref(), Some("up"));
+        assert_eq!(push_repository(&[]), None);
     }
 }

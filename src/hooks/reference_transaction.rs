@@ -283,10 +283,13 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange, arg
     }
     // Or a fetch brings it that remote branch's value itself (`fetch origin
     // main:main`, whose remote-tracking ref may be written after it).
-    change.matches_upstream = candidates
-        .iter()
-        .any(|c| store.resolve(c).as_deref() == Some(new.as_str()))
-        || super::tracking::fetched(dirs, &change.refname, argv);
+    // A candidate that is a symbolic ref stands for another ref (git
+    // before 2.45 writes `symbolic-ref refs/remotes/origin/main <x>` past
+    // the hook): its value is not the remote's.
+    change.matches_upstream = candidates.iter().any(|c| {
+        !matches!(store.raw(c), Some(Value::Symbolic(_)))
+            && store.resolve(c).as_deref() == Some(new.as_str())
+    }) || super::tracking::fetched(dirs, &change.refname, argv);
     change.fast_forward = match &change.current {
         None => true,
         Some(current) => is_ancestor(current, new),

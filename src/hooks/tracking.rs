@@ -7,25 +7,27 @@
 //! (also the one `pull` and `remote update` start), from a configured remote
 //! of that name, and every refspec that maps onto the ref (the command
 //! line's, `--refmap`, `remote.<name>.fetch`, also from `-c`) maps
-//! `refs/heads/<name>` there. A push records what the remote accepted, and
-//! a clone starts a repository of its own: both pass. The same question
+//! `refs/heads/<name>` there. A push records what the remote accepted
+//! through the same `remote.<name>.fetch` (which must map `refs/heads/<name>`
+//! there, as for a fetch), and a clone starts a repository of its own. The same question
 //! tells a fetch into a protected branch (`fetch origin main:main`) from
 //! one that writes another branch's value there.
 
 use std::ffi::OsString;
 
 use super::Dirs;
-use crate::classify::{fetch_line, parse_globals, source_for, split_cmdline};
+use crate::classify::{fetch_line, parse_globals, push_repository, source_for, split_cmdline};
 use crate::facts::Repo;
 use crate::policy::tracking_readings;
 
 /// Aliases followed before giving up on a command word.
 const MAX_ALIASES: usize = 10;
 
-/// Is the git that runs this hook (`argv`) a fetch that writes `refname`
-/// from its own remote's branch of the same name (for a remote-tracking
-/// ref; or, for a local branch, a configured remote's branch of its name),
-/// or a clone or push writing a remote-tracking ref?
+/// Does the git that runs this hook (`argv`) write `refname` from its own
+/// remote's branch of the same name? A fetch (a remote-tracking ref, or a
+/// local branch from a configured remote's branch of its name), a push (a
+/// remote-tracking ref, mapped from what it pushed by the remote's fetch
+/// refspecs), or a clone.
 pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
     let Some(repo) = Repo::from_dirs(dirs) else {
         return false;
@@ -40,36 +42,59 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
         return false;
     };
     let local = refname.strip_prefix("refs/heads/");
-    match words.first().map(String::as_str) {
-        // Every ref a clone writes is new, in a repository of its own; a
-        // push records what the remote accepted (an agent's push to a
-        // protected branch is refused before: pre-push, EN-GIT-D-001).
-        Some("clone" | "push") if local.is_none() => return true,
-        Some("fetch") => {}
-        _ => return false,
-    }
-    let line = fetch_line(&words[1..]);
-    if line.stdin {
-        return false;
-    }
+    let branch_now = crate::facts::head_branch_file(&dirs.git_dir);
+    let branch_value = |key: &str| {
+        branch_now
+            .as_ref()
+            .and_then(|b| values(&format!("branch.{b}.{key}")).pop())
+    };
     let is_remote = |name: &str| !values(&format!("remote.{name}.url")).is_empty();
-    let remotes: Vec<String> = if line.all {
-        repo.remotes()
-    } else if line.multiple {
-        line.refspecs.clone()
-    } else {
-        let named = line.repository.clone().unwrap_or_else(|| {
-            crate::facts::head_branch_file(&dirs.git_dir)
-                .and_then(|b| values(&format!("branch.{b}.remote")).pop())
-                .unwrap_or_else(|| "origin".to_string())
-        });
-        match values(&format!("remotes.{named}")).pop() {
-            // A group of remotes (`remotes.<group>`), not a remote.
-            Some(group) if !is_remote(&named) => {
-                group.split_whitespace().map(str::to_string).collect()
-            }
-            _ => vec![named],
+    // The remotes the command talks to, and the refspecs it maps with
+    // besides each remote's `remote.<name>.fetch`.
+    let (remotes, extra): (Vec<String>, Vec<String>) = match words.first().map(String::as_str) {
+        // Every ref a clone writes is new, in a repository of its own.
+        Some("clone") if local.is_none() => return true,
+        // A push records what the remote accepted (an agent's push to a
+        // protected branch is refused before: pre-push, EN-GIT-D-001),
+        // through the remote's fetch refspecs.
+        Some("push") if local.is_none() => {
+            let named = push_repository(&words[1..])
+                .or_else(|| branch_value("pushremote"))
+                .or_else(|| values("remote.pushdefault").pop())
+                .or_else(|| branch_value("remote"))
+                .unwrap_or_else(|| "origin".to_string());
+            (vec![named], Vec::new())
         }
+        Some("fetch") => {
+            let line = fetch_line(&words[1..]);
+            if line.stdin {
+                return false;
+            }
+            let remotes = if line.all {
+                repo.remotes()
+            } else if line.multiple {
+                line.refspecs.clone()
+            } else {
+                let named = line
+                    .repository
+                    .clone()
+                    .or_else(|| branch_value("remote"))
+                    .unwrap_or_else(|| "origin".to_string());
+                match values(&format!("remotes.{named}")).pop() {
+                    // A group of remotes (`remotes.<group>`), not a remote.
+                    Some(group) if !is_remote(&named) => {
+                        group.split_whitespace().map(str::to_string).collect()
+                    }
+                    _ => vec![named],
+                }
+            };
+            let mut extra = line.refmap.clone();
+            if !line.multiple {
+                extra.extend(line.refspecs.iter().cloned());
+            }
+            (remotes, extra)
+        }
+        _ => return false,
     };
     // Which remote's branch the ref would hold: a remote-tracking ref
     // names both; a local branch (`fetch origin main:main`) its name.
@@ -82,10 +107,7 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
             return false;
         }
         let mut specs = values(&format!("remote.{remote}.fetch"));
-        specs.extend(line.refmap.iter().cloned());
-        if !line.multiple {
-            specs.extend(line.refspecs.iter().cloned());
-        }
+        specs.extend(extra.iter().cloned());
         let want = format!("refs/heads/{branch}");
         let mut sources = specs
             .iter()

@@ -293,3 +293,61 @@ fn fetching_a_protected_branch_into_itself_syncs_it_and_nothing_else_does() {
     .ok();
     assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
 }
+
+#[test]
+fn a_push_writes_a_tracking_ref_only_through_a_same_name_mapping() {
+    let (repo, work) = setup();
+    let before = tracked(&repo);
+    // The remote's refs/x/c1 mapped onto origin/main for this one push.
+    refused(repo.git_env(
+        [
+            "-c",
+            "remote.origin.fetch=+refs/x/c1:refs/remotes/origin/main",
+            "push",
+            "-q",
+            "origin",
+            "agent/c1:refs/x/c1",
+        ],
+        AGENT,
+    ));
+    assert_eq!(tracked(&repo), before);
+    // The shim refuses setting such a mapping; set past it (plain git),
+    // a push through it is refused by the hook.
+    let remap = [
+        "config",
+        "--replace-all",
+        "remote.origin.fetch",
+        "+refs/heads/agent/zz:refs/remotes/origin/main",
+    ];
+    repo.shim_env(remap, AGENT)
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    repo.git(remap).ok();
+    refused(repo.git_env(["push", "-q", "origin", "agent/c1:agent/zz"], AGENT));
+    assert_eq!(tracked(&repo), before);
+    assert_ne!(repo.rev("main").as_deref(), Some(work.as_str()));
+}
+
+#[test]
+fn a_symbolic_tracking_ref_is_never_synced_to() {
+    let (repo, work) = setup();
+    let before = tracked(&repo);
+    // git 2.39 writes it past the hook; 2.47 shows it to the hook.
+    let symref = repo.git_env(
+        [
+            "symbolic-ref",
+            "refs/remotes/origin/main",
+            "refs/heads/agent/c1",
+        ],
+        AGENT,
+    );
+    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
+    let merge = repo.git_env(["merge", "-q", "--ff-only", "origin/main"], AGENT);
+    if symref.code == Some(0) {
+        refused(merge);
+    } else {
+        refused(symref);
+    }
+    assert_eq!(repo.rev("main"), before.1);
+    assert_ne!(repo.rev("main").as_deref(), Some(work.as_str()));
+}

@@ -25,6 +25,14 @@ fn every_way_to_set_where_a_branch_syncs_from() {
             &["remote.origin.url"],
         ),
         ("remote rename evil origin", &["remote.origin.url"]),
+        (
+            "config --add remote.origin.fetch +refs/heads/x:refs/remotes/origin/main",
+            &["remote.origin.fetch"],
+        ),
+        (
+            "-c remote.origin.fetch=+refs/x:refs/remotes/origin/main push origin x",
+            &["remote.origin.fetch"],
+        ),
         ("config remote.origin.url /tmp/evil", &["remote.origin.url"]),
         (
             "config set remote.origin.URL /tmp/evil",
