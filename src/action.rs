@@ -151,6 +151,10 @@ pub struct Action {
     /// bookkeeping (`diff --output=<file>`, `archive -o`, `mailinfo <msg>
     /// <patch>`), as written: relative to where the command runs.
     pub writes_files: Vec<String>,
+    /// Directories the command makes a repository or working tree in, as
+    /// written: `init [<dir>]` (`.` alone), `clone <repo> [<dir>]`, their
+    /// `--separate-git-dir`, `worktree add <path>`.
+    pub new_trees: Vec<String>,
     /// Syncing from a remote (`fetch`, `pull`).
     pub syncs: bool,
     /// Config the command sets that says where a branch syncs from
@@ -231,6 +235,7 @@ impl Action {
             removes_repositories: None,
             reaches_submodules: None,
             writes_files: Vec::new(),
+            new_trees: Vec::new(),
             syncs: false,
             repoints: Vec::new(),
             needs_repo: true,

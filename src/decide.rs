@@ -315,10 +315,15 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     if let Some(what) = &facts.writes_guarded {
+        let hint = if action.new_trees.is_empty() {
+            "keep what git writes out of the git directory and off git-ward's policy files: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside the git directory"
+        } else {
+            "a repository that exists needs no `init`; make a new repository or working tree in a new directory outside any git directory (say ../work-2)"
+        };
         return Decision::deny(
             Code::D004,
             format!("{} {what}, where hooks and policy live", action.word()),
-            "keep what git writes out of the git directory and off git-ward's policy files: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside the git directory",
+            hint,
             "enforce.actors",
         );
     }

@@ -280,11 +280,13 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
 /// Such places are a git directory (hooks, config, the local policy
 /// layer, the audit log: the repository's own, and any directory named
 /// `.git`, whichever repository `--git-dir` names) and the user's or the
-/// system's policy file. Two ways in: a file the command writes over
+/// system's policy file. Three ways in: a file the command writes over
 /// whatever is there ([`crate::action::Action::writes_files`],
-/// `diff --output=<file>`), and a working tree inside a git directory
+/// `diff --output=<file>`), a working tree inside a git directory
 /// (`git --work-tree=.git restore ...`, `GIT_WORK_TREE`, `core.worktree`),
-/// where every command that changes files writes. Paths are resolved as
+/// where every command that changes files writes, and a repository or
+/// working tree made there ([`crate::action::Action::new_trees`]: `init`,
+/// `clone`, `worktree add`); `init` over an existing repository too. Paths are resolved as
 /// the kernel would open them: from the command's directory, through
 /// symbolic links that exist.
 pub fn writes_into_guarded(
@@ -312,6 +314,26 @@ pub fn writes_into_guarded(
         .flatten()
         .collect()
     };
+    let new_trees: Vec<PathBuf> = action
+        .new_trees
+        .iter()
+        .map(|dir| resolve(&cwd, Path::new(dir)))
+        .collect();
+    // `git init` over a repository copies every template file its git
+    // directory lacks into it (a `ward/policy.toml`, a loose ref that
+    // shadows a packed one), with no hook: only a new one is made.
+    if matches!(action.command.as_str(), "init" | "init-db") {
+        let at = env::var_os("GIT_DIR")
+            .map(|d| resolve(&cwd, Path::new(&d)))
+            .or_else(|| new_trees.first().cloned());
+        if let Some(at) = at.filter(|d| is_repository(d)) {
+            return Some(format!(
+                "re-initializes the repository at {}, copying template files into its git directory",
+                at.display()
+            ));
+        }
+    }
+    const NEW_TREE: &str = "makes a repository or working tree in";
     let targets: Vec<(PathBuf, &str)> = action
         .writes_files
         .iter()
@@ -321,6 +343,7 @@ pub fn writes_into_guarded(
                 .iter()
                 .map(|tree| (resolve(&cwd, tree), "has its working tree in")),
         )
+        .chain(new_trees.into_iter().map(|dir| (dir, NEW_TREE)))
         .collect();
     if targets.is_empty() {
         return None;
@@ -336,7 +359,8 @@ pub fn writes_into_guarded(
         vec![canonical(r.git_dir()), canonical(r.common_dir())]
     });
     targets.iter().find_map(|(target, how)| {
-        if *how == WRITES && policy_files.contains(target) {
+        let holds_policy = *how == NEW_TREE && policy_files.iter().any(|f| f.starts_with(target));
+        if (*how == WRITES && policy_files.contains(target)) || holds_policy {
             return Some(format!(
                 "writes into git-ward's policy file ({})",
                 target.display()
@@ -349,6 +373,13 @@ pub fn writes_into_guarded(
         (named_git || git_dirs.iter().any(|dir| target.starts_with(dir)))
             .then(|| format!("{how} the git directory ({})", target.display()))
     })
+}
+
+/// Does `dir` hold a repository already: a `.git` in it, or a git
+/// directory itself (a bare repository: `HEAD` and `objects/`)?
+fn is_repository(dir: &Path) -> bool {
+    dir.join(".git").symlink_metadata().is_ok()
+        || (dir.join("HEAD").is_file() && dir.join("objects").is_dir())
 }
 
 /// `path` from `cwd`, one component at a time as the kernel resolves it:

@@ -37,7 +37,7 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         Action::mutating(command)
     };
     match command {
-        "clone" | "init" | "init-db" => a.needs_repo = false,
+        "clone" | "init" | "init-db" => worktree::new_repository(command, args, &mut a),
         "commit" => history::commit(args, &mut a),
         "merge" => history::merge(args, ctx, &mut a),
         "rebase" => history::rebase(args, ctx, &mut a),

@@ -151,6 +151,12 @@ fn co(a: Action, target: Co) -> Action {
         ..a
     }
 }
+fn trees(a: Action, dirs: &[&str]) -> Action {
+    Action {
+        new_trees: dirs.iter().map(|d| d.to_string()).collect(),
+        ..a
+    }
+}
 fn repoints(a: Action, key: &str) -> Action {
     Action {
         repoints: vec![key.to_string()],

@@ -321,8 +321,52 @@ pub(super) fn worktree(args: &[String], ctx: &Context, a: &mut Action) {
     }
 }
 
+/// `init [<dir>]` and `clone <repo> [<dir>]`: need no repository; the
+/// directory they make one in (`init` alone: here; `clone` without one:
+/// the repository's name, as git derives it) and a `--separate-git-dir`
+/// are [`Action::new_trees`].
+pub(super) fn new_repository(command: &str, args: &[String], a: &mut Action) {
+    a.needs_repo = false;
+    let clone = command == "clone";
+    let p = parse(
+        args,
+        if clone { tables::CLONE } else { tables::INIT },
+        false,
+    );
+    let dir = if clone {
+        p.args
+            .get(1)
+            .cloned()
+            .or_else(|| p.args.first().map(|r| cloned_name(r)))
+    } else {
+        Some(p.args.first().cloned().unwrap_or_else(|| ".".to_string()))
+    };
+    a.new_trees.extend(dir);
+    a.new_trees
+        .extend(p.value("separate-git-dir").map(str::to_string));
+}
+
+/// The directory `git clone <repo>` makes: the repository's last path
+/// component, without `/`, `.git` and `.bundle` at its end (`../x.git/`
+/// is `x`), as git's `guess_dir_name` does for the common cases.
+fn cloned_name(repo: &str) -> String {
+    let trimmed = repo.trim_end_matches('/');
+    let trimmed = trimmed.strip_suffix("/.git").unwrap_or(trimmed);
+    let last = trimmed.rsplit(['/', ':']).next().unwrap_or(trimmed);
+    let last = last
+        .strip_suffix(".git")
+        .or_else(|| last.strip_suffix(".bundle"))
+        .unwrap_or(last);
+    if last.is_empty() {
+        repo.to_string()
+    } else {
+        last.to_string()
+    }
+}
+
 fn worktree_add(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::WORKTREE_ADD, false);
+    a.new_trees.extend(p.args.first().cloned());
     let commitish = p.args.get(1);
     if let Some(which) = p.last_of(&["b", "B"]) {
         if let Some(name) = p.value(which) {

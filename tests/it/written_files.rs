@@ -233,3 +233,56 @@ fn a_working_tree_inside_the_git_directory_is_refused() {
     .ok();
     assert!(elsewhere.join("pre-commit").exists());
 }
+
+/// `git init` over a repository copies every template file its git
+/// directory lacks into it, with no hook: a `ward/policy.toml` there is
+/// the local policy layer, a loose ref shadows a packed one. A repository
+/// or working tree made inside a git directory writes there too.
+#[test]
+fn a_repository_made_over_or_inside_a_git_directory_is_refused() {
+    let repo = agent_repo();
+    let _ = repo.ward(["install"]);
+    let tpl = repo.tmp.path().join("tpl");
+    std::fs::create_dir_all(tpl.join("ward")).unwrap();
+    std::fs::write(tpl.join("ward/policy.toml"), "[branches]\nprotected = []\n").unwrap();
+    let tpl = tpl.to_str().unwrap().to_string();
+    let template = format!("--template={tpl}");
+    let policy = repo.dir.join(".git/ward/policy.toml");
+    let env_template: &[(&str, &str)] = &[("WARD_CONTRACT", "c1"), ("GIT_TEMPLATE_DIR", &tpl)];
+    for (args, env) in [
+        (vec!["init", &template], C1),
+        (vec!["init", "-q"], env_template),
+        (
+            vec!["-c", &format!("init.templateDir={tpl}"), "init", "."],
+            C1,
+        ),
+        (vec!["init", "-q", "--bare", &template, ".git/ward"], C1),
+        (
+            vec!["init", "-q", "--separate-git-dir=.git/x", "../elsewhere"],
+            C1,
+        ),
+        (vec!["clone", "-q", ".", ".git/copy"], C1),
+        (
+            vec!["worktree", "add", ".git/refs/remotes/origin", "HEAD"],
+            C1,
+        ),
+    ] {
+        repo.shim_env(&args, env)
+            .code(1)
+            .stderr_has("ward: denied [EN-GIT-D-004]")
+            .stderr_has("\nhint: ");
+        assert!(!policy.exists(), "{args:?}");
+        assert!(!repo.dir.join(".git/copy").exists(), "{args:?}");
+        assert!(
+            !repo.dir.join(".git/refs/remotes/origin").exists(),
+            "{args:?}"
+        );
+    }
+    // A new one elsewhere is the agent's to make.
+    let fresh = repo.tmp.path().join("fresh");
+    repo.shim_env(["init", "-q", fresh.to_str().unwrap()], C1)
+        .ok();
+    repo.shim_env(["clone", "-q", ".", "../copy"], C1).ok();
+    repo.shim_env(["worktree", "add", "-q", "../wt", "HEAD"], C1)
+        .ok();
+}

@@ -22,8 +22,21 @@ fn edge_cases() {
         ("--help commit", outside(r("help"))),
         ("--exec-path", outside(r(""))),
         ("commit --help", outside(r("commit"))),
-        ("clone https://x/y", outside(m("clone"))),
-        ("init", outside(m("init"))),
+        ("clone https://x/y", outside(trees(m("clone"), &["y"]))),
+        (
+            "clone -o up --depth 1 ../x.git/ here",
+            outside(trees(m("clone"), &["here"])),
+        ),
+        ("clone git@host:a/b.git", outside(trees(m("clone"), &["b"]))),
+        (
+            "clone --separate-git-dir=/tmp/g ../x",
+            outside(trees(m("clone"), &["x", "/tmp/g"])),
+        ),
+        ("init", outside(trees(m("init"), &["."]))),
+        (
+            "init -q --bare --template=/tmp/t .git/ward",
+            outside(trees(m("init"), &[".git/ward"])),
+        ),
         // Global options in both forms, before the subcommand only.
         (
             "-p --no-pager --literal-pathspecs --namespace ns commit",
@@ -928,22 +941,22 @@ fn edge_cases() {
         (
             "worktree add ../topic",
             refs(
-                m("worktree"),
+                trees(m("worktree"), &["../topic"]),
                 vec![w(named("refs/heads/topic"), Create, None)],
             ),
         ),
-        ("worktree add ../wt", m("worktree")),
+        ("worktree add ../wt", trees(m("worktree"), &["../wt"])),
         (
             "worktree add -b n ../p main",
             refs(
-                m("worktree"),
+                trees(m("worktree"), &["../p"]),
                 vec![w(named("refs/heads/n"), Create, Some("main"))],
             ),
         ),
         (
             "worktree add ../p only-remote",
             refs(
-                m("worktree"),
+                trees(m("worktree"), &["../p"]),
                 vec![w(
                     named("refs/heads/only-remote"),
                     Create,
