@@ -163,10 +163,21 @@ pub fn contract_at(git_dir: Option<&Path>) -> Result<Option<(String, ContractSou
     }
 }
 
-/// Config pairs the environment carries to git: `GIT_CONFIG_COUNT` with
-/// `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, and `GIT_CONFIG_PARAMETERS`.
+/// Config pairs the environment carries to git: the files
+/// `GIT_CONFIG_SYSTEM` and `GIT_CONFIG_GLOBAL` name (in place of the
+/// machine's and the user's), `GIT_CONFIG_COUNT` with
+/// `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, and `GIT_CONFIG_PARAMETERS`,
+/// in the order git reads them. (A file's `include.path` is a pair like
+/// any other: it can carry anything.)
 pub fn env_config() -> Vec<(String, String)> {
     let mut out = Vec::new();
+    let system = env::var("GIT_CONFIG_SYSTEM").filter(|_| !env::truthy("GIT_CONFIG_NOSYSTEM"));
+    for file in [system, env::var("GIT_CONFIG_GLOBAL")]
+        .into_iter()
+        .flatten()
+    {
+        out.extend(config_file_pairs(Path::new(&file)));
+    }
     if let Some(count) = env::var("GIT_CONFIG_COUNT").and_then(|c| c.trim().parse::<usize>().ok()) {
         for n in 0..count.min(10_000) {
             if let Some(key) = env::var(&format!("GIT_CONFIG_KEY_{n}")) {
@@ -177,6 +188,33 @@ pub fn env_config() -> Vec<(String, String)> {
     }
     if let Some(params) = env::var("GIT_CONFIG_PARAMETERS") {
         out.extend(parse_config_parameters(&params));
+    }
+    out
+}
+
+/// Every `section[.subsection].key` and value a config file sets, keys
+/// normalized; nothing when it cannot be read.
+fn config_file_pairs(path: &Path) -> Vec<(String, String)> {
+    let Ok(file) =
+        gix::config::File::from_path_no_includes(path.to_path_buf(), gix::config::Source::Env)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for section in file.sections() {
+        let header = section.header();
+        let prefix = match header.subsection_name() {
+            Some(sub) => format!("{}.{sub}", header.name()),
+            None => header.name().to_string(),
+        };
+        for name in section.value_names() {
+            for value in section.values(&name) {
+                out.push((
+                    normalize_key(&format!("{prefix}.{name}")),
+                    value.to_string(),
+                ));
+            }
+        }
     }
     out
 }

@@ -351,3 +351,50 @@ fn a_symbolic_tracking_ref_is_never_synced_to() {
     assert_eq!(repo.rev("main"), before.1);
     assert_ne!(repo.rev("main").as_deref(), Some(work.as_str()));
 }
+
+#[test]
+fn config_files_the_environment_names_are_read_like_the_command_line() {
+    let (repo, work) = setup();
+    let before = tracked(&repo);
+    let file = repo.tmp.path().join("agent.gitconfig");
+    let file = file.to_str().unwrap();
+    let with = |text: &str| std::fs::write(file, text).unwrap();
+    // Hooks switched off for one command: the hook that would refuse the
+    // forged ref does not run, so the shim refuses (EN-GIT-D-004).
+    with("[core]\n\thooksPath = /nonexistent\n");
+    for var in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+        repo.shim_env(
+            ["update-ref", "refs/remotes/origin/main", &work],
+            &[
+                ("WARD_AGENT", "1"),
+                ("GIT_CONFIG_NOSYSTEM", "0"),
+                (var, file),
+            ],
+        )
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-004]");
+        assert_eq!(tracked(&repo), before, "{var}");
+    }
+    // A remote re-pointed by URL rewriting (EN-GIT-D-001).
+    let remote = sibling(&repo, "remote.git");
+    with(&format!(
+        "[url \"{}\"]\n\tinsteadOf = file://{}\n",
+        sibling(&repo, "elsewhere.git").display(),
+        remote.display()
+    ));
+    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
+    repo.shim_env(
+        ["pull", "-q", "--ff-only"],
+        &[("WARD_AGENT", "1"), ("GIT_CONFIG_GLOBAL", file)],
+    )
+    .code(1)
+    .stderr_has("ward: denied [EN-GIT-D-001]");
+    // A file that says nothing of the kind changes nothing.
+    with("[user]\n\tname = Agent\n");
+    repo.shim_env(
+        ["pull", "-q", "--ff-only"],
+        &[("WARD_AGENT", "1"), ("GIT_CONFIG_GLOBAL", file)],
+    )
+    .ok();
+    assert_eq!(tracked(&repo), before);
+}
