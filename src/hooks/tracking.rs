@@ -8,10 +8,10 @@
 //! of that name, and every refspec that maps onto the ref (the command
 //! line's, `--refmap`, `remote.<name>.fetch`, also from `-c`) maps
 //! `refs/heads/<name>` there. A push records what the remote accepted
-//! through the same `remote.<name>.fetch` (which must map `refs/heads/<name>`
-//! there, as for a fetch), and a clone starts a repository of its own. The same question
-//! tells a fetch into a protected branch (`fetch origin main:main`) from
-//! one that writes another branch's value there.
+//! through the same `remote.<name>.fetch`, held to the same rule; a clone
+//! starts a repository of its own. The same question tells a fetch into a
+//! protected branch (`fetch origin main:main`) from one that writes another
+//! branch's value there.
 
 use std::ffi::OsString;
 
