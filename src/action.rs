@@ -151,6 +151,9 @@ pub struct Action {
     /// bookkeeping (`diff --output=<file>`, `archive -o`, `mailinfo <msg>
     /// <patch>`), as written: relative to where the command runs.
     pub writes_files: Vec<String>,
+    /// Writes files the command line does not name, wherever its input
+    /// says (`apply --unsafe-paths`): why, as a clause.
+    pub writes_anywhere: Option<String>,
     /// Directories the command makes a repository or working tree in, as
     /// written: `init [<dir>]` (`.` alone), `clone <repo> [<dir>]`, their
     /// `--separate-git-dir`, `worktree add <path>`.
@@ -235,6 +238,7 @@ impl Action {
             removes_repositories: None,
             reaches_submodules: None,
             writes_files: Vec::new(),
+            writes_anywhere: None,
             new_trees: Vec::new(),
             syncs: false,
             repoints: Vec::new(),

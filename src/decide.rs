@@ -376,6 +376,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
+        if let Some(branch) = refs::shadowed_branch(&full) {
+            if write.op != RefOp::Delete && policy.is_protected(&format!("refs/heads/{branch}")) {
+                return refs::deny_shadow(&action.operation(), &full, branch);
+            }
+        }
         if write.target != RefTarget::All && !policy.is_protected(&full) {
             continue;
         }

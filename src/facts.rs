@@ -333,6 +333,9 @@ pub fn writes_into_guarded(
     action: &crate::action::Action,
 ) -> Option<String> {
     const WRITES: &str = "writes into";
+    if let Some(why) = &action.writes_anywhere {
+        return Some(why.clone());
+    }
     let cwd = effective_cwd(globals);
     // The working trees git may write: as named on the command line or in
     // the environment, and as found (the usual one, the parent of `.git`,
@@ -383,7 +386,7 @@ pub fn writes_into_guarded(
         )
         .chain(new_trees.into_iter().map(|dir| (dir, NEW_TREE)))
         .collect();
-    if targets.is_empty() {
+    if targets.is_empty() && env::var_os("GIT_INDEX_FILE").is_none() {
         return None;
     }
     // The guarded places, resolved once.
@@ -396,6 +399,29 @@ pub fn writes_into_guarded(
     let git_dirs: Vec<PathBuf> = repo.map_or_else(Vec::new, |r| {
         vec![canonical(r.git_dir()), canonical(r.common_dir())]
     });
+    // An index file git is pointed at (`GIT_INDEX_FILE`), which any
+    // command may write (even `status` refreshes it): in a git directory
+    // only as an index of its own (`.git/index.tmp`), never over hooks,
+    // config, refs or policy.
+    if let Some(index) = env::var_os("GIT_INDEX_FILE") {
+        let index = resolve(&cwd, Path::new(&index));
+        let in_git_dir = index
+            .components()
+            .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"))
+            || git_dirs.iter().any(|dir| index.starts_with(dir));
+        let own_index = git_dirs
+            .iter()
+            .any(|dir| index.parent() == Some(dir.as_path()))
+            && index
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("index"));
+        if policy_files.contains(&index) || (in_git_dir && !own_index) {
+            return Some(format!(
+                "has its index file (GIT_INDEX_FILE) at {}",
+                index.display()
+            ));
+        }
+    }
     targets.iter().find_map(|(target, how)| {
         let holds_policy = *how == NEW_TREE && policy_files.iter().any(|f| f.starts_with(target));
         if (*how == WRITES && policy_files.contains(target)) || holds_policy {

@@ -140,6 +140,29 @@ fn submodule(args: &[String], a: &mut Action) {
                     && w[1..].chars().all(|c| c.is_ascii_alphabetic())
                     && w.contains('f'))
         });
+    if sub.as_str() == "add" {
+        // `add [<options>] <repository> [<path>]`: a repository and working
+        // tree at the path (by default the repository's name, as `clone`).
+        let mut plain = Vec::new();
+        let mut words = rest.iter();
+        while let Some(w) = words.next() {
+            match w.as_str() {
+                "--" => plain.extend(words.by_ref()),
+                "-b" | "--branch" | "--name" | "--reference" | "--depth" => {
+                    words.next();
+                }
+                w if w.starts_with('-') => {}
+                _ => plain.push(*w),
+            }
+        }
+        let path = match plain.as_slice() {
+            [_, path, ..] => Some(path.to_string()),
+            [repo] => Some(super::worktree::cloned_name(repo)),
+            [] => None,
+        };
+        a.new_trees.extend(path);
+        return;
+    }
     let (what, untracked_too) = match sub.as_str() {
         "deinit" => (
             "submodule deinit --force removes submodule working trees with their local changes",

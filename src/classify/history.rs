@@ -339,5 +339,10 @@ pub(super) fn apply(args: &[String], a: &mut Action) {
         // `git diff | git apply -R` is `checkout -- .`: what the files held
         // is then in no commit, and the patch, from a pipe, in no file.
         a.destructive = Some("apply rewrites working tree files in place".into());
+        if p.flag("unsafe-paths") {
+            a.writes_anywhere = Some(
+                "writes wherever the patch says (--unsafe-paths), the git directory too".into(),
+            );
+        }
     }
 }

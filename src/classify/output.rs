@@ -5,8 +5,10 @@
 //! `merge-file`, which writes its result into its first file, `mailinfo
 //! <msg> <patch>`, `mailsplit -o<dir>`, `read-tree --index-output=<file>`,
 //! `fast-export`/`fast-import --export-marks=<file>`, `index-pack -o
-//! <file>` and `checkout-index --prefix=<path>` (and `config --file` when
-//! it writes: see `config.rs`).
+//! <file>`, `checkout-index --prefix=<path>`, `credential-store --file`
+//! and `credential-cache --socket` (and `config --file` when it writes:
+//! see `config.rs`). Positional files are read as git's option parser
+//! reads them: after `--` too.
 //!
 //! Such a command is no longer read-only: it can overwrite uncommitted
 //! work, or a file in the git directory (hooks, config, git-ward's own
@@ -35,6 +37,8 @@ pub(super) fn written_files(command: &str, args: &[String]) -> Vec<String> {
     );
     // Options of these commands that name a file they write.
     let long: &[&str] = match command {
+        "credential-store" => &["--file"],
+        "credential-cache" => &["--socket"],
         "format-patch" => &["--output", "--output-directory"],
         "read-tree" => &["--index-output"],
         "fast-export" => &["--output", "--export-marks"],
@@ -68,30 +72,53 @@ pub(super) fn written_files(command: &str, args: &[String]) -> Vec<String> {
     out.retain(|f| !f.is_empty());
     match command {
         "bundle" => {
-            let mut plain = options.filter(|a| !a.starts_with('-'));
-            if plain.next().is_some_and(|s| s == "create") {
-                out.extend(plain.next().cloned());
+            let plain = positional(args, &[]);
+            if plain.first().is_some_and(|s| *s == "create") {
+                out.extend(plain.get(1).map(|f| f.to_string()));
             }
         }
         "merge-file" => {
             let to_stdout = |a: &String| matches!(a.as_str(), "-p" | "--stdout" | "--object-id");
             if !options.clone().any(to_stdout) {
                 // `-L <label>` takes the next word.
-                let mut words = options;
-                while let Some(word) = words.next() {
-                    if word == "-L" {
-                        words.next();
-                    } else if !word.starts_with('-') {
-                        out.push(word.clone());
-                        break;
-                    }
-                }
+                let plain = positional(args, &["-L", "--diff-algorithm"]);
+                out.extend(plain.first().map(|f| f.to_string()));
             }
         }
         // `mailinfo [<options>] <msg> <patch>`: its options are all flags
         // or `--opt=value`.
-        "mailinfo" => out.extend(options.filter(|a| !a.starts_with('-')).take(2).cloned()),
+        "mailinfo" => out.extend(
+            positional(args, &[])
+                .into_iter()
+                .take(2)
+                .map(str::to_string),
+        ),
+        // `credential-cache--daemon [--debug] <socket>`: makes the socket there.
+        "credential-cache--daemon" => {
+            out.extend(positional(args, &[]).first().map(|f| f.to_string()));
+        }
         _ => {}
+    }
+    out
+}
+
+/// The words that are not options, as git's option parser reads them:
+/// every word after `--` or `--end-of-options`; before, those that do not
+/// start with `-` and are not the value of an option in `takes_value`.
+fn positional<'a>(args: &'a [String], takes_value: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--" | "--end-of-options" => {
+                out.extend(words.by_ref().map(String::as_str));
+            }
+            w if takes_value.contains(&w) => {
+                words.next();
+            }
+            w if w.starts_with('-') && w != "-" => {}
+            w => out.push(w),
+        }
     }
     out
 }
@@ -113,11 +140,18 @@ pub(super) fn mark(a: &mut Action, files: Vec<String>) {
 /// look at the raw words, erring toward "yes".
 pub fn may_write_file(command: &str, args: &[OsString]) -> bool {
     let short_o = matches!(command, "archive" | "format-patch" | "mailsplit");
-    matches!(command, "bundle" | "merge-file" | "mailinfo")
-        || args.iter().take_while(|a| *a != "--").any(|a| {
-            let a = a.as_bytes();
-            a.starts_with(b"--output")
-                || a.starts_with(b"--export-")
-                || (short_o && a.starts_with(b"-o"))
-        })
+    matches!(
+        command,
+        "bundle"
+            | "merge-file"
+            | "mailinfo"
+            | "credential-store"
+            | "credential-cache"
+            | "credential-cache--daemon"
+    ) || args.iter().take_while(|a| *a != "--").any(|a| {
+        let a = a.as_bytes();
+        a.starts_with(b"--output")
+            || a.starts_with(b"--export-")
+            || (short_o && a.starts_with(b"-o"))
+    })
 }

@@ -299,7 +299,8 @@ pub(super) fn stash(args: &[String], a: &mut Action) {
 }
 
 /// `worktree`: `list` reads; `remove --force` deletes a worktree with its
-/// uncommitted changes (SPEC), `remove` names it; `add` makes a branch with `-b`/`-B`, or
+/// uncommitted changes (SPEC), `remove` names it; `add` and `move` make a
+/// working tree at a path ([`Action::new_trees`]); `add` makes a branch with `-b`/`-B`, or
 /// guesses one like `checkout` (from a remote with `<commit-ish>` naming a
 /// branch that exists there only; named after the path's last component
 /// without a `<commit-ish>`, created at HEAD unless it exists).
@@ -317,6 +318,11 @@ pub(super) fn worktree(args: &[String], ctx: &Context, a: &mut Action) {
             a.removes_worktree = p.args.first().cloned();
         }
         Some("add") => worktree_add(rest, ctx, a),
+        Some("move") => {
+            // `move [-f] <worktree> <new-path>`: a working tree there.
+            let words: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
+            a.new_trees.extend(words.get(1).map(|w| w.to_string()));
+        }
         _ => {}
     }
 }
@@ -349,7 +355,7 @@ pub(super) fn new_repository(command: &str, args: &[String], a: &mut Action) {
 /// The directory `git clone <repo>` makes: the repository's last path
 /// component, without `/`, `.git` and `.bundle` at its end (`../x.git/`
 /// is `x`), as git's `guess_dir_name` does for the common cases.
-fn cloned_name(repo: &str) -> String {
+pub(super) fn cloned_name(repo: &str) -> String {
     let trimmed = repo.trim_end_matches('/');
     let trimmed = trimmed.strip_suffix("/.git").unwrap_or(trimmed);
     let last = trimmed.rsplit(['/', ':']).next().unwrap_or(trimmed);

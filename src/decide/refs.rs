@@ -46,25 +46,94 @@ impl RefChange {
 }
 
 /// Can no policy deny this change, whoever makes it? Lets the hook skip
-/// loading the policy: the ref is not protected, nothing changes, or a tag
-/// is created (fetching tags is additive). Never true where
-/// [`decide_ref_change`] could deny.
-/// `is_protected` is [`guarded`]'s answer; deleting a remote-tracking
+/// loading the policy: no rule cares about the ref (`is_protected`, which
+/// is [`guarded`]'s answer), or nothing changes; deleting a remote-tracking
 /// ref syncs nothing, and deleting a replacement ref replaces nothing.
+/// Never true where [`decide_ref_change`] could deny.
 pub fn never_denied(change: &RefChange, is_protected: bool) -> bool {
     !is_protected
         || !change.changes()
-        || (change.refname.starts_with("refs/tags/") && change.current.is_none())
         || (change.refname.starts_with("refs/remotes/") && change.new.is_none())
         || (change.refname.starts_with("refs/replace/") && change.new.is_none())
 }
 
+/// A ref outside `refs/` that is neither `HEAD` nor a pseudo-ref (those
+/// are upper case: `ORIG_HEAD`, `FETCH_HEAD`): git keeps it as the file
+/// `$GIT_DIR/<name>`, so `update-ref ward/policy.toml <id>` writes git-ward's
+/// local policy layer. (One named like a protected branch, `main`, is read
+/// as that branch: git finds `$GIT_DIR/main` before `refs/heads/main`.)
+pub fn in_git_dir_root(refname: &str) -> bool {
+    !refname.starts_with("refs/")
+        && refname != "HEAD"
+        && !refname
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// The branch name a ref would stand for in git's reading of that name:
+/// git looks for `<name>` as `refs/<name>` and `refs/tags/<name>` before
+/// `refs/heads/<name>`, so a tag `main` (or `refs/main`) is what `git
+/// merge main` and `git show main:<file>` read, for everyone.
+pub fn shadowed_branch(refname: &str) -> Option<&str> {
+    if let Some(tag) = refname.strip_prefix("refs/tags/") {
+        return Some(tag);
+    }
+    let rest = refname.strip_prefix("refs/")?;
+    let namespaced = ["heads/", "tags/", "remotes/"]
+        .iter()
+        .any(|p| rest.starts_with(p));
+    (!namespaced && !rest.is_empty()).then_some(rest)
+}
+
+/// EN-GIT-D-001 for a ref that would shadow a protected branch.
+pub fn deny_shadow(operation: &str, refname: &str, branch: &str) -> Decision {
+    Decision::deny(
+        Code::D001,
+        format!(
+            "{} writes '{refname}', which git reads in place of protected branch '{branch}' (`git merge {branch}`, `git show {branch}:<file>`)",
+            command_word(operation)
+        ),
+        format!("name it so it shadows no protected branch (say 'agent/{branch}-x' or a tag 'v-{branch}-x')"),
+        "branches.protected",
+    )
+}
+
+/// An agent's write or deletion of a file in the git directory by way of
+/// a ref name ([`in_git_dir_root`]): EN-GIT-D-004.
+fn decide_git_dir_file(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    change: &RefChange,
+) -> Decision {
+    if !change.changes() {
+        return Decision::allow("the ref keeps its value");
+    }
+    if !binds(policy, actor) {
+        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+    }
+    Decision::deny(
+        Code::D004,
+        format!(
+            "{} writes the ref '{}', which is the file $GIT_DIR/{} in the git directory, where hooks and policy live",
+            command_word(operation),
+            change.refname,
+            change.refname
+        ),
+        "name refs under refs/ (refs/heads/agent/<name>, or refs/<namespace>/<name> of your own)",
+        "enforce.actors",
+    )
+}
+
 /// Can any rule care about this ref, with `is_protected` telling whether
 /// a full ref name is protected? A protected ref, a remote-tracking ref of
-/// a protected branch name, any replacement ref. The hook's quick path
-/// asks it before loading the full policy.
+/// a protected branch name, any replacement ref, any ref kept as a file at
+/// the top of the git directory, a ref named so that git reads it for a
+/// protected branch ([`shadowed_branch`]); not a tag being created
+/// (fetching tags is additive). The hook's quick path asks it before
+/// loading the full policy.
 pub fn guarded(change: &RefChange, mut is_protected: impl FnMut(&str) -> bool) -> bool {
-    if change.refname.starts_with("refs/replace/") {
+    if change.refname.starts_with("refs/replace/") || in_git_dir_root(&change.refname) {
         return true;
     }
     if change.refname.starts_with("refs/remotes/") {
@@ -72,6 +141,13 @@ pub fn guarded(change: &RefChange, mut is_protected: impl FnMut(&str) -> bool) -
             .tracked
             .iter()
             .any(|b| is_protected(&format!("refs/heads/{b}")));
+    }
+    if shadowed_branch(&change.refname).is_some_and(|b| is_protected(&format!("refs/heads/{b}"))) {
+        return true;
+    }
+    if change.refname.starts_with("refs/tags/") && change.current.is_none() {
+        // Created: fetching tags is additive.
+        return false;
     }
     is_protected(&change.refname)
 }
@@ -92,6 +168,15 @@ pub fn decide_ref_change(
     }
     if change.refname.starts_with("refs/replace/") {
         return decide_replacement(policy, actor, operation, change);
+    }
+    if in_git_dir_root(&change.refname) && !policy.is_protected(&change.refname) {
+        return decide_git_dir_file(policy, actor, operation, change);
+    }
+    if let Some(branch) = shadowed_branch(&change.refname) {
+        let protected = policy.is_protected(&format!("refs/heads/{branch}"));
+        if protected && change.new.is_some() && change.changes() && binds(policy, actor) {
+            return deny_shadow(operation, &change.refname, branch);
+        }
     }
     if !policy.is_protected(&change.refname) {
         return Decision::allow("not a protected ref");
@@ -486,6 +571,53 @@ mod tests {
                 Some(Code::D001),
             ),
             (fetched.clone(), Actor::Agent, None),
+            // A ref outside refs/ is a file in the git directory.
+            (
+                change("ward/policy.toml", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D004),
+            ),
+            (
+                change("ward/policy.toml", Some(A), None),
+                Actor::Agent,
+                Some(Code::D004),
+            ),
+            (
+                change("ward/policy.toml", None, Some(B)),
+                Actor::Human,
+                None,
+            ),
+            (
+                change("main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (change("ORIG_HEAD", None, Some(B)), Actor::Agent, None),
+            // A tag or a ref under refs/ named like a protected branch
+            // is what git reads for that name.
+            (
+                change("refs/tags/main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/release/2", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (change("refs/main", Some(A), None), Actor::Agent, None),
+            (change("refs/tags/main", None, Some(B)), Actor::Human, None),
+            (change("refs/tags/v9", None, Some(B)), Actor::Agent, None),
+            (
+                change("refs/notes/commits", None, Some(B)),
+                Actor::Agent,
+                None,
+            ),
             // A replacement changes what every commit reads as.
             (
                 change("refs/replace/1111", None, Some(B)),

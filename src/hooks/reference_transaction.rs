@@ -26,7 +26,9 @@ use super::quick::Quick;
 use super::refstore::{RefStore, Value};
 use super::{conclude, is_zero, record, Dirs};
 use crate::audit::{self, Record};
-use crate::decide::refs::{decide_transaction, guarded, never_denied, RefChange};
+use crate::decide::refs::{
+    decide_transaction, guarded, in_git_dir_root, never_denied, shadowed_branch, RefChange,
+};
 use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, Result};
@@ -67,27 +69,25 @@ fn journaled(refname: &str) -> bool {
         || shadows(refname)
 }
 
-/// Refs the rules can protect, top-level names that stand for them,
-/// remote-tracking refs (protected branches sync to them) and replacement
-/// refs (they change what protected branches read as).
+/// Refs the rules can protect, names that stand for them (top-level ones,
+/// `refs/<name>`, tags: [`shadowed_branch`]), remote-tracking refs
+/// (protected branches sync to them) and replacement refs (they change
+/// what protected branches read as).
 fn policed(refname: &str) -> bool {
     refname.starts_with("refs/heads/")
-        || refname.starts_with("refs/tags/")
         || refname.starts_with("refs/remotes/")
         || refname.starts_with("refs/replace/")
+        || shadowed_branch(refname).is_some()
         || shadows(refname)
 }
 
-/// A ref at the top of the git directory that is no pseudo-ref (those are
-/// upper case: `ORIG_HEAD`, `FETCH_HEAD`): `git update-ref main <commit>`
-/// writes `$GIT_DIR/main`, which git's reading of `main` finds before
-/// `refs/heads/main`. The rules read it as the branch of that name.
+/// A ref at the top of the git directory that is no pseudo-ref
+/// ([`in_git_dir_root`]): `git update-ref main <commit>` writes
+/// `$GIT_DIR/main`, which git's reading of `main` finds before
+/// `refs/heads/main`; `update-ref ward/policy.toml <id>` writes a file
+/// git-ward reads.
 fn shadows(refname: &str) -> bool {
-    !refname.starts_with("refs/")
-        && refname != "HEAD"
-        && !refname
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    in_git_dir_root(refname)
 }
 
 pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {

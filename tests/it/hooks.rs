@@ -1143,3 +1143,34 @@ fn an_agent_makes_no_replacement_ref() {
     repo.git_env(["replace", "-d", &main], AGENT).ok();
     assert_eq!(replacements(&repo), "");
 }
+
+#[test]
+fn an_agent_makes_no_ref_that_git_reads_for_a_protected_branch() {
+    let repo = installed();
+    repo.git_env(["checkout", "-q", "-b", "agent/c1"], AGENT)
+        .ok();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "agent's"], AGENT)
+        .ok();
+    let main = repo.rev("main").unwrap();
+    let names = |repo: &TestRepo| {
+        repo.git(["for-each-ref", "--format=%(refname)"])
+            .ok()
+            .stdout
+    };
+    let before = names(&repo);
+    for args in [
+        &["tag", "main"][..],
+        &["tag", "-a", "-m", "x", "release/9"],
+        &["update-ref", "refs/main", "HEAD"],
+        &["update-ref", "refs/tags/master", "HEAD"],
+    ] {
+        for run in [repo.git_env(args, AGENT), repo.shim_env(args, AGENT)] {
+            assert_ne!(run.code, Some(0), "{args:?} went through");
+            refused(run);
+        }
+        assert_eq!(names(&repo), before, "{args:?}");
+    }
+    assert_eq!(repo.rev("main").as_deref(), Some(main.as_str()));
+    // Any other tag is the agent's to make.
+    repo.git_env(["tag", "v9"], AGENT).ok();
+}

@@ -7,6 +7,9 @@ use crate::common::TestRepo;
 
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
 
+/// Extra environment for one run.
+type Env<'a> = &'a [(&'a str, &'a str)];
+
 fn agent_repo() -> TestRepo {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
@@ -285,4 +288,121 @@ fn a_repository_made_over_or_inside_a_git_directory_is_refused() {
     repo.shim_env(["clone", "-q", ".", "../copy"], C1).ok();
     repo.shim_env(["worktree", "add", "-q", "../wt", "HEAD"], C1)
         .ok();
+}
+
+/// Every other way a git command line writes into the git directory: a
+/// file named after `--`, credential helpers' files, `apply
+/// --unsafe-paths`, a submodule or moved worktree there, an index file
+/// there, a ref outside `refs/` (a file at the top of the git directory).
+#[test]
+fn the_other_ways_into_the_git_directory_are_refused() {
+    let repo = agent_repo();
+    let _ = repo.ward(["install"]);
+    let hooks = repo.dir.join(".git/hooks");
+    let snapshot = |repo: &TestRepo| {
+        let mut names: Vec<String> = walk(&repo.dir.join(".git"))
+            .into_iter()
+            // git-ward's own caches and logs come and go.
+            .filter(|p| !p.contains("/ward/") || p.ends_with("policy.toml"))
+            .filter(|p| !p.contains("/logs/"))
+            .collect();
+        names.sort();
+        names
+    };
+    std::fs::write(
+        repo.path("patch.diff"),
+        "--- /dev/null\n+++ b/policy.toml\n@@ -0,0 +1 @@\n+[branches]\n",
+    )
+    .unwrap();
+    std::fs::write(repo.path("mail"), "From: a <a@b>\nSubject: x\n\nbody\n").unwrap();
+    let patch = repo.path("patch.diff");
+    let patch = patch.to_str().unwrap();
+    let gitdir_ward = format!("--directory={}", repo.dir.join(".git/ward").display());
+    let wt = repo.tmp.path().join("wt");
+    repo.git(["worktree", "add", "-q", wt.to_str().unwrap(), "HEAD"])
+        .ok();
+    let before = snapshot(&repo);
+    let rows: Vec<(Vec<&str>, Env)> = vec![
+        (vec!["mailinfo", "--", ".git/ward/policy.toml", "p"], C1),
+        (
+            vec![
+                "merge-file",
+                "--",
+                ".git/hooks/reference-transaction",
+                "a.txt",
+                "a.txt",
+            ],
+            C1,
+        ),
+        (
+            vec![
+                "bundle",
+                "create",
+                "--",
+                ".git/hooks/reference-transaction",
+                "HEAD",
+            ],
+            C1,
+        ),
+        (
+            vec![
+                "credential-store",
+                "--file=.git/hooks/reference-transaction",
+                "store",
+            ],
+            C1,
+        ),
+        (vec!["apply", "--unsafe-paths", &gitdir_ward, patch], C1),
+        (
+            vec!["submodule", "add", ".", ".git/refs/remotes/origin"],
+            C1,
+        ),
+        (
+            vec!["worktree", "move", wt.to_str().unwrap(), ".git/refs/x"],
+            C1,
+        ),
+        (vec!["update-ref", "ward/policy.toml", "HEAD"], C1),
+        (
+            vec!["add", "a.txt"],
+            &[
+                ("WARD_CONTRACT", "c1"),
+                ("GIT_INDEX_FILE", ".git/ward/policy.toml"),
+            ],
+        ),
+    ];
+    for (args, env) in &rows {
+        let run = repo.shim_env(args, env);
+        assert_ne!(run.code, Some(0), "{args:?} went through");
+        assert!(
+            run.stderr.contains("ward: denied [EN-GIT-D-004]") && run.stderr.contains("\nhint: "),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(snapshot(&repo), before, "{args:?}");
+    }
+    assert!(hooks.join("reference-transaction").exists());
+    // An index of its own in the git directory is fine.
+    repo.shim_env(
+        ["add", "a.txt"],
+        &[
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_INDEX_FILE", ".git/index.agent"),
+        ],
+    )
+    .ok();
+}
+
+/// Every path under `dir`, as a string.
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let path = e.path();
+            out.push(path.display().to_string());
+            if path.is_dir() && !path.is_symlink() {
+                out.extend(walk(&path));
+            }
+        }
+    }
+    out
 }

@@ -57,6 +57,29 @@ fn other_writers_name_every_file_they_write() {
     for (line, files) in [
         ("mailinfo msg.txt patch.txt", &["msg.txt", "patch.txt"][..]),
         ("mailinfo -k -u --scissors m p", &["m", "p"]),
+        (
+            "mailinfo -- .git/ward/policy.toml p",
+            &[".git/ward/policy.toml", "p"],
+        ),
+        ("mailinfo -k -- m p", &["m", "p"]),
+        ("mailinfo --end-of-options m p", &["m", "p"]),
+        ("merge-file -- .git/hooks/x b o", &[".git/hooks/x"]),
+        ("merge-file -L a -- cur b o", &["cur"]),
+        ("bundle create -- .git/hooks/x HEAD", &[".git/hooks/x"]),
+        ("bundle create -q --version=2 f HEAD", &["f"]),
+        (
+            "credential-store --file=.git/hooks/x store",
+            &[".git/hooks/x"],
+        ),
+        (
+            "credential-store --file .git/hooks/x store",
+            &[".git/hooks/x"],
+        ),
+        (
+            "credential-cache --socket .git/hooks/x exit",
+            &[".git/hooks/x"],
+        ),
+        ("credential-cache--daemon .git/hooks/x", &[".git/hooks/x"]),
         ("mailsplit -oout mbox", &["out"]),
         (
             "read-tree --index-output=.git/hooks/x HEAD",
