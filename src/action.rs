@@ -198,7 +198,9 @@ impl Action {
     /// destructive? Writing another commit's files into the working tree
     /// (a checkout of another commit, a merge, a pick), git refuses to
     /// overwrite changes and untracked files, but replaces ignored files in
-    /// the way without a word; `worktree remove` refuses a worktree with
+    /// the way without a word (so do `stash apply`/`branch`, which write a
+    /// stash's files, and `bisect`, which checks out commits);
+    /// `worktree remove` refuses a worktree with
     /// changes or untracked files, but deletes its ignored files with it.
     pub fn may_drop_ignored(&self) -> bool {
         self.effect != Effect::Read
@@ -207,7 +209,7 @@ impl Action {
                 || self.removes_worktree.is_some()
                 || matches!(
                     self.command.as_str(),
-                    "merge" | "pull" | "cherry-pick" | "revert" | "am"
+                    "merge" | "pull" | "cherry-pick" | "revert" | "am" | "stash" | "bisect"
                 ))
     }
 

@@ -267,7 +267,9 @@ fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
     if kept.is_empty() {
         return Ok(false);
     }
-    let Some(tree) = incoming(action) else {
+    // A stash's files come in too (`stash branch` checks out its base,
+    // then applies it): not one tree to look in.
+    let Some(tree) = incoming(action).filter(|_| action.command != "stash") else {
         return Ok(true);
     };
     let mut args: Vec<&OsStr> = ["ls-tree", "-r", "--name-only", "-z", &tree, "--"]

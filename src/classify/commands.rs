@@ -67,8 +67,10 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         }
         "read-tree" => {
             let p = parse(args, tables::READ_TREE, false);
-            if p.flag("reset") && p.flag("u") && !p.flag("dry-run") {
-                a.destructive = Some("read-tree --reset -u discards uncommitted changes".into());
+            if p.flag("u") && !p.flag("dry-run") {
+                // `-m -u` with one tree, or `--reset -u`: staged versions
+                // and the files they were written from go back to the tree's.
+                a.destructive = Some("read-tree -u discards uncommitted changes".into());
             } else if !p.flag("dry-run") {
                 a.unstages = true;
             }
@@ -105,6 +107,12 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         _ => by_subcommand(command, args, &mut a),
     }
     output::mark(&mut a, output::written_files(command, args));
+    if let Some(why) = runs_commands(command, args) {
+        if a.effect == Effect::Read {
+            a.effect = Effect::Mutating;
+        }
+        a.destructive.get_or_insert(why);
+    }
     if a.destructive.is_some()
         && matches!(
             command,
@@ -115,6 +123,26 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         a.reaches_submodules = Some(false);
     }
     a
+}
+
+/// Does the command line run a command of its own (`difftool -x <cmd>`,
+/// `bisect run <cmd>`, `submodule foreach <cmd>`)? Its git commands reach
+/// the real git, past the shim: checkpointed first, as a `!shell` alias is.
+fn runs_commands(command: &str, args: &[String]) -> Option<String> {
+    let options = || args.iter().take_while(|a| *a != "--");
+    let runs = match command {
+        "difftool" => options().any(|a| {
+            let name = a.split('=').next().unwrap_or_default();
+            a.starts_with("-x") || (name.len() > 4 && "--extcmd".starts_with(name))
+        }),
+        "bisect" => args.first().is_some_and(|s| s == "run"),
+        "submodule" => args
+            .iter()
+            .find(|w| !w.starts_with('-'))
+            .is_some_and(|s| s == "foreach"),
+        _ => false,
+    };
+    runs.then(|| format!("{command} runs a command whose git commands git-ward cannot see"))
 }
 
 /// `submodule`: `deinit --force` removes submodule working trees with their

@@ -148,6 +148,7 @@ pub fn may_write_file(command: &str, args: &[OsString]) -> bool {
             | "credential-store"
             | "credential-cache"
             | "credential-cache--daemon"
+            | "difftool"
     ) || args.iter().take_while(|a| *a != "--").any(|a| {
         let a = a.as_bytes();
         a.starts_with(b"--output")

@@ -326,6 +326,19 @@ fn the_issue_command_lines() {
             refs(unstages(m("reset")), vec![w(cur(), Update, None)]),
         ),
         ("read-tree HEAD", unstages(m("read-tree"))),
+        (
+            "read-tree -m -u HEAD",
+            destroys(m("read-tree"), "read-tree -u discards uncommitted changes"),
+        ),
+        (
+            "read-tree -mu HEAD other",
+            destroys(m("read-tree"), "read-tree -u discards uncommitted changes"),
+        ),
+        (
+            "read-tree --reset -u HEAD",
+            destroys(m("read-tree"), "read-tree -u discards uncommitted changes"),
+        ),
+        ("read-tree -n -m -u HEAD", m("read-tree")),
         ("update-index --force-remove f", unstages(m("update-index"))),
         (
             "update-index --cacheinfo=100644,abc,f",

@@ -991,3 +991,58 @@ fn a_destructive_command_the_shim_moved_off_main_is_checkpointed_first() {
     assert_eq!(repo.branch(), "main");
     assert_eq!(repo.state(), before);
 }
+
+#[test]
+fn read_tree_merging_into_the_working_tree_comes_back() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(["read-tree", "-m", "-u", "HEAD"], C1).ok();
+    assert_ne!(repo.state(), before);
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn an_allow_listed_ignored_file_a_stash_writes_over_comes_back() {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", ".env\n").commit("ignore");
+    let _ = repo.ward(["install"]);
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.write(".env", "from the stash\n");
+    repo.git(["add", "-f", ".env"]).ok();
+    repo.git(["stash", "push", "-q"]).ok();
+    repo.write(".env", "SECRET=1\n");
+    for args in [&["stash", "apply", "-q"][..], &["stash", "branch", "nb"]] {
+        repo.git(["switch", "-q", "main"]).ok();
+        let before = repo.state();
+        repo.shim_env(args, C1).ok();
+        assert_eq!(
+            repo.read(".env").as_deref(),
+            Some("from the stash\n"),
+            "{args:?}"
+        );
+        undo(&repo);
+        assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"), "{args:?}");
+        assert_eq!(repo.state(), before, "{args:?}");
+    }
+}
+
+#[test]
+fn a_command_difftool_runs_is_checkpointed_first() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(
+        [
+            "difftool",
+            "-y",
+            "-x",
+            "sh -c 'git checkout -- . && git clean -fdq' sh",
+            "HEAD",
+        ],
+        C1,
+    )
+    .ok();
+    assert_ne!(repo.state(), before, "the command ran");
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}

@@ -490,7 +490,35 @@ fn edge_cases() {
         ),
         ("submodule update --init", m("submodule")),
         ("submodule -q status", r("submodule")),
-        ("submodule foreach -q git status", m("submodule")),
+        (
+            "submodule foreach -q git status",
+            destroys(
+                m("submodule"),
+                "submodule runs a command whose git commands git-ward cannot see",
+            ),
+        ),
+        (
+            "bisect run sh -c 'git clean -fdq'",
+            destroys(
+                m("bisect"),
+                "bisect runs a command whose git commands git-ward cannot see",
+            ),
+        ),
+        (
+            "difftool -y -x 'sh -c x' HEAD",
+            destroys(
+                m("difftool"),
+                "difftool runs a command whose git commands git-ward cannot see",
+            ),
+        ),
+        (
+            "difftool --extcmd=x HEAD",
+            destroys(
+                m("difftool"),
+                "difftool runs a command whose git commands git-ward cannot see",
+            ),
+        ),
+        ("difftool -y HEAD", r("difftool")),
         (
             "reset --hard --recurse-submodules",
             Action {
