@@ -89,9 +89,9 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
             a.unstages = args.iter().any(replaces);
         }
         "submodule" => submodule(args, &mut a),
-        "reflog" | "prune" | "gc" => {
+        "reflog" | "prune" | "gc" | "maintenance" => {
             by_subcommand(command, args, &mut a);
-            history::expiry(command, args, &mut a);
+            history::expiry(command, args, ctx, &mut a);
         }
         "fast-import" => {
             // Its stream on stdin can write any ref.

@@ -293,8 +293,23 @@ pub(super) fn stage(args: &[String], a: &mut Action) {
 /// ref reaches (reset away, amended, a deleted branch's). Destructive
 /// unless `-n`/`--dry-run`; not in SPEC's list, which it extends. A plain
 /// `gc` (git's own housekeeping, which git also runs by itself) and
-/// `--prune=never` are not.
-pub(super) fn expiry(command: &str, args: &[String], a: &mut Action) {
+/// `--prune=never` are not, unless config shortens how long it keeps
+/// them (`gc.reflogExpire`, `gc.reflogExpireUnreachable`, `gc.pruneExpire`,
+/// from the files, the environment or `-c`); nor is `maintenance run`
+/// (whose gc task is such a `gc`), on the same terms.
+pub(super) fn expiry(command: &str, args: &[String], ctx: &Context, a: &mut Action) {
+    const EXPIRY: &[&str] = &[
+        "gc.reflogexpire",
+        "gc.reflogexpireunreachable",
+        "gc.pruneexpire",
+    ];
+    let shortened = || {
+        EXPIRY.iter().any(|key| {
+            (ctx.config)(key)
+                .last()
+                .is_some_and(|v| !matches!(v.to_ascii_lowercase().as_str(), "never" | "false"))
+        })
+    };
     let dry = args.iter().any(|w| w == "-n" || w == "--dry-run");
     let why = match command {
         "reflog"
@@ -311,6 +326,12 @@ pub(super) fn expiry(command: &str, args: &[String], a: &mut Action) {
             .any(|w| w.starts_with("--prune=") && w != "--prune=never") =>
         {
             "gc --prune deletes unreachable objects, lost commits among them"
+        }
+        "gc" if shortened() => {
+            "gc expires reflog entries and unreachable objects early (gc.*Expire), lost commits among them"
+        }
+        "maintenance" if args.first().is_some_and(|s| s == "run") && shortened() => {
+            "maintenance run expires reflog entries and unreachable objects early (gc.*Expire), lost commits among them"
         }
         _ => return,
     };

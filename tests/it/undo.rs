@@ -1046,3 +1046,36 @@ fn a_command_difftool_runs_is_checkpointed_first() {
     undo(&repo);
     assert_eq!(repo.state(), before);
 }
+
+#[test]
+fn gc_told_to_expire_early_keeps_the_commits_only_reflogs_reach() {
+    for (config_file, args) in [
+        (
+            false,
+            &[
+                "-c",
+                "gc.reflogExpireUnreachable=now",
+                "-c",
+                "gc.pruneExpire=now",
+                "gc",
+                "-q",
+            ][..],
+        ),
+        (true, &["gc", "-q"]),
+        (true, &["maintenance", "run", "--task=gc"]),
+    ] {
+        let repo = agent_repo();
+        let lost = repo.rev("HEAD").unwrap();
+        repo.git(["reset", "-q", "--soft", "HEAD~1"]).ok();
+        if config_file {
+            repo.git(["config", "gc.reflogExpireUnreachable", "now"])
+                .ok();
+            repo.git(["config", "gc.pruneExpire", "now"]).ok();
+        }
+        repo.shim_env(args, C1).ok();
+        // Kept past git's own expiry too (refs/ward/kept/<id>/lost).
+        prune_everything(&repo);
+        let kept = repo.git(["cat-file", "-e", &format!("{lost}^{{commit}}")]);
+        assert_eq!(kept.code, Some(0), "{args:?}: {}", kept.stderr);
+    }
+}
