@@ -86,7 +86,10 @@ pub fn before_destructive(
     if let Some(untracked_too) = action.reaches_submodules {
         refuse_dirty_submodules(ctx, action, untracked_too)?;
     }
-    if matches!(action.command.as_str(), "reflog" | "prune" | "gc" | "maintenance") {
+    if matches!(
+        action.command.as_str(),
+        "reflog" | "prune" | "gc" | "maintenance"
+    ) {
         // What is at stake is history no ref reaches, not the files; and
         // for `reflog`, the stash entries, which live in a reflog only.
         let lost = lost::reflog_only(ctx)?;

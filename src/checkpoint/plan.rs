@@ -55,6 +55,10 @@ pub struct Entry {
     pub mode: String,
     #[serde(skip)]
     pub blob: String,
+    /// The permission bits to write it with, where the checkpoint recorded
+    /// them (a file others could not read: [`Plan::keep_modes`]).
+    #[serde(skip)]
+    pub private: Option<u32>,
 }
 
 /// Every path that differs, and how many do not.
@@ -68,6 +72,10 @@ pub struct Plan {
     pub kept_ignored: Vec<String>,
     /// Files the checkpoint left out for their size: never written.
     pub left_out: Vec<LeftOut>,
+    /// Directories others could not read when the checkpoint was taken,
+    /// with their permission bits: set again once the files are written.
+    #[serde(skip)]
+    pub private_dirs: Vec<(u32, String)>,
 }
 
 /// A file too large for the checkpoint (`checkpoint.max_file_size`).
@@ -259,6 +267,7 @@ pub fn compute(
             raw: raw.to_vec(),
             mode: m2.to_string(),
             blob: s2.to_string(),
+            private: None,
         });
     }
     let changed_in_target = (plan.modifies()) as u64;
@@ -298,9 +307,49 @@ pub struct Failure {
     pub reason: String,
 }
 
+impl Plan {
+    /// Takes the permission bits a checkpoint recorded ([`Checkpoint::modes`]):
+    /// its files are written with them, its directories set to them.
+    pub fn keep_modes(&mut self, modes: &[(u32, String)]) {
+        let files: std::collections::HashMap<&str, u32> =
+            modes.iter().map(|(m, p)| (p.as_str(), *m)).collect();
+        for e in &mut self.entries {
+            e.private = files.get(e.path.as_str()).copied();
+        }
+        let written: HashSet<&str> = self.entries.iter().map(|e| e.path.as_str()).collect();
+        self.private_dirs = modes
+            .iter()
+            .filter(|(_, p)| !written.contains(p.as_str()))
+            .cloned()
+            .collect();
+    }
+}
+
+/// Sets the recorded permission bits of the directories ([`Plan::private_dirs`])
+/// above the files written, where they are directories now.
+fn set_dir_modes(ctx: &Ctx, dirs: &[(u32, String)], written: &[&&Entry]) {
+    use std::os::unix::fs::PermissionsExt;
+    for (mode, dir) in dirs {
+        let above = written.iter().any(|e| {
+            e.path
+                .strip_prefix(dir.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+        });
+        let full = ctx.workdir.join(dir);
+        if above && std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir()) {
+            let _ = std::fs::set_permissions(&full, std::fs::Permissions::from_mode(*mode));
+        }
+    }
+}
+
 /// Carries out the plan's entries (all of them; filter first for a
-/// selection). Returns the paths that could not be restored.
-pub fn apply(ctx: &Ctx, entries: &[&Entry]) -> Result<Vec<Failure>> {
+/// selection), and sets the recorded bits of `private_dirs` above the
+/// files it writes. Returns the paths that could not be restored.
+pub fn apply(
+    ctx: &Ctx,
+    entries: &[&Entry],
+    private_dirs: &[(u32, String)],
+) -> Result<Vec<Failure>> {
     let mut failures = Vec::new();
     let tmp_dir = ctx.git_dir.join("ward").join("tmp");
     std::fs::create_dir_all(&tmp_dir).at("create the directory", &tmp_dir)?;
@@ -374,6 +423,7 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry]) -> Result<Vec<Failure>> {
             });
         }
     }
+    set_dir_modes(ctx, private_dirs, &writes);
     Ok(failures)
 }
 
@@ -406,8 +456,25 @@ fn write_one(
         std::os::unix::fs::symlink(OsStr::from_bytes(content), &tmp)
             .map_err(|err| err.to_string())?;
     } else {
-        std::fs::write(&tmp, content).map_err(|err| err.to_string())?;
-        if e.mode == "100755" {
+        if let Some(mode) = e.private {
+            // Made readable by its owner only, then given its own bits:
+            // never readable by others on the way.
+            use std::io::Write;
+            use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&tmp)
+                .map_err(|err| err.to_string())?;
+            file.write_all(content).map_err(|err| err.to_string())?;
+            drop(file);
+            std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode))
+                .map_err(|err| err.to_string())?;
+        } else {
+            std::fs::write(&tmp, content).map_err(|err| err.to_string())?;
+        }
+        if e.mode == "100755" && e.private.is_none() {
             use std::os::unix::fs::PermissionsExt;
             let meta = std::fs::metadata(&tmp).map_err(|err| err.to_string())?;
             let mode = meta.permissions().mode();

@@ -159,7 +159,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         value["safety_checkpoint"] = safety.clone().into();
         actions.push(format!("safety checkpoint {safety}"));
     }
-    let failures = plan::apply(&ctx, &selected)?;
+    let failures = plan::apply(&ctx, &selected, &prepared.plan.private_dirs)?;
     if args.index {
         set_index(&ctx, &cp)?;
     }
@@ -248,6 +248,7 @@ pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[String], verbose: bool) -> R
         verbose,
     )?;
     plan.left_out = plan::left_out(&ctx.workdir, &cp.skipped, paths);
+    plan.keep_modes(&cp.modes);
     Ok(Prepared { present, plan })
 }
 

@@ -240,16 +240,19 @@ impl Walk<'_> {
             .iter()
             .map(|p| (p, false))
             .chain(ignored.iter().map(|p| (p, true)));
+        let mut private = snapshot::Private::default();
         for (path, is_ignored) in all {
             let full = self.ctx.workdir.join(OsStr::from_bytes(path));
-            let size = std::fs::symlink_metadata(&full)
-                .map(|m| m.len())
-                .unwrap_or(0);
+            let meta = std::fs::symlink_metadata(&full).ok();
+            let size = meta.as_ref().map_or(0, |m| m.len());
             let shown = String::from_utf8_lossy(path).into_owned();
             if size > max {
                 let size = snapshot::human_size(size);
                 self.s.trees.skipped.push(format!("{shown} ({size})"));
                 continue;
+            }
+            if let Some(meta) = meta.filter(|m| m.is_file()) {
+                private.note(&self.ctx.workdir, path, meta.permissions().mode());
             }
             let counts = &mut self.s.trees.counts;
             if is_ignored {
@@ -270,6 +273,7 @@ impl Walk<'_> {
             self.s.worktree.push(Edit::put(path, mode, blob));
             self.files += 1;
         }
+        self.s.trees.modes = private.modes;
         Ok(())
     }
 

@@ -26,6 +26,7 @@
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime};
@@ -92,6 +93,9 @@ pub struct Trees {
     pub stages: Vec<u8>,
     /// Allow-listed ignored files included in the tree.
     pub ignored: Vec<String>,
+    /// Untracked files and their directories that others may not read
+    /// ([`Checkpoint::modes`]).
+    pub modes: Vec<(u32, String)>,
 }
 
 /// A temporary index file that removes itself (and its lock).
@@ -297,6 +301,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         )?;
     }
     let ignored = allowed_ignored(ctx, &idx.env())?;
+    let mut private = Private::default();
     let max = crate::policy::parse_size(&ctx.settings.checkpoint.max_file_size).unwrap_or(u64::MAX);
     let mut add = nul_terminated(&changed);
     for (path, is_ignored) in untracked
@@ -305,13 +310,15 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         .chain(ignored.iter().map(|p| (p, true)))
     {
         let full = ctx.workdir.join(OsStr::from_bytes(path));
-        let size = std::fs::symlink_metadata(&full)
-            .map(|m| m.len())
-            .unwrap_or(0);
+        let meta = std::fs::symlink_metadata(&full).ok();
+        let size = meta.as_ref().map_or(0, |m| m.len());
         let shown = String::from_utf8_lossy(path).into_owned();
         if size > max {
             t.skipped.push(format!("{shown} ({})", human_size(size)));
             continue;
+        }
+        if let Some(meta) = meta.filter(|m| m.is_file()) {
+            private.note(&ctx.workdir, path, meta.permissions().mode());
         }
         if is_ignored {
             t.counts.ignored += 1;
@@ -323,6 +330,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         add.push(0);
     }
     t.counts.skipped = t.skipped.len() as u64;
+    t.modes = private.modes;
     if !add.is_empty() {
         // Only the paths that differ: the rest of the copy is already right.
         // `update-index` takes them one by one (no pathspec matching, whose
@@ -338,6 +346,44 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
 
     t.counts.files = index_entries(&idx.0);
     Ok(t)
+}
+
+/// Untracked files others may not read (no read bit for group or
+/// others), and such directories above them: what a checkout would make
+/// readable. Paths git-ward cannot write in a trailer (a newline) are
+/// left out, and so is everything past [`Private::MAX`].
+#[derive(Default)]
+pub(super) struct Private {
+    pub(super) modes: Vec<(u32, String)>,
+    dirs: std::collections::HashSet<Vec<u8>>,
+}
+
+impl Private {
+    const MAX: usize = 1000;
+
+    pub(super) fn note(&mut self, workdir: &Path, path: &[u8], mode: u32) {
+        if mode & 0o044 == 0o044 || path.contains(&b'\n') || self.modes.len() >= Self::MAX {
+            return;
+        }
+        self.modes
+            .push((mode & 0o7777, String::from_utf8_lossy(path).into_owned()));
+        // Its directories, each once.
+        let mut end = path.len();
+        while let Some(slash) = path[..end].iter().rposition(|b| *b == b'/') {
+            end = slash;
+            let dir = path[..end].to_vec();
+            if !self.dirs.insert(dir.clone()) {
+                break;
+            }
+            let bits = std::fs::symlink_metadata(workdir.join(OsStr::from_bytes(&dir)))
+                .map(|m| m.permissions().mode())
+                .unwrap_or(0o755);
+            if bits & 0o055 != 0o055 {
+                self.modes
+                    .push((bits & 0o7777, String::from_utf8_lossy(&dir).into_owned()));
+            }
+        }
+    }
 }
 
 /// The index's assume-unchanged paths; none when gix cannot read it.
@@ -529,6 +575,7 @@ pub(super) fn describe(ctx: &Ctx, t: &Trees, opts: &Options) -> Checkpoint {
     cp.counts = t.counts.clone();
     cp.skipped = t.skipped.clone();
     cp.conflicted = t.conflicted.clone();
+    cp.modes = t.modes.clone();
     cp.refs = opts.keep_refs;
     if opts.keep_stashes {
         cp.stashes = super::stash::list(ctx);

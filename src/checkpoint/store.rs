@@ -14,8 +14,9 @@
 //! (the staged tree), `Files` (the counts), then one line per item:
 //! `Skipped`, `Conflicted` (a path), `Stash` (`<commit> <message>`, newest
 //! first), `Ref` (`<name> <commit>`), `Merge-Head` (a commit `MERGE_HEAD`
-//! named), and `Merge-State` (the commit holding a merge in progress, see
-//! [`super::merge`]).
+//! named), `Merge-State` (the commit holding a merge in progress, see
+//! [`super::merge`]), and `Mode` (`<octal bits> <path>`, an untracked file
+//! or directory others may not read).
 
 use serde::Serialize;
 
@@ -107,6 +108,10 @@ pub struct Checkpoint {
     pub merge_heads: Vec<String>,
     /// The commit recording that merge (see [`super::merge`]).
     pub merge_state: Option<String>,
+    /// Untracked files and directories that others may not read, with
+    /// their permission bits: restored with them, not as a checkout would
+    /// make them (a `.env` of mode 600 must not come back 644).
+    pub modes: Vec<(u32, String)>,
 }
 
 impl Checkpoint {
@@ -176,6 +181,9 @@ impl Checkpoint {
         if let Some(s) = &self.merge_state {
             t("Merge-State", s);
         }
+        for (mode, path) in &self.modes {
+            t("Mode", &format!("{mode:o} {path}"));
+        }
         m
     }
 
@@ -216,6 +224,14 @@ impl Checkpoint {
                 }
                 "Merge-Head" => cp.merge_heads.push(v),
                 "Merge-State" => cp.merge_state = Some(v),
+                "Mode" => {
+                    let parsed = value
+                        .split_once(' ')
+                        .and_then(|(m, path)| Some((u32::from_str_radix(m, 8).ok()?, path)));
+                    if let Some((mode, path)) = parsed {
+                        cp.modes.push((mode & 0o7777, path.to_string()));
+                    }
+                }
                 "Ref" => {
                     if let Some((name, sha)) = value.split_once(' ') {
                         cp.refs.push((name.to_string(), sha.to_string()));
@@ -254,6 +270,7 @@ impl Checkpoint {
             refs: Vec::new(),
             merge_heads: Vec::new(),
             merge_state: None,
+            modes: Vec::new(),
         }
     }
 
@@ -548,7 +565,10 @@ mod tests {
         c.refs.push(("refs/heads/x".into(), "456".into()));
         c.merge_heads.push("789".into());
         c.merge_state = Some("abc".into());
+        c.modes.push((0o600, ".env".into()));
+        c.modes.push((0o700, "secret dir".into()));
         let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
+        assert_eq!(back.modes, c.modes);
         assert_eq!(back.description, "turn 2 more");
         assert_eq!(back.kind, Kind::Turn);
         assert_eq!(back.turn, Some(2));

@@ -110,7 +110,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
     )?;
     text.push_str(&rollback::safety_line(&safety));
     let entries: Vec<_> = prepared.plan.entries.iter().collect();
-    let failures = super::plan::apply(&ctx, &entries)?;
+    let failures = super::plan::apply(&ctx, &entries, &prepared.plan.private_dirs)?;
     text.push_str(&format!(
         "Rolled back to {} (turn {}, tests pass)\n",
         good.id,

@@ -633,7 +633,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         }
         None => here,
     };
-    let failures = super::plan::apply(target, &selected)?;
+    let failures = super::plan::apply(target, &selected, &plan.private_dirs)?;
     if index_changes {
         if let Some(cp) = &cp {
             rollback::set_index(target, cp)?;

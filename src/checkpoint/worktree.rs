@@ -148,6 +148,7 @@ impl Gone {
         let files = (cp.counts.files > 0).then_some(cp.counts.files);
         let mut plan = super::plan::compute(ctx, &start, &cp.tree, &[], &[], files, false)?;
         plan.left_out = super::plan::left_out(&self.path, &cp.skipped, &[]);
+        plan.keep_modes(&cp.modes);
         let present = super::snapshot::trees(ctx)?;
         Ok(Prepared { present, plan })
     }

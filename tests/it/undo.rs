@@ -1079,3 +1079,34 @@ fn gc_told_to_expire_early_keeps_the_commits_only_reflogs_reach() {
         assert_eq!(kept.code, Some(0), "{args:?}: {}", kept.stderr);
     }
 }
+
+#[test]
+fn files_others_could_not_read_come_back_so() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = agent_repo();
+    let mode = |rel: &str| {
+        std::fs::metadata(repo.dir.join(rel))
+            .map(|m| m.permissions().mode() & 0o777)
+            .ok()
+    };
+    let set = |rel: &str, bits: u32| {
+        std::fs::set_permissions(repo.dir.join(rel), std::fs::Permissions::from_mode(bits)).unwrap()
+    };
+    repo.write("secrets/key.pem", "-----BEGIN KEY-----\n");
+    set(".env", 0o600);
+    set("secrets/key.pem", 0o640);
+    set("secrets", 0o700);
+    repo.shim_env(["clean", "-fdxq"], C1).ok();
+    assert_eq!(mode(".env"), None);
+    undo(&repo);
+    assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"));
+    assert_eq!(
+        repo.read("secrets/key.pem").as_deref(),
+        Some("-----BEGIN KEY-----\n")
+    );
+    assert_eq!(mode(".env"), Some(0o600));
+    assert_eq!(mode("secrets/key.pem"), Some(0o640));
+    assert_eq!(mode("secrets"), Some(0o700));
+    // Files anyone could read come back as a checkout makes them.
+    assert_eq!(mode("new/untracked.txt").map(|m| m & 0o044), Some(0o044));
+}
