@@ -220,8 +220,11 @@ fn list() -> Result<(serde_json::Value, String)> {
     Ok((json!({ "checkpoints": items }), text))
 }
 
-/// A short commit id.
+/// A short commit id; a symbolic value (`ref:refs/heads/x`) whole.
 pub fn short(id: &str) -> &str {
+    if id.starts_with("ref:") {
+        return id;
+    }
     id.get(..8).unwrap_or(id)
 }
 

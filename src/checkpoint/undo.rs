@@ -297,7 +297,13 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
         .into_iter()
         .map(|name| {
             let (old, new) = span[&name].clone();
-            let now = current(ctx, &name);
+            // A command that made the ref a symbolic one left `ref:<target>`.
+            let now = match new.strip_prefix("ref:") {
+                Some(_) => symbolic(ctx, &name)
+                    .map(|t| format!("ref:{t}"))
+                    .or_else(|| current(ctx, &name)),
+                None => current(ctx, &name),
+            };
             let now_z = now.clone().unwrap_or_else(|| ZERO.to_string());
             let action = if now_z == old {
                 "unchanged"
@@ -355,6 +361,14 @@ fn refs_from_checkpoint(ctx: &Ctx, cp: &Checkpoint) -> Vec<RefMove> {
 }
 
 /// A ref's value, unpeeled; `None` when it does not exist.
+/// The ref a symbolic ref names, if `name` is one.
+fn symbolic(ctx: &Ctx, name: &str) -> Option<String> {
+    let out = ctx.git.output(["symbolic-ref", "-q", name]).ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
 fn current(ctx: &Ctx, name: &str) -> Option<String> {
     let out = ctx.git.output(["rev-parse", "-q", "--verify", name]).ok()?;
     out.status
@@ -592,22 +606,68 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         None => false,
     };
     for s in &moves {
+        // A symbolic ref left by the command is checked by the value it
+        // resolves to; one it replaced is made again.
+        let resolved;
+        let from = match s.from.strip_prefix("ref:") {
+            Some(_) => {
+                resolved = current(&ctx, &s.name).unwrap_or_default();
+                resolved.as_str()
+            }
+            None => s.from.as_str(),
+        };
+        if let Some(target) = s.to.strip_prefix("ref:") {
+            let o = ctx
+                .git
+                .output(["symbolic-ref", "-m", "ward: undo", &s.name, target])?;
+            if o.status.success() {
+                journal.push(RefMove {
+                    name: s.name.clone(),
+                    old: s.from.clone(),
+                    new: s.to.clone(),
+                });
+            } else {
+                ref_failures.push(format!(
+                    "{}: {}",
+                    s.name,
+                    String::from_utf8_lossy(&o.stderr).trim()
+                ));
+            }
+            continue;
+        }
+        // The ref itself, never the one it names: a branch a command made
+        // a symbolic ref (`symbolic-ref refs/heads/feat refs/heads/work`)
+        // goes back to being a branch, and `work` is left alone.
         let args: Vec<&str> = if s.to == ZERO {
-            vec!["update-ref", "-m", "ward: undo", "-d", &s.name, &s.from]
-        } else if s.name == "HEAD" {
             vec![
                 "update-ref",
                 "--no-deref",
                 "-m",
                 "ward: undo",
-                "HEAD",
-                &s.to,
-                &s.from,
+                "-d",
+                &s.name,
+                from,
             ]
         } else if s.from == ZERO {
-            vec!["update-ref", "-m", "ward: undo", &s.name, &s.to, ""]
+            vec![
+                "update-ref",
+                "--no-deref",
+                "-m",
+                "ward: undo",
+                &s.name,
+                &s.to,
+                "",
+            ]
         } else {
-            vec!["update-ref", "-m", "ward: undo", &s.name, &s.to, &s.from]
+            vec![
+                "update-ref",
+                "--no-deref",
+                "-m",
+                "ward: undo",
+                &s.name,
+                &s.to,
+                from,
+            ]
         };
         let o = ctx.git.output(&args)?;
         if o.status.success() {

@@ -181,6 +181,32 @@ fn a_branch_a_symbolic_ref_replaces_is_kept_through_a_prune() {
 }
 
 #[test]
+fn a_branch_made_a_symbolic_ref_is_a_branch_again_and_the_other_is_left_alone() {
+    let repo = agent_repo();
+    let tip = commit_only_on(&repo, "agent/other");
+    let before = repo.state();
+    repo.shim_env(
+        [
+            "symbolic-ref",
+            "refs/heads/agent/other",
+            "refs/heads/agent/c1",
+        ],
+        C1,
+    )
+    .ok();
+    undo(&repo);
+    let symbolic = repo.git(["symbolic-ref", "-q", "refs/heads/agent/other"]);
+    assert_ne!(
+        symbolic.code,
+        Some(0),
+        "still symbolic: {}",
+        symbolic.stdout
+    );
+    assert_eq!(repo.rev("agent/other").as_deref(), Some(tip.as_str()));
+    assert_eq!(repo.state(), before);
+}
+
+#[test]
 fn branch_delete_comes_back() {
     let repo = agent_repo();
     repo.git(["branch", "doomed", "HEAD~1"]).ok();
