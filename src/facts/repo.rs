@@ -88,7 +88,19 @@ impl Repo {
             .ok()?
             .to_thread_local()
         };
-        Some(Repo::from_gix(repo))
+        let mut repo = Repo::from_gix(repo);
+        // The working tree git is told of (`--work-tree`, else
+        // `GIT_WORK_TREE`), whatever directory the git dir was found from:
+        // a checkpoint is of the files the command will touch.
+        let told = globals
+            .work_tree
+            .clone()
+            .or_else(|| env::var_os("GIT_WORK_TREE").map(PathBuf::from));
+        if let Some(tree) = told {
+            let tree = cwd.join(tree);
+            repo.workdir = Some(tree.canonicalize().unwrap_or(tree));
+        }
+        Some(repo)
     }
 
     /// The repository of the current directory (tool and hook faces).

@@ -1136,3 +1136,36 @@ fn files_others_could_not_read_come_back_so() {
     // Files anyone could read come back as a checkout makes them.
     assert_eq!(mode("new/untracked.txt").map(|m| m & 0o044), Some(0o044));
 }
+
+#[test]
+fn the_working_tree_a_command_is_told_of_is_the_one_checkpointed() {
+    for env_var in [false, true] {
+        let repo = agent_repo();
+        let before = repo.state();
+        // A directory whose `.git` file names the repository's git dir.
+        let elsewhere = repo.tmp.path().join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(
+            elsewhere.join(".git"),
+            format!("gitdir: {}\n", repo.dir.join(".git").display()),
+        )
+        .unwrap();
+        let tree = repo.dir.to_str().unwrap();
+        let flag = format!("--work-tree={tree}");
+        let (args, env): (Vec<&str>, Vec<(&str, &str)>) = if env_var {
+            (
+                vec!["reset", "-q", "--hard"],
+                vec![("WARD_CONTRACT", "c1"), ("GIT_WORK_TREE", tree)],
+            )
+        } else {
+            (
+                vec![&flag, "reset", "-q", "--hard"],
+                vec![("WARD_CONTRACT", "c1")],
+            )
+        };
+        repo.shim_in(&elsewhere, &args, &env).ok();
+        assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"), "{args:?}");
+        undo(&repo);
+        assert_eq!(repo.state(), before, "{args:?}");
+    }
+}
