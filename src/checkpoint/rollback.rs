@@ -108,9 +108,8 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&diff(&ctx, &prepared.present.tree, &cp.tree, &paths)?);
     }
     out.say(&prepared.plan.render());
-    let index_changes = args.index
-        && (cp.index_tree.as_deref() != Some(&prepared.present.index_tree)
-            || super::merge::changes(&ctx, &cp));
+    let index_changes =
+        args.index && (index_differs(&cp, &prepared.present) || super::merge::changes(&ctx, &cp));
     if index_changes {
         out.say("  INDEX     the staged state will be set to the checkpoint's\n");
     }
@@ -233,6 +232,21 @@ impl Confirmation<'_> {
 pub struct Prepared {
     pub present: Trees,
     pub plan: Plan,
+}
+
+/// Does the staged state differ from the checkpoint's: the staged tree,
+/// or which paths are in conflict? (A conflicted path is recorded as its
+/// `ours` side: after `stash pop` conflicts over a staged edit, the same
+/// tree as before.)
+pub fn index_differs(cp: &Checkpoint, present: &Trees) -> bool {
+    let set = |paths: &[String]| {
+        paths
+            .iter()
+            .cloned()
+            .collect::<std::collections::BTreeSet<String>>()
+    };
+    cp.index_tree.as_deref() != Some(present.index_tree.as_str())
+        || set(&cp.conflicted) != set(&present.conflicted)
 }
 
 /// Snapshots the present and plans the way to `cp`.

@@ -528,7 +528,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         || gone.is_some()
         || cp
             .as_ref()
-            .is_some_and(|cp| cp.index_tree.as_deref() != Some(present.index_tree.as_str()));
+            .is_some_and(|cp| rollback::index_differs(cp, &present));
     let recorded_stashes = cp
         .as_ref()
         .map(|cp| cp.stashes.as_slice())

@@ -1169,3 +1169,21 @@ fn the_working_tree_a_command_is_told_of_is_the_one_checkpointed() {
         assert_eq!(repo.state(), before, "{args:?}");
     }
 }
+
+#[test]
+fn a_stash_pop_that_conflicts_over_a_staged_edit_comes_back_unconflicted() {
+    let repo = agent_repo();
+    // A stash that changes a.txt, then a staged edit of a.txt it conflicts with.
+    repo.write("a.txt", "stashed\n");
+    repo.git(["stash", "push", "-q", "--", "a.txt"]).ok();
+    repo.write("a.txt", "staged work\n");
+    repo.git(["add", "a.txt"]).ok();
+    let before = repo.state();
+    let pop = repo.shim_env(["stash", "pop", "-q"], C1);
+    assert_ne!(pop.code, Some(0), "the pop conflicts");
+    assert_ne!(repo.git(["ls-files", "-u"]).ok().stdout, "", "in conflict");
+    undo(&repo);
+    let unmerged = repo.git(["ls-files", "-u"]).ok().stdout;
+    assert_eq!(unmerged, "", "still unmerged");
+    assert_eq!(repo.state(), before);
+}
