@@ -303,7 +303,13 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
     }
 
-    if let Some(how) = action.hooks_off.as_ref().or(facts.env_hooks_off.as_ref()) {
+    // Hooks the environment switches off for every command matter to the
+    // ones that change something; a command line that does is refused.
+    let env_off = facts
+        .env_hooks_off
+        .as_ref()
+        .filter(|_| effective_effect(policy, action) != Effect::Read);
+    if let Some(how) = action.hooks_off.as_ref().or(env_off) {
         if !settings.enforce.allow_no_verify {
             return Decision::deny(
                 Code::D004,
@@ -376,9 +382,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
-        if let Some(branch) = refs::shadowed_branch(&full) {
-            if write.op != RefOp::Delete && policy.is_protected(&format!("refs/heads/{branch}")) {
-                return refs::deny_shadow(&action.operation(), &full, branch);
+        if let Some(branch) = refs::stands_for(&full, |r| policy.is_protected(r)) {
+            if write.op != RefOp::Delete {
+                return refs::deny_shadow(&action.operation(), &full, &branch);
             }
         }
         if write.target != RefTarget::All && !policy.is_protected(&full) {

@@ -163,21 +163,13 @@ pub fn contract_at(git_dir: Option<&Path>) -> Result<Option<(String, ContractSou
     }
 }
 
-/// Config pairs the environment carries to git: the files
-/// `GIT_CONFIG_SYSTEM` and `GIT_CONFIG_GLOBAL` name (in place of the
-/// machine's and the user's), `GIT_CONFIG_COUNT` with
-/// `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, and `GIT_CONFIG_PARAMETERS`,
-/// in the order git reads them. (A file's `include.path` is a pair like
-/// any other: it can carry anything.)
+/// Config pairs the environment carries to git for one command, as `-c`
+/// does: `GIT_CONFIG_COUNT` with `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`,
+/// and `GIT_CONFIG_PARAMETERS`. (The files `GIT_CONFIG_GLOBAL` and
+/// `GIT_CONFIG_SYSTEM` name stand in for the user's and the machine's
+/// config: see [`env_file_hooks_path`].)
 pub fn env_config() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let system = env::var("GIT_CONFIG_SYSTEM").filter(|_| !env::truthy("GIT_CONFIG_NOSYSTEM"));
-    for file in [system, env::var("GIT_CONFIG_GLOBAL")]
-        .into_iter()
-        .flatten()
-    {
-        out.extend(config_file_pairs(Path::new(&file)));
-    }
     if let Some(count) = env::var("GIT_CONFIG_COUNT").and_then(|c| c.trim().parse::<usize>().ok()) {
         for n in 0..count.min(10_000) {
             if let Some(key) = env::var(&format!("GIT_CONFIG_KEY_{n}")) {
@@ -192,31 +184,56 @@ pub fn env_config() -> Vec<(String, String)> {
     out
 }
 
-/// Every `section[.subsection].key` and value a config file sets, keys
-/// normalized; nothing when it cannot be read.
-fn config_file_pairs(path: &Path) -> Vec<(String, String)> {
+/// The `core.hooksPath` the config files the environment names set
+/// (`GIT_CONFIG_SYSTEM`, unless `GIT_CONFIG_NOSYSTEM`, and
+/// `GIT_CONFIG_GLOBAL`), with their includes (every `include.path` and
+/// `includeIf.<condition>.path`, whatever the condition: the value any of
+/// them could give): a git told to read them runs no hook of git-ward's.
+/// The value and the file, the last set.
+pub fn env_file_hooks_path() -> Option<(String, PathBuf)> {
+    let system = env::var("GIT_CONFIG_SYSTEM").filter(|_| !env::truthy("GIT_CONFIG_NOSYSTEM"));
+    let mut found = None;
+    for file in [system, env::var("GIT_CONFIG_GLOBAL")]
+        .into_iter()
+        .flatten()
+    {
+        hooks_path_in(Path::new(&file), 0, &mut found);
+    }
+    found
+}
+
+/// [`env_file_hooks_path`] for one file and what it includes, `depth` includes deep.
+fn hooks_path_in(path: &Path, depth: usize, found: &mut Option<(String, PathBuf)>) {
+    const MAX_DEPTH: usize = 10;
     let Ok(file) =
         gix::config::File::from_path_no_includes(path.to_path_buf(), gix::config::Source::Env)
     else {
-        return Vec::new();
+        return;
     };
-    let mut out = Vec::new();
     for section in file.sections() {
         let header = section.header();
-        let prefix = match header.subsection_name() {
-            Some(sub) => format!("{}.{sub}", header.name()),
-            None => header.name().to_string(),
-        };
-        for name in section.value_names() {
-            for value in section.values(&name) {
-                out.push((
-                    normalize_key(&format!("{prefix}.{name}")),
-                    value.to_string(),
-                ));
+        let name = header.name().to_string().to_ascii_lowercase();
+        for key in section.value_names() {
+            let key = key.to_ascii_lowercase();
+            for value in section.values(&key) {
+                let value = value.to_string();
+                if name == "core" && header.subsection_name().is_none() && key == "hookspath" {
+                    *found = Some((value, path.to_path_buf()));
+                } else if (name == "include" || name == "includeif")
+                    && key == "path"
+                    && depth < MAX_DEPTH
+                {
+                    let included = match value.strip_prefix("~/") {
+                        Some(rest) => env::var(env::HOME).map(|h| PathBuf::from(h).join(rest)),
+                        None => Some(path.parent().unwrap_or(Path::new("/")).join(&value)),
+                    };
+                    if let Some(included) = included {
+                        hooks_path_in(&included, depth + 1, found);
+                    }
+                }
             }
         }
     }
-    out
 }
 
 /// Parses git's `GIT_CONFIG_PARAMETERS`: `'key=value' 'key'='value' ...`,
@@ -386,7 +403,11 @@ pub fn writes_into_guarded(
         )
         .chain(new_trees.into_iter().map(|dir| (dir, NEW_TREE)))
         .collect();
-    if targets.is_empty() && env::var_os("GIT_INDEX_FILE").is_none() {
+    // git reads a relative one from the top of the working tree. A
+    // read-only command writes no index, but `status` refreshes it.
+    let writes_index = action.effect != crate::action::Effect::Read || action.command == "status";
+    let index_file = env::var_os("GIT_INDEX_FILE").filter(|_| writes_index);
+    if targets.is_empty() && index_file.is_none() {
         return None;
     }
     // The guarded places, resolved once.
@@ -403,8 +424,9 @@ pub fn writes_into_guarded(
     // command may write (even `status` refreshes it): in a git directory
     // only as an index of its own (`.git/index.tmp`), never over hooks,
     // config, refs or policy.
-    if let Some(index) = env::var_os("GIT_INDEX_FILE") {
-        let index = resolve(&cwd, Path::new(&index));
+    if let Some(index) = index_file {
+        let top = repo.and_then(Repo::workdir).unwrap_or(&cwd);
+        let index = resolve(top, Path::new(&index));
         let in_git_dir = index
             .components()
             .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"))
@@ -500,7 +522,15 @@ pub fn gather_at(
     let env_hooks_off = env_config()
         .into_iter()
         .find(|(k, _)| k == "core.hookspath")
-        .map(|(_, v)| format!("core.hooksPath={v} from the environment"));
+        .map(|(_, v)| format!("core.hooksPath={v} from the environment"))
+        .or_else(|| {
+            env_file_hooks_path().map(|(v, file)| {
+                format!(
+                    "core.hooksPath={v} from {}, a config file the environment names",
+                    file.display()
+                )
+            })
+        });
     Ok(Facts {
         actor: actor(policy, via_shim),
         contract,

@@ -113,6 +113,10 @@ pub(super) fn config(args: &[String], a: &mut Action) {
         if touches {
             let what = words.first().map(String::as_str).unwrap_or_default();
             a.hooks_off = Some(format!("config writes {what}, which can switch hooks off"));
+        } else if mode == Some("edit") {
+            // The editor writes whatever it likes, `core.hooksPath` too.
+            a.hooks_off =
+                Some("config --edit lets an editor write any key, core.hooksPath too".into());
         }
         if mode == Some("rename-section") {
             a.repoints

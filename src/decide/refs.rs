@@ -85,12 +85,27 @@ pub fn shadowed_branch(refname: &str) -> Option<&str> {
     (!namespaced && !rest.is_empty()).then_some(rest)
 }
 
+/// The protected branch a ref would stand for, with `is_protected` telling
+/// whether a full ref name is protected: the name git reads it for
+/// ([`shadowed_branch`]) when that is a protected branch (a tag `main`),
+/// or a remote-tracking name of one (a tag `origin/main`, which `git merge
+/// --ff-only origin/main` reads before `refs/remotes/origin/main`; every
+/// `<remote>/<branch>` reading counts, whichever remotes there are).
+pub fn stands_for(refname: &str, mut is_protected: impl FnMut(&str) -> bool) -> Option<String> {
+    let name = shadowed_branch(refname)?;
+    std::iter::once(name)
+        .chain(name.match_indices('/').map(|(i, _)| &name[i + 1..]))
+        .find(|b| !b.is_empty() && is_protected(&format!("refs/heads/{b}")))
+        .map(|b| b.to_string())
+}
+
 /// EN-GIT-D-001 for a ref that would shadow a protected branch.
 pub fn deny_shadow(operation: &str, refname: &str, branch: &str) -> Decision {
+    let name = shadowed_branch(refname).unwrap_or(branch);
     Decision::deny(
         Code::D001,
         format!(
-            "{} writes '{refname}', which git reads in place of protected branch '{branch}' (`git merge {branch}`, `git show {branch}:<file>`)",
+            "{} writes '{refname}', which git reads for '{name}' in place of protected branch '{branch}' or its remote-tracking ref (`git merge {name}`, `git show {name}:<file>`)",
             command_word(operation)
         ),
         format!("name it so it shadows no protected branch (say 'agent/{branch}-x' or a tag 'v-{branch}-x')"),
@@ -142,7 +157,7 @@ pub fn guarded(change: &RefChange, mut is_protected: impl FnMut(&str) -> bool) -
             .iter()
             .any(|b| is_protected(&format!("refs/heads/{b}")));
     }
-    if shadowed_branch(&change.refname).is_some_and(|b| is_protected(&format!("refs/heads/{b}"))) {
+    if stands_for(&change.refname, &mut is_protected).is_some() {
         return true;
     }
     if change.refname.starts_with("refs/tags/") && change.current.is_none() {
@@ -172,10 +187,9 @@ pub fn decide_ref_change(
     if in_git_dir_root(&change.refname) && !policy.is_protected(&change.refname) {
         return decide_git_dir_file(policy, actor, operation, change);
     }
-    if let Some(branch) = shadowed_branch(&change.refname) {
-        let protected = policy.is_protected(&format!("refs/heads/{branch}"));
-        if protected && change.new.is_some() && change.changes() && binds(policy, actor) {
-            return deny_shadow(operation, &change.refname, branch);
+    if let Some(branch) = stands_for(&change.refname, |r| policy.is_protected(r)) {
+        if change.new.is_some() && change.changes() && binds(policy, actor) {
+            return deny_shadow(operation, &change.refname, &branch);
         }
     }
     if !policy.is_protected(&change.refname) {
@@ -613,6 +627,21 @@ mod tests {
             (change("refs/main", Some(A), None), Actor::Agent, None),
             (change("refs/tags/main", None, Some(B)), Actor::Human, None),
             (change("refs/tags/v9", None, Some(B)), Actor::Agent, None),
+            (
+                change("refs/tags/origin/main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/origin/main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/tags/origin/feat", None, Some(B)),
+                Actor::Agent,
+                None,
+            ),
             (
                 change("refs/notes/commits", None, Some(B)),
                 Actor::Agent,

@@ -1163,6 +1163,10 @@ fn an_agent_makes_no_ref_that_git_reads_for_a_protected_branch() {
         &["tag", "-a", "-m", "x", "release/9"],
         &["update-ref", "refs/main", "HEAD"],
         &["update-ref", "refs/tags/master", "HEAD"],
+        // The remote-tracking name main syncs to: `git merge origin/main`
+        // reads a tag of that name first.
+        &["tag", "origin/main"],
+        &["update-ref", "refs/origin/main", "HEAD"],
     ] {
         for run in [repo.git_env(args, AGENT), repo.shim_env(args, AGENT)] {
             assert_ne!(run.code, Some(0), "{args:?} went through");

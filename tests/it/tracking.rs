@@ -353,48 +353,59 @@ fn a_symbolic_tracking_ref_is_never_synced_to() {
 }
 
 #[test]
-fn config_files_the_environment_names_are_read_like_the_command_line() {
+fn a_hooks_path_in_a_config_file_the_environment_names_switches_hooks_off() {
     let (repo, work) = setup();
     let before = tracked(&repo);
     let file = repo.tmp.path().join("agent.gitconfig");
+    let included = repo.tmp.path().join("included.gitconfig");
     let file = file.to_str().unwrap();
-    let with = |text: &str| std::fs::write(file, text).unwrap();
-    // Hooks switched off for one command: the hook that would refuse the
-    // forged ref does not run, so the shim refuses (EN-GIT-D-004).
-    with("[core]\n\thooksPath = /nonexistent\n");
-    for var in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
-        repo.shim_env(
-            ["update-ref", "refs/remotes/origin/main", &work],
-            &[
+    // Hooks switched off for one command, directly or through an include:
+    // the hook that would refuse the forged ref does not run, so the shim
+    // refuses (EN-GIT-D-004).
+    for (text, inc) in [
+        ("[core]\n\thooksPath = /nonexistent\n", ""),
+        (
+            "[include]\n\tpath = included.gitconfig\n",
+            "[core]\n\thooksPath = /nonexistent\n",
+        ),
+    ] {
+        std::fs::write(file, text).unwrap();
+        std::fs::write(&included, inc).unwrap();
+        for var in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+            let env = [
                 ("WARD_AGENT", "1"),
                 ("GIT_CONFIG_NOSYSTEM", "0"),
                 (var, file),
-            ],
-        )
-        .code(1)
-        .stderr_has("ward: denied [EN-GIT-D-004]");
-        assert_eq!(tracked(&repo), before, "{var}");
+            ];
+            repo.shim_env(["update-ref", "refs/remotes/origin/main", &work], &env)
+                .code(1)
+                .stderr_has("ward: denied [EN-GIT-D-004]");
+            assert_eq!(tracked(&repo), before, "{var}");
+            // Reading is still reading.
+            repo.shim_env(["status", "--short"], &env).ok();
+        }
     }
-    // A remote re-pointed by URL rewriting (EN-GIT-D-001).
-    let remote = sibling(&repo, "remote.git");
-    with(&format!(
-        "[url \"{}\"]\n\tinsteadOf = file://{}\n",
-        sibling(&repo, "elsewhere.git").display(),
-        remote.display()
-    ));
-    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
-    repo.shim_env(
-        ["pull", "-q", "--ff-only"],
-        &[("WARD_AGENT", "1"), ("GIT_CONFIG_GLOBAL", file)],
+}
+
+#[test]
+fn an_ordinary_config_file_the_environment_names_changes_nothing() {
+    let (repo, _) = setup();
+    let file = repo.tmp.path().join("harness.gitconfig");
+    let included = repo.tmp.path().join("colors.gitconfig");
+    std::fs::write(&included, "[color]\n\tui = auto\n").unwrap();
+    std::fs::write(
+        &file,
+        "[user]\n\tname = Agent\n[include]\n\tpath = colors.gitconfig\n\
+         [url \"git@github.com:\"]\n\tinsteadOf = https://github.com/\n",
     )
-    .code(1)
-    .stderr_has("ward: denied [EN-GIT-D-001]");
-    // A file that says nothing of the kind changes nothing.
-    with("[user]\n\tname = Agent\n");
-    repo.shim_env(
-        ["pull", "-q", "--ff-only"],
-        &[("WARD_AGENT", "1"), ("GIT_CONFIG_GLOBAL", file)],
-    )
-    .ok();
-    assert_eq!(tracked(&repo), before);
+    .unwrap();
+    let env = [
+        ("WARD_CONTRACT", "c1"),
+        ("GIT_CONFIG_GLOBAL", file.to_str().unwrap()),
+    ];
+    repo.shim_env(["status", "--short"], &env).ok();
+    repo.shim_env(["log", "-1", "--oneline"], &env).ok();
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "x"], &env)
+        .ok();
+    repo.shim_env(["fetch", "-q"], &env).ok();
 }

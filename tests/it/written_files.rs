@@ -406,3 +406,57 @@ fn walk(dir: &std::path::Path) -> Vec<String> {
     }
     out
 }
+
+#[test]
+fn an_index_file_is_found_as_git_finds_it_and_only_a_writer_is_judged() {
+    let repo = agent_repo();
+    let _ = repo.ward(["install"]);
+    let sub = repo.dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::os::unix::fs::symlink(".git", repo.dir.join("gd")).unwrap();
+    let policy = repo.dir.join(".git/ward/policy.toml");
+    // Relative to the top of the working tree, as git reads it, through a
+    // symbolic link too.
+    repo.shim_in(
+        &sub,
+        ["read-tree", "HEAD"],
+        &[
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_INDEX_FILE", "gd/ward/policy.toml"),
+        ],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-004");
+    assert!(!policy.exists());
+    repo.shim_in(
+        &sub,
+        ["read-tree", "HEAD"],
+        &[
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_INDEX_FILE", ".git/index.tmp"),
+        ],
+    )
+    .ok();
+    // A command that writes no index is not judged by it.
+    for args in [&["log", "-1", "--oneline"][..], &["rev-parse", "HEAD"]] {
+        repo.shim_env(
+            args,
+            &[
+                ("WARD_CONTRACT", "c1"),
+                ("GIT_INDEX_FILE", ".git/tmp-index"),
+            ],
+        )
+        .ok();
+    }
+}
+
+#[test]
+fn an_editor_on_the_config_is_refused() {
+    let repo = agent_repo();
+    repo.shim_env(
+        ["config", "--edit"],
+        &[("WARD_CONTRACT", "c1"), ("GIT_EDITOR", "true")],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-004");
+}

@@ -117,3 +117,16 @@ fn the_environment_repoints_every_command() {
     let got = classify_in(&[OsString::from("fetch")], &env);
     assert_eq!(got.repoints, vec!["url./tmp/evil.insteadof".to_string()]);
 }
+
+#[test]
+fn an_editor_on_the_config_can_switch_hooks_off() {
+    for line in [
+        "config --edit",
+        "config -e",
+        "config edit",
+        "config --global -e",
+    ] {
+        assert!(run(line).hooks_off.is_some(), "{line}");
+    }
+    assert!(run("config --list").hooks_off.is_none());
+}
