@@ -289,6 +289,18 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
             continue;
         }
         if full.contains('*') {
+            // Tags fetched without `+` are only created (git keeps the
+            // tags there are), and a configured remote's branches fetched
+            // under the same names are synced: the reference-transaction
+            // hook judges each ref either writes. Anything else may move
+            // any ref the pattern reaches.
+            let src = body.split_once(':').map_or(body, |(src, _)| src);
+            let same_names = remote.is_some_and(|r| ctx.remotes.iter().any(|c| c == r))
+                && src == full
+                && full.starts_with("refs/heads/");
+            if !force && (full.starts_with("refs/tags/") || same_names) {
+                continue;
+            }
             a.refs.push(every_ref());
             continue;
         }

@@ -409,3 +409,28 @@ fn an_ordinary_config_file_the_environment_names_changes_nothing() {
         .ok();
     repo.shim_env(["fetch", "-q"], &env).ok();
 }
+
+#[test]
+fn a_pattern_fetch_of_tags_or_same_named_branches_is_judged_ref_by_ref() {
+    let (repo, _) = setup();
+    let upstream = upstream_moves(&repo);
+    let other = sibling(&repo, "other");
+    repo.git_in(&other, ["tag", "v2"]).ok();
+    repo.git_in(&other, ["push", "-q", "origin", "v2"]).ok();
+    repo.shim_env(["fetch", "-q", "origin", "refs/tags/*:refs/tags/*"], AGENT)
+        .ok();
+    assert!(repo.rev("refs/tags/v2").is_some());
+    // main is fast-forwarded to the remote's own main: syncing.
+    repo.shim_env(
+        ["fetch", "-q", "origin", "refs/heads/*:refs/heads/*"],
+        AGENT,
+    )
+    .ok();
+    assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
+    // Another branch's value under main's name is not.
+    refused(repo.shim_env(
+        ["fetch", "-q", "origin", "refs/heads/agent/*:refs/heads/*"],
+        AGENT,
+    ));
+    assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
+}

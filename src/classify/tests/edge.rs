@@ -821,8 +821,27 @@ fn edge_cases() {
             "fetch origin +refs/heads/x:refs/remotes/origin/x",
             syncs(m("fetch")),
         ),
+        // Same names from a configured remote: the hook judges each ref.
         (
             "fetch origin 'refs/heads/*:refs/heads/*'",
+            syncs(m("fetch")),
+        ),
+        (
+            "fetch origin '+refs/heads/*:refs/heads/*'",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        (
+            "fetch /tmp/x 'refs/heads/*:refs/heads/*'",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        (
+            "fetch origin 'refs/heads/agent/*:refs/heads/*'",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
+        // Tags without `+` are only created.
+        ("fetch origin 'refs/tags/*:refs/tags/*'", syncs(m("fetch"))),
+        (
+            "fetch origin '+refs/tags/*:refs/tags/*'",
             syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
         ),
         (
