@@ -300,7 +300,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     if !binds(policy, facts.actor) {
-        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+        return Decision::allow(refs::BINDS_AGENTS_ONLY);
     }
 
     // Hooks the environment switches off for every command matter to the

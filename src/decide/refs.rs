@@ -125,7 +125,7 @@ fn decide_git_dir_file(
         return Decision::allow("the ref keeps its value");
     }
     if !binds(policy, actor) {
-        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+        return Decision::allow(BINDS_AGENTS_ONLY);
     }
     Decision::deny(
         Code::D004,
@@ -167,6 +167,8 @@ pub fn guarded(change: &RefChange, mut is_protected: impl FnMut(&str) -> bool) -
     is_protected(&change.refname)
 }
 
+pub(crate) const BINDS_AGENTS_ONLY: &str =
+    "the rules bind agents only (enforce.actors = \"agents\")";
 const HINT_PROTECTED: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
 
@@ -199,7 +201,7 @@ pub fn decide_ref_change(
         return Decision::allow("the ref keeps its value");
     }
     if !binds(policy, actor) {
-        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+        return Decision::allow(BINDS_AGENTS_ONLY);
     }
     if change.pruning {
         return Decision::allow("pack-refs moves the ref into packed-refs: not a deletion");
@@ -258,7 +260,7 @@ fn decide_tracking_change(
         return Decision::allow("not a remote-tracking ref a protected branch syncs to");
     }
     if !binds(policy, actor) {
-        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+        return Decision::allow(BINDS_AGENTS_ONLY);
     }
     if !policy.settings.branches.sync_from_upstream {
         return Decision::allow(
@@ -295,7 +297,7 @@ fn decide_replacement(
         return Decision::allow("no replacement is made");
     }
     if !binds(policy, actor) {
-        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+        return Decision::allow(BINDS_AGENTS_ONLY);
     }
     Decision::deny(
         Code::D001,
@@ -356,7 +358,7 @@ pub fn decide_push_update(policy: &Policy, actor: Actor, update: &PushUpdate) ->
         return Decision::allow("deletes an unprotected remote ref");
     }
     if !binds(policy, actor) {
-        return Decision::allow("the rules bind agents only (enforce.actors = \"agents\")");
+        return Decision::allow(BINDS_AGENTS_ONLY);
     }
     if update.old.is_some() && !update.fast_forward && !policy.force_allowed(&update.refname) {
         return Decision::deny(

@@ -66,7 +66,7 @@ fn parse(stdin: &[u8]) -> Vec<Line> {
 fn journaled(refname: &str) -> bool {
     refname == "HEAD"
         || (refname.starts_with("refs/") && !refname.starts_with("refs/ward/"))
-        || shadows(refname)
+        || in_git_dir_root(refname)
 }
 
 /// Refs the rules can protect, names that stand for them (top-level ones,
@@ -78,16 +78,7 @@ fn policed(refname: &str) -> bool {
         || refname.starts_with("refs/remotes/")
         || refname.starts_with("refs/replace/")
         || shadowed_branch(refname).is_some()
-        || shadows(refname)
-}
-
-/// A ref at the top of the git directory that is no pseudo-ref
-/// ([`in_git_dir_root`]): `git update-ref main <commit>` writes
-/// `$GIT_DIR/main`, which git's reading of `main` finds before
-/// `refs/heads/main`; `update-ref ward/policy.toml <id>` writes a file
-/// git-ward reads.
-fn shadows(refname: &str) -> bool {
-    in_git_dir_root(refname)
+        || in_git_dir_root(refname)
 }
 
 pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
