@@ -273,7 +273,7 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
             Some(body) => (true, body),
             None => (false, spec.as_str()),
         };
-        let Some((_, dst)) = body.split_once(':') else {
+        let Some((src, dst)) = body.split_once(':') else {
             continue;
         };
         if dst.is_empty() || body.starts_with('^') {
@@ -294,7 +294,6 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
             // under the same names are synced: the reference-transaction
             // hook judges each ref either writes. Anything else may move
             // any ref the pattern reaches.
-            let src = body.split_once(':').map_or(body, |(src, _)| src);
             let same_names = remote.is_some_and(|r| ctx.remotes.iter().any(|c| c == r))
                 && src == full
                 && full.starts_with("refs/heads/");
@@ -318,7 +317,6 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
             .and(remote)
             .filter(|r| ctx.remotes.iter().any(|c| c == *r))
             .and_then(|r| {
-                let src = body.split_once(':').map_or(body, |(src, _)| src);
                 let name = src
                     .strip_prefix("refs/heads/")
                     .or_else(|| src.strip_prefix("heads/"))
