@@ -114,7 +114,7 @@ fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     // The file the appender opens: today's, by UTC date.
     let today = dir.join(format!("audit.{}.jsonl", &rfc3339(SystemTime::now())[..10]));
-    let mut after_partial = !ends_a_line(&today);
+    let mut after_partial = !ends_a_line(&today)?;
     let mut appender = tracing_appender::rolling::RollingFileAppender::builder()
         .rotation(tracing_appender::rolling::Rotation::DAILY)
         .filename_prefix("audit")
@@ -140,21 +140,32 @@ fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
 }
 
 /// Is the log at `path` missing, empty, or ending in a newline? Four system
-/// calls (open, `fstat`, a one-byte `pread`, close). Writers that race past
+/// calls (`stat`, open, a one-byte `pread`, close). Writers that race past
 /// a partial line each start a new one, which leaves at worst an empty
-/// line. Unreadable: yes.
-fn ends_a_line(path: &Path) -> bool {
-    let Ok(file) = File::open(path) else {
-        return true;
+/// line. Unreadable: yes. Not a regular file (a FIFO, which an append
+/// would wait on forever; a device): an error.
+fn ends_a_line(path: &Path) -> std::io::Result<bool> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(_) => return Ok(true),
     };
-    let Ok(meta) = file.metadata() else {
-        return true;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    if meta.len() == 0 {
+        return Ok(true);
+    }
+    let Ok(file) = File::open(path) else {
+        return Ok(true);
     };
     let mut last = [b'\n'];
-    if meta.len() > 0 && file.read_at(&mut last, meta.len() - 1).is_err() {
-        return true;
+    if file.read_at(&mut last, meta.len() - 1).is_err() {
+        return Ok(true);
     }
-    last[0] == b'\n'
+    Ok(last[0] == b'\n')
 }
 
 fn report_once(message: &str) {
@@ -181,7 +192,8 @@ pub fn read_all(dir: &Path) -> Vec<Record> {
     files.sort();
     let mut out = Vec::new();
     for file in files {
-        let Ok(bytes) = std::fs::read(&file) else {
+        // A log is a regular file (never a FIFO or `/dev/zero`), however long.
+        let Ok(bytes) = crate::state_file::read_bounded(&file, u64::MAX - 1) else {
             continue;
         };
         out.extend(

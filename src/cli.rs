@@ -74,21 +74,31 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
             return Ok(exit::OK);
         }
         Err(e) => {
-            let _ = e.print();
+            // clap's first paragraph, on one line: what is wrong; then
+            // its usage line.
+            let text = e.render().to_string();
+            let what: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let what = what.join(" ");
+            let err = crate::error::Error::invalid(
+                what.strip_prefix("error: ").unwrap_or(&what),
+                "see the command's usage with --help",
+            );
             if json {
-                // clap's first paragraph, on one line: what is wrong.
-                let text = e.render().to_string();
-                let what: Vec<&str> = text
-                    .lines()
-                    .take_while(|l| !l.trim().is_empty())
-                    .map(str::trim)
-                    .collect();
-                let what = what.join(" ");
-                let err = crate::error::Error::invalid(
-                    what.strip_prefix("error: ").unwrap_or(&what),
-                    "see the command's usage with --help",
-                );
                 crate::output::outln!("{}", err.to_json());
+            } else {
+                let usage: Vec<&str> = text
+                    .lines()
+                    .skip_while(|l| !l.starts_with("Usage:"))
+                    .take_while(|l| !l.trim().is_empty())
+                    .collect();
+                crate::output::errln!("{}", err.render().trim_end());
+                if !usage.is_empty() {
+                    crate::output::errln!("\n{}", usage.join("\n"));
+                }
             }
             return Ok(exit::INVALID);
         }
@@ -110,7 +120,14 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
-        Command::Hook { name, args } => crate::hooks::run(&name, None, &args),
+        // A hook that fails refuses the git command that ran it.
+        Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
+            Err(err) => {
+                crate::invocation::report_denial(&err);
+                Ok(err.exit_code())
+            }
+            done => done,
+        },
     }
 }
 

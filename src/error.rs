@@ -166,7 +166,7 @@ impl Error {
         }
     }
 
-    /// The whole rendering: headline, then `hint: ...` when there is one.
+    /// The whole rendering: headline, then `hint: ...`.
     pub fn render(&self) -> String {
         self.with_hint_line(self.headline())
     }
@@ -180,9 +180,19 @@ impl Error {
     }
 
     fn with_hint_line(&self, headline: String) -> String {
-        match &self.hint {
-            Some(hint) => format!("{headline}\nhint: {hint}\n"),
-            None => format!("{headline}\n"),
+        format!("{headline}\nhint: {}\n", self.hint_or_default())
+    }
+
+    /// The hint, or where none was given the one for its code's class:
+    /// every error says what to do next.
+    pub fn hint_or_default(&self) -> &str {
+        match (&self.hint, self.code.status()) {
+            (Some(hint), _) => hint,
+            (None, "I") => "see the command's usage with --help",
+            (None, "D") => "see why with `git ward explain -- <the git command>`",
+            (None, _) => {
+                "run `git ward doctor` to see what is wrong with the repository or the installation"
+            }
         }
     }
 
@@ -194,7 +204,7 @@ impl Error {
             "status": self.code.status(),
             "code": self.code.as_str(),
             "message": self.message,
-            "hint": self.hint,
+            "hint": self.hint_or_default(),
         })
     }
 }

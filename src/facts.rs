@@ -151,7 +151,7 @@ pub fn contract_at(git_dir: Option<&Path>) -> Result<Option<(String, ContractSou
         return Ok(None);
     };
     let path = git_dir.join("ward").join("contract");
-    let Ok(bytes) = std::fs::read(&path) else {
+    let Ok(bytes) = crate::state_file::read_bounded(&path, crate::state_file::MAX_READ) else {
         return Ok(None);
     };
     // Not UTF-8 is not a valid id either.
@@ -313,7 +313,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
         let local = policy::local_path(repo.common_dir());
         policy.add_file(&local, Layer::Local(local.clone()))?;
     }
-    if let Some(path) = env::var(env::WARD_POLICY) {
+    if let Some(path) = env::var_os(env::WARD_POLICY) {
         if actor(&policy, via_shim) == Actor::Human {
             let path = PathBuf::from(path);
             if !path.exists() {

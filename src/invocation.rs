@@ -81,13 +81,18 @@ pub fn role(mut argv: Vec<OsString>) -> Role {
 /// The program: pick the face, run it, map its result to an exit code here only.
 pub fn main() -> u8 {
     init_diagnostics();
-    let result = match role(crate::process::args()) {
+    let (result, refuses_git) = match role(crate::process::args()) {
         Role::Shim(args) => return crate::shim::main(args),
-        Role::Hook { name, dir, args } => crate::hooks::run(&name, dir.as_deref(), &args),
-        Role::Tool(argv) => crate::cli::run(argv),
+        // A hook that fails refuses the git command that ran it (fail closed).
+        Role::Hook { name, dir, args } => (crate::hooks::run(&name, dir.as_deref(), &args), true),
+        Role::Tool(argv) => (crate::cli::run(argv), false),
     };
     match result {
         Ok(code) => code,
+        Err(err) if refuses_git => {
+            report_denial(&err);
+            err.exit_code()
+        }
         Err(err) => {
             report(&err);
             err.exit_code()

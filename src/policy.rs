@@ -321,6 +321,13 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
     if has("commit", "footer") && settings.commit.footer.contains(['\n', '\r']) {
         return bad("commit.footer", "must be one line".to_string());
     }
+    // git keeps no NUL (or other control character) in a commit message.
+    if has("commit", "footer") && settings.commit.footer.chars().any(char::is_control) {
+        return bad(
+            "commit.footer",
+            "must hold no control characters".to_string(),
+        );
+    }
     let contract_globs = match &settings.capabilities.ensure_working_branch {
         Capability::Contracts(globs) => Some(globs),
         Capability::All(_) => None,
@@ -627,7 +634,7 @@ impl Policy {
 
     /// Puts the file at `path` on top, in place, if it exists.
     pub fn add_file(&mut self, path: &Path, origin: Layer) -> Result<()> {
-        match std::fs::read_to_string(path) {
+        match crate::state_file::read_text(path) {
             Ok(text) => self.add_layer(&text, origin),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(
@@ -1055,6 +1062,10 @@ mod tests {
             (
                 "[commit]\nfooter = \"Task: {contract}\\nMore\"\n",
                 "p.toml:2:10: key `commit.footer`: must be one line",
+            ),
+            (
+                "[commit]\nfooter = \"Task: {contract}\\u0000\"\n",
+                "p.toml:2:10: key `commit.footer`: must hold no control characters",
             ),
             // A list: the item that is wrong.
             (

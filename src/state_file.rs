@@ -1,7 +1,37 @@
 //! git-ward's small state files under `<git-common-dir>/ward/` (the
 //! settings cache, the team layer's text, checkpoint numbers).
 
+use std::io::Read;
 use std::path::Path;
+
+/// The most git-ward reads of a policy or state file: anything larger is
+/// not one of its files.
+pub const MAX_READ: u64 = 16 << 20;
+
+/// Reads a file git-ward keeps, or is pointed at, whole, if it is a
+/// regular file (symbolic links followed) of at most `max` bytes: a FIFO,
+/// a device (`/dev/zero`) or a larger file is an error, never a hang or an
+/// endless read. A missing file is `NotFound`, as for `std::fs::read`.
+pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(max + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!("larger than {max} bytes")));
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] as UTF-8 text, at most [`MAX_READ`] bytes.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_bounded(path, MAX_READ)?)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
 
 /// Replaces `path` with `bytes` whole: written aside (`<name>.<pid>`) and
 /// renamed, so that a reader sees the old content or the new, never a
@@ -23,6 +53,19 @@ pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn reads_regular_files_only_and_only_so_much() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, b"12345").unwrap();
+        assert_eq!(super::read_bounded(&file, 5).unwrap(), b"12345");
+        assert!(super::read_bounded(&file, 4).is_err());
+        assert!(super::read_bounded(dir.path(), 5).is_err());
+        assert!(super::read_bounded(std::path::Path::new("/dev/zero"), 5).is_err());
+        let gone = super::read_bounded(&dir.path().join("gone"), 5).unwrap_err();
+        assert_eq!(gone.kind(), std::io::ErrorKind::NotFound);
+    }
+
     #[test]
     fn replaces_whole_and_leaves_nothing_aside() {
         let dir = tempfile::tempdir().unwrap();

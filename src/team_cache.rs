@@ -20,7 +20,8 @@ fn path(common_dir: &Path) -> PathBuf {
 /// The remembered answer for `branch` at `id`: `Some(None)` when it has no
 /// team policy, `Some(Some(text))` when it has; `None` when not remembered.
 pub fn read(common_dir: &Path, branch: &str, id: &str) -> Option<Option<String>> {
-    let bytes = std::fs::read(path(common_dir)).ok()?;
+    let bytes =
+        crate::state_file::read_bounded(&path(common_dir), crate::state_file::MAX_READ).ok()?;
     let text = String::from_utf8(bytes).ok()?;
     let mut parts = text.splitn(4, '\n');
     if parts.next()? != branch || parts.next()? != id {

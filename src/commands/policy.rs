@@ -83,7 +83,7 @@ fn read(path: &std::path::Path) -> Result<String> {
             "name a policy file (`git ward policy check path/to/policy.toml`) or a committed one (`git ward policy check main:.ward/policy.toml`)",
         )
     };
-    let err = match std::fs::read_to_string(path) {
+    let err = match crate::state_file::read_text(path) {
         Ok(text) => return Ok(text),
         Err(e) => e,
     };

@@ -466,7 +466,8 @@ fn manifest_path(common: &Path) -> PathBuf {
 }
 
 fn read_manifest(common: &Path) -> Option<Manifest> {
-    let text = std::fs::read(manifest_path(common)).ok()?;
+    let text = crate::state_file::read_bounded(&manifest_path(common), crate::state_file::MAX_READ)
+        .ok()?;
     serde_json::from_slice(&text).ok()
 }
 

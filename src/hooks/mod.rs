@@ -195,7 +195,7 @@ impl Dirs {
 /// names nothing.
 pub(crate) fn path_in_file(file: &Path, prefix: &[u8]) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
-    let bytes = std::fs::read(file).ok()?;
+    let bytes = crate::state_file::read_bounded(file, crate::state_file::MAX_READ).ok()?;
     let line = bytes.split(|b| *b == b'\n').next()?;
     let rest = line.strip_prefix(prefix)?.trim_ascii();
     (!rest.is_empty()).then(|| PathBuf::from(std::ffi::OsStr::from_bytes(rest)))

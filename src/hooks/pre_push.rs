@@ -33,10 +33,18 @@ fn parse_line(line: &str) -> Option<PushUpdate> {
 
 pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
     let started = SystemTime::now();
-    let mut updates: Vec<PushUpdate> = String::from_utf8_lossy(stdin)
-        .lines()
-        .filter_map(parse_line)
-        .collect();
+    let text = String::from_utf8_lossy(stdin);
+    let lines = || text.lines().filter(|l| !l.trim().is_empty());
+    // git sends four fields a line; anything else is not git's, and what
+    // it would push cannot be judged: refused (fail closed).
+    if let Some(bad) = lines().find(|l| parse_line(l).is_none()) {
+        return Err(crate::error::Error::internal(format!(
+            "pre-push cannot read the line {:?}: not `<local ref> <local id> <remote ref> <remote id>`",
+            crate::error::printable(bad)
+        ))
+        .with_hint("run the push with git itself, which gives the hook its lines"));
+    }
+    let mut updates: Vec<PushUpdate> = lines().filter_map(parse_line).collect();
     if updates.is_empty() {
         return Ok(exit::OK);
     }

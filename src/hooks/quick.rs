@@ -64,10 +64,12 @@ fn cache_path(dirs: &Dirs) -> PathBuf {
 impl Quick {
     /// Reads the cache if it is current, else loads the policy and rewrites it.
     pub fn load(dirs: &Dirs) -> Result<Loaded> {
-        let cacheable =
-            env::var(env::WARD_POLICY).is_none() && !crate::facts::uses_reftable(&dirs.common_dir);
+        let cacheable = env::var_os(env::WARD_POLICY).is_none()
+            && !crate::facts::uses_reftable(&dirs.common_dir);
         if cacheable {
-            if let Ok(text) = std::fs::read(cache_path(dirs)) {
+            if let Ok(text) =
+                crate::state_file::read_bounded(&cache_path(dirs), crate::state_file::MAX_READ)
+            {
                 if let Ok(quick) = serde_json::from_slice::<Quick>(&text) {
                     if quick.fingerprint == fingerprint(dirs, &quick.team_candidates) {
                         return Ok(Loaded {

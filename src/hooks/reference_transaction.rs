@@ -344,7 +344,7 @@ fn journal(stdin: &[u8]) {
     let Some(path) = tx_file(&dirs, stdin) else {
         return;
     };
-    let Ok(captured) = std::fs::read_to_string(&path) else {
+    let Ok(captured) = crate::state_file::read_text(&path) else {
         return;
     };
     let _ = std::fs::remove_file(&path);

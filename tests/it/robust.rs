@@ -208,12 +208,17 @@ fn a_protected_ref_in_odd_hook_input_is_still_refused() {
             assert_eq!(run.code, Some(1), "{line:?} {state}: {}", run.stderr);
         }
     }
-    // A push deleting main, amid garbage lines.
-    let push = format!("junk\n(delete) {z} refs/heads/main {head}\r\n\u{ff}\n");
+    // A push deleting main, alone (EN-GIT-D-005) and amid lines that are
+    // not git's (refused whole: what they push cannot be judged).
+    let alone = format!("(delete) {z} refs/heads/main {head}\n");
+    let amid = format!("junk\n(delete) {z} refs/heads/main {head}\r\n\u{ff}\n");
     let args = [os("hook"), os("pre-push"), os("origin"), os("url")];
-    let run = ward_with(&repo, &args, push.as_bytes(), &agent);
-    no_panic(&run, "pre-push");
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    for push in [alone, amid] {
+        let run = ward_with(&repo, &args, push.as_bytes(), &agent);
+        no_panic(&run, "pre-push");
+        assert_ne!(run.code, Some(0), "{}", run.stderr);
+        assert!(run.stderr.contains("ward: denied ["), "{}", run.stderr);
+    }
     // On a server, for everyone: a non-hex new value is no fast-forward.
     let receive = format!("{head} nothex refs/heads/main\n");
     let args = [os("hook"), os("pre-receive")];
@@ -348,13 +353,55 @@ fn usage_errors_answer_in_json_when_asked() {
         assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
         assert_eq!(v["status"], "I", "{args:?}: {v}");
         assert_eq!(v["code"], "EN-GIT-I-001", "{args:?}: {v}");
-        assert!(run.stderr.contains("error:"), "{args:?}: {}", run.stderr);
+        assert!(v["hint"].is_string(), "{args:?}: {v}");
     }
     repo.ward(["explain", "--", "log", "--json"])
         .ok()
         .stdout_has("git.log");
-    let run = repo.ward(["rollback"]).code(2);
+    // In text, the usual `ward:` line and its hint, then the usage.
+    let run = repo
+        .ward(["rollback"])
+        .code(2)
+        .stderr_has("ward: invalid [EN-GIT-I-001]")
+        .stderr_has("\nhint: ")
+        .stderr_has("Usage: git-ward rollback");
     assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+/// A file git-ward reads that never ends (`/dev/zero`) or never opens for
+/// writing (a FIFO) is an error, never a hang.
+#[test]
+fn a_policy_or_state_file_that_never_ends_is_an_error_not_a_hang() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let ward = repo.dir.join(".git/ward");
+    std::fs::create_dir_all(&ward).unwrap();
+    let finishes = |mut cmd: std::process::Command| {
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        for _ in 0..200 {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let _ = child.kill();
+        panic!("still running after 20 s");
+    };
+    // The hooks' settings cache: rebuilt, a person's commit goes through.
+    std::os::unix::fs::symlink("/dev/zero", ward.join("hook-cache.json")).unwrap();
+    let mut commit = std::process::Command::new(crate::common::real_git());
+    repo.hermetic(&mut commit);
+    commit.args(["commit", "-q", "--allow-empty", "-m", "x"]);
+    assert!(finishes(commit).success());
+    // The local policy layer: the tool says it cannot read it.
+    std::os::unix::fs::symlink("/dev/zero", ward.join("policy.toml")).unwrap();
+    let show = repo.ward_command(["policy", "show"]);
+    assert_eq!(finishes(show).code(), Some(3));
 }
 
 #[test]
@@ -435,4 +482,40 @@ fn a_file_where_a_directory_belongs_is_named_in_the_error() {
     repo.ward(["contract", "start", "c1"])
         .code(3)
         .stderr_has(&ward.display().to_string());
+}
+
+#[test]
+fn a_hook_that_cannot_read_the_policy_refuses_as_a_denial() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.local_policy("[branches\n");
+    let run = repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_AGENT", "1")],
+    );
+    assert_ne!(run.code, Some(0));
+    assert!(
+        run.stderr.contains("ward: denied [EN-GIT-E-001]") && run.stderr.contains("\nhint: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_ward_policy_path_that_is_not_utf8_is_honoured() {
+    let repo = TestRepo::new();
+    let path = repo.tmp.path().join(OsStr::from_bytes(b"p\xff.toml"));
+    std::fs::write(&path, "[enforce]\nactors = \"everyone\"\n").unwrap();
+    let run = ward_with(
+        &repo,
+        &[os("policy"), os("show")],
+        b"",
+        &[("WARD_POLICY", path.as_os_str())],
+    );
+    assert!(
+        run.stdout.contains("actors = \"everyone\""),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
 }
