@@ -58,6 +58,9 @@ pub struct Globals {
     /// `--[no-]literal-pathspecs`, `--[no]glob-pathspecs`, `--icase-pathspecs`:
     /// pathspecs mean something else than by default.
     pub pathspec_magic: bool,
+    /// `--namespace`: refs are read and written under `refs/namespaces/`,
+    /// a local remote's too.
+    pub namespace: bool,
 }
 
 impl Globals {
@@ -143,6 +146,7 @@ pub fn parse_globals(args: &[OsString]) -> GitArgs {
             match name {
                 "--git-dir" => globals.git_dir = Some(PathBuf::from(value)),
                 "--work-tree" => globals.work_tree = Some(PathBuf::from(value)),
+                "--namespace" => globals.namespace = true,
                 "--config-env" => {
                     if let Some((k, var)) = value.rsplit_once('=') {
                         globals.config_env.push((normalize_key(k), var.to_string()));
@@ -351,6 +355,12 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
         if config::repoints_sync(key) && !action.repoints.contains(key) {
             action.repoints.push(key.clone());
         }
+    }
+    // A namespace reaches a local remote's upload-pack too, which then
+    // serves `refs/namespaces/<ns>/refs/heads/main` as its `main`.
+    let namespaced = git.globals.namespace || std::env::var_os("GIT_NAMESPACE").is_some();
+    if action.syncs && namespaced {
+        action.repoints.push("GIT_NAMESPACE".to_string());
     }
     action
 }

@@ -18,7 +18,8 @@ pub(super) fn switches_hooks_off(key: &str) -> bool {
 /// Does this config key say where a branch syncs from? A remote's URL
 /// (`remote.<name>.url`, also of a new remote) and what its refs map to
 /// (`remote.<name>.fetch`: `git push` writes remote-tracking refs through
-/// it too), URL rewriting
+/// it too), what it runs to read the remote (`remote.<name>.uploadpack`,
+/// `.vcs`), URL rewriting
 /// (`url.<base>.insteadOf`), a branch's upstream (`branch.<name>.merge`,
 /// `.remote`). Protected branches sync to remote-tracking refs, so these
 /// decide what a protected branch may be moved to.
@@ -32,7 +33,9 @@ pub(super) fn repoints_sync(key: &str) -> bool {
     }
     matches!(
         (&key[..first], &key[last + 1..]),
-        ("remote", "url" | "fetch") | ("url", "insteadof") | ("branch", "merge" | "remote")
+        ("remote", "url" | "fetch" | "uploadpack" | "vcs")
+            | ("url", "insteadof")
+            | ("branch", "merge" | "remote")
     )
 }
 

@@ -21,6 +21,8 @@ pub struct FetchLine {
     pub all: bool,
     /// `--stdin`: refspecs the command line does not show.
     pub stdin: bool,
+    /// `--upload-pack`: another program reads the remote.
+    pub upload_pack: bool,
 }
 
 /// Reads a fetch command line (the words after `fetch`).
@@ -40,6 +42,7 @@ pub fn fetch_line(args: &[String]) -> FetchLine {
         multiple,
         all: p.flag("all"),
         stdin: p.flag("stdin"),
+        upload_pack: p.given("upload-pack"),
     }
 }
 

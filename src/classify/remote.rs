@@ -234,6 +234,11 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
         a.effect = Effect::Read;
         return;
     }
+    if let Some(remote) = p.given("upload-pack").then(|| p.args.first()) {
+        // Another upload-pack reads another repository for the remote.
+        let remote = remote.map_or("origin", String::as_str);
+        a.repoints.push(format!("remote.{remote}.uploadpack"));
+    }
     if p.flag("set-upstream") {
         // The current branch gets what is fetched as its upstream.
         if let Some(branch) = ctx.current_branch {
@@ -297,7 +302,7 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
             let same_names = remote.is_some_and(|r| ctx.remotes.iter().any(|c| c == r))
                 && src == full
                 && full.starts_with("refs/heads/");
-            if !force && (full.starts_with("refs/tags/") || same_names) {
+            if !force && !p.flag("force") && (full.starts_with("refs/tags/") || same_names) {
                 continue;
             }
             a.refs.push(every_ref());

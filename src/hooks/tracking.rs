@@ -9,7 +9,9 @@
 //! line's, `--refmap`, `remote.<name>.fetch`, also from `-c`) maps
 //! `refs/heads/<name>` there. A push records what the remote accepted
 //! through the same `remote.<name>.fetch`, held to the same rule; a clone
-//! starts a repository of its own. The same question tells a fetch into a
+//! starts a repository of its own. Not with `GIT_NAMESPACE` (a local
+//! remote then serves other refs as its branches) nor another upload-pack
+//! given for the command. The same question tells a fetch into a
 //! protected branch (`fetch origin main:main`) from one that writes another
 //! branch's value there.
 
@@ -41,6 +43,11 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
     let Some(words) = command_words(argv, &values) else {
         return false;
     };
+    // A namespace reaches a local remote's upload-pack, which then serves
+    // `refs/namespaces/<ns>/refs/heads/main` as its `main`.
+    if std::env::var_os("GIT_NAMESPACE").is_some() {
+        return false;
+    }
     let local = refname.strip_prefix("refs/heads/");
     let branch_now = crate::facts::head_branch_file(&dirs.git_dir);
     let branch_value = |key: &str| {
@@ -67,7 +74,7 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
         }
         Some("fetch") => {
             let line = fetch_line(&words[1..]);
-            if line.stdin {
+            if line.stdin || line.upload_pack {
                 return false;
             }
             let remotes = if line.all {
@@ -104,6 +111,11 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
     };
     readings.into_iter().any(|(remote, branch)| {
         if !remotes.iter().any(|r| r == remote) || !is_remote(remote) {
+            return false;
+        }
+        // Another program reading the remote, given for this command.
+        let upload_pack = format!("remote.{remote}.uploadpack");
+        if env.iter().any(|(k, _)| *k == upload_pack) {
             return false;
         }
         let mut specs = values(&format!("remote.{remote}.fetch"));

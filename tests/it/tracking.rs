@@ -434,3 +434,49 @@ fn a_pattern_fetch_of_tags_or_same_named_branches_is_judged_ref_by_ref() {
     ));
     assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
 }
+
+#[test]
+fn a_namespace_or_another_upload_pack_is_not_the_remote() {
+    let (repo, work) = setup();
+    let before = tracked(&repo);
+    // The agent's commit where a namespace makes origin serve it as main.
+    repo.git_env(
+        [
+            "push",
+            "-q",
+            "origin",
+            "agent/c1:refs/namespaces/x/refs/heads/main",
+        ],
+        AGENT,
+    )
+    .ok();
+    // A scratch repository holding it as main, read by another upload-pack.
+    let evil = sibling(&repo, "evil.git");
+    repo.git(["init", "-q", "--bare", "-b", "main", evil.to_str().unwrap()])
+        .ok();
+    repo.git(["push", "-q", evil.to_str().unwrap(), "agent/c1:main"])
+        .ok();
+    let upload = format!("--upload-pack=git-upload-pack {} #", evil.display());
+    let config = format!(
+        "remote.origin.uploadpack=git-upload-pack {} #",
+        evil.display()
+    );
+    let rows: Vec<(Vec<&str>, Vec<(&str, &str)>)> = vec![
+        (
+            vec!["fetch", "-q", "origin", "main:main"],
+            vec![("GIT_NAMESPACE", "x")],
+        ),
+        (vec!["--namespace=x", "fetch", "-q", "origin"], vec![]),
+        (vec!["fetch", "-q", &upload, "origin"], vec![]),
+        (vec!["-c", &config, "fetch", "-q", "origin"], vec![]),
+    ];
+    for (args, env) in &rows {
+        let mut agent = vec![("WARD_AGENT", "1")];
+        agent.extend(env.iter().copied());
+        // Refused by the shim, and past it by the hook.
+        refused(repo.shim_env(args, &agent));
+        refused(repo.git_env(args, &agent));
+        assert_eq!(tracked(&repo), before, "{args:?}");
+    }
+    assert_ne!(repo.rev("main").as_deref(), Some(work.as_str()));
+}

@@ -838,8 +838,12 @@ fn edge_cases() {
             "fetch origin 'refs/heads/agent/*:refs/heads/*'",
             syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
         ),
-        // Tags without `+` are only created.
+        // Tags without `+` (or `--force`) are only created.
         ("fetch origin 'refs/tags/*:refs/tags/*'", syncs(m("fetch"))),
+        (
+            "fetch -f origin 'refs/tags/*:refs/tags/*'",
+            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+        ),
         (
             "fetch origin '+refs/tags/*:refs/tags/*'",
             syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
