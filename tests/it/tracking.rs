@@ -461,7 +461,8 @@ fn a_namespace_or_another_upload_pack_is_not_the_remote() {
         "remote.origin.uploadpack=git-upload-pack {} #",
         evil.display()
     );
-    let rows: Vec<(Vec<&str>, Vec<(&str, &str)>)> = vec![
+    type Row<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+    let rows: Vec<Row> = vec![
         (
             vec!["fetch", "-q", "origin", "main:main"],
             vec![("GIT_NAMESPACE", "x")],
