@@ -158,6 +158,9 @@ pub struct Action {
     /// written: `init [<dir>]` (`.` alone), `clone <repo> [<dir>]`, their
     /// `--separate-git-dir`, `worktree add <path>`.
     pub new_trees: Vec<String>,
+    /// The remote `remote add` adds: allowed, and recorded as an agent's
+    /// when an agent adds it (protected branches never sync from it).
+    pub adds_remote: Option<String>,
     /// Syncing from a remote (`fetch`, `pull`).
     pub syncs: bool,
     /// Config the command sets that says where a branch syncs from
@@ -242,6 +245,7 @@ impl Action {
             writes_files: Vec::new(),
             writes_anywhere: None,
             new_trees: Vec::new(),
+            adds_remote: None,
             syncs: false,
             repoints: Vec::new(),
             needs_repo: true,

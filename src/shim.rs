@@ -159,7 +159,23 @@ pub fn main(args: Vec<OsString>) -> u8 {
         return exec(&real, &args, Some(&trace_id), contract.as_deref());
     }
     let branch_refs = branch_writes(repo, &a.action);
+    // A remote an agent adds is the agent's: protected branches never
+    // sync from it. Not one that was there already (git refuses the add).
+    let new_remote = a
+        .action
+        .adds_remote
+        .as_ref()
+        .filter(|name| !repo.remotes().contains(name));
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
+    if let (Some(name), Ok(s)) = (new_remote, &status) {
+        if s.success() {
+            if let Err(e) = crate::state_file::record_agent_remote(repo.common_dir(), name) {
+                crate::output::errln!(
+                    "ward: warning: cannot record remote '{name}' as an agent's: {e}"
+                );
+            }
+        }
+    }
     journal_branch_writes(repo, &audit_dir, &record, branch_refs);
     record.branch_after = facts::head_branch_file(repo.git_dir());
     finish_status(&audit_dir, record, clock, status)

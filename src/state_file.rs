@@ -27,6 +27,30 @@ pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The remotes an agent added (`git remote add` through the shim), one
+/// name a line in `<git-common-dir>/ward/agent-remotes`: protected
+/// branches never sync from them.
+pub fn agent_remotes(common_dir: &Path) -> Vec<String> {
+    read_text(&common_dir.join("ward").join("agent-remotes"))
+        .map(|t| t.lines().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Adds `name` to [`agent_remotes`].
+pub fn record_agent_remote(common_dir: &Path, name: &str) -> std::io::Result<()> {
+    let mut names = agent_remotes(common_dir);
+    if name.contains('\n') || names.iter().any(|n| n == name) {
+        return Ok(());
+    }
+    names.push(name.to_string());
+    let mut text = names.join("\n");
+    text.push('\n');
+    replace(
+        &common_dir.join("ward").join("agent-remotes"),
+        text.as_bytes(),
+    )
+}
+
 /// [`read_bounded`] as UTF-8 text, at most [`MAX_READ`] bytes.
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     String::from_utf8(read_bounded(path, MAX_READ)?)

@@ -336,9 +336,10 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
     }
 }
 
-/// `remote add <name>`, `remote set-url <name>` (not `--push`) and
-/// `remote rename <old> <new>` set where `<name>`'s remote-tracking refs
-/// come from: `remote.<name>.url` ([`Action::repoints`]).
+/// `remote set-url <name>` (not `--push`) and `remote rename <old> <new>`
+/// set where `<name>`'s remote-tracking refs come from: `remote.<name>.url`
+/// ([`Action::repoints`]). `remote add <name>` adds one
+/// ([`Action::adds_remote`]), which an agent's add marks as the agent's.
 pub(super) fn remote(args: &[String], a: &mut Action) {
     let mut words = args.iter().skip_while(|w| w.starts_with('-'));
     let sub = words.next().map(String::as_str);
@@ -360,7 +361,10 @@ pub(super) fn remote(args: &[String], a: &mut Action) {
         }
     }
     let name = match (sub, names.as_slice()) {
-        (Some("add"), [name, ..]) => name,
+        (Some("add"), [name, ..]) => {
+            a.adds_remote = Some(name.to_string());
+            return;
+        }
         (Some("set-url"), [name, ..]) if !push_url => name,
         (Some("rename"), [_, new, ..]) => new,
         _ => return,

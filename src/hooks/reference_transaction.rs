@@ -153,9 +153,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                 fetched: false,
             };
             if change.refname.starts_with("refs/remotes/") {
-                let remotes = remotes.get_or_insert_with(|| {
-                    crate::facts::Repo::from_dirs(&dirs).map_or_else(Vec::new, |r| r.remotes())
-                });
+                let remotes = remotes.get_or_insert_with(|| trusted_remotes(&dirs));
                 change.tracked = tracking_readings(&change.refname)
                     .filter(|(remote, _)| remotes.iter().any(|r| r == remote))
                     .map(|(_, branch)| branch.to_string())
@@ -223,6 +221,17 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     Ok(exit::OK)
 }
 
+/// The configured remotes protected branches may sync from: not those an
+/// agent added ([`crate::state_file::agent_remotes`]).
+fn trusted_remotes(dirs: &Dirs) -> Vec<String> {
+    let agents = crate::state_file::agent_remotes(&dirs.common_dir);
+    crate::facts::Repo::from_dirs(dirs)
+        .map_or_else(Vec::new, |r| r.remotes())
+        .into_iter()
+        .filter(|r| !agents.contains(r))
+        .collect()
+}
+
 /// The new name of `git branch -m|-M|--move [<old>] <new>`, from git's argv.
 fn rename_target(argv: &[String]) -> Option<String> {
     if super::parent_operation(argv) != "git.branch" {
@@ -271,6 +280,13 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange, arg
         for remote in repo.remotes() {
             candidates.push(format!("refs/remotes/{remote}/{branch}"));
         }
+        // Never a remote an agent added.
+        let agents = crate::state_file::agent_remotes(&dirs.common_dir);
+        candidates.retain(|c| {
+            !agents
+                .iter()
+                .any(|r| c.starts_with(&format!("refs/remotes/{r}/")))
+        });
     }
     // Or a fetch brings it that remote branch's value itself (`fetch origin
     // main:main`, whose remote-tracking ref may be written after it).

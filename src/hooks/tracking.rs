@@ -55,7 +55,11 @@ pub fn fetched(dirs: &Dirs, refname: &str, argv: &[String]) -> bool {
             .as_ref()
             .and_then(|b| values(&format!("branch.{b}.{key}")).pop())
     };
-    let is_remote = |name: &str| !values(&format!("remote.{name}.url")).is_empty();
+    // A configured remote, not one an agent added.
+    let agents = crate::state_file::agent_remotes(&dirs.common_dir);
+    let is_remote = |name: &str| {
+        !values(&format!("remote.{name}.url")).is_empty() && !agents.iter().any(|a| a == name)
+    };
     // The remotes the command talks to, and the refspecs it maps with
     // besides each remote's `remote.<name>.fetch`.
     let (remotes, extra): (Vec<String>, Vec<String>) = match words.first().map(String::as_str) {

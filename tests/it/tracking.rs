@@ -216,8 +216,7 @@ fn the_shim_refuses_changing_where_a_protected_branch_syncs_from() {
     let evil = sibling(&repo, "evil.git");
     let evil = evil.to_str().unwrap();
     for args in [
-        &["remote", "add", "evil", evil][..],
-        &["remote", "set-url", "origin", evil],
+        &["remote", "set-url", "origin", evil][..],
         &["remote", "rename", "origin", "evil"],
         &["config", "remote.origin.url", evil],
         &["config", "url.file:///tmp/x.insteadOf", "file://"],
@@ -480,4 +479,43 @@ fn a_namespace_or_another_upload_pack_is_not_the_remote() {
         assert_eq!(tracked(&repo), before, "{args:?}");
     }
     assert_ne!(repo.rev("main").as_deref(), Some(work.as_str()));
+}
+
+#[test]
+fn a_remote_an_agent_adds_is_fetched_from_but_never_synced_from() {
+    let (repo, work) = setup();
+    let before = tracked(&repo);
+    // The agent's repository, with its commit as main.
+    let evil = sibling(&repo, "evil.git");
+    repo.git(["init", "-q", "--bare", "-b", "main", evil.to_str().unwrap()])
+        .ok();
+    repo.git(["push", "-q", evil.to_str().unwrap(), "agent/c1:main"])
+        .ok();
+    repo.shim_env(
+        ["remote", "add", "-f", "evil", evil.to_str().unwrap()],
+        AGENT,
+    )
+    .ok();
+    assert_eq!(
+        repo.rev("refs/remotes/evil/main").as_deref(),
+        Some(work.as_str())
+    );
+    repo.shim_env(["fetch", "-q", "evil"], AGENT).ok();
+    repo.git_env(["checkout", "-q", "main"], AGENT).ok();
+    for args in [
+        &["merge", "-q", "--ff-only", "evil/main"][..],
+        &["pull", "-q", "--ff-only", "evil", "main"],
+        &["update-ref", "refs/heads/main", "refs/remotes/evil/main"],
+    ] {
+        refused(repo.git_env(args, AGENT));
+        assert_eq!(tracked(&repo), before, "{args:?}");
+    }
+    repo.git_env(["checkout", "-q", "agent/c1"], AGENT).ok();
+    refused(repo.git_env(["fetch", "-q", "evil", "main:main"], AGENT));
+    assert_eq!(tracked(&repo), before);
+    // The remote a person set up still syncs.
+    let upstream = upstream_moves(&repo);
+    repo.shim_env(["fetch", "-q", "origin", "main:main"], AGENT)
+        .ok();
+    assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
 }

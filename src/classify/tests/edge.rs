@@ -980,7 +980,13 @@ fn edge_cases() {
         ("remote", r("remote")),
         ("remote -v", r("remote")),
         ("remote show origin", r("remote")),
-        ("remote add x y", repoints(m("remote"), "remote.x.url")),
+        (
+            "remote add x y",
+            Action {
+                adds_remote: Some("x".into()),
+                ..m("remote")
+            },
+        ),
         ("worktree list", r("worktree")),
         (
             "worktree remove ../wt",

@@ -10,15 +10,6 @@ fn repoints(line: &str) -> Vec<String> {
 #[test]
 fn every_way_to_set_where_a_branch_syncs_from() {
     let rows: &[(&str, &[&str])] = &[
-        ("remote add evil /tmp/evil", &["remote.evil.url"]),
-        (
-            "remote -v add -t main -m main -f evil /tmp/evil",
-            &["remote.evil.url"],
-        ),
-        (
-            "remote add --mirror=fetch evil /tmp/evil",
-            &["remote.evil.url"],
-        ),
         ("remote set-url origin /tmp/evil", &["remote.origin.url"]),
         (
             "remote set-url --add origin /tmp/evil",
@@ -129,4 +120,18 @@ fn an_editor_on_the_config_can_switch_hooks_off() {
         assert!(run(line).hooks_off.is_some(), "{line}");
     }
     assert!(run("config --list").hooks_off.is_none());
+}
+
+#[test]
+fn a_remote_added_is_named_not_refused() {
+    for line in [
+        "remote add evil /tmp/evil",
+        "remote -v add -t main -m main -f evil /tmp/evil",
+        "remote add --mirror=fetch evil /tmp/evil",
+    ] {
+        let a = run(line);
+        assert_eq!(a.adds_remote.as_deref(), Some("evil"), "{line}");
+        assert!(a.repoints.is_empty(), "{line}");
+    }
+    assert_eq!(run("remote set-url evil /x").adds_remote, None);
 }
