@@ -99,6 +99,15 @@ pub enum CheckoutTarget {
     Detach(String),
 }
 
+/// A remote added, removed or renamed (`git remote add|remove|rename`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum RemoteChange {
+    Add(String),
+    Remove(String),
+    /// From, to.
+    Rename(String, String),
+}
+
 /// Everything `decide` needs to know about one git command line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Action {
@@ -158,9 +167,10 @@ pub struct Action {
     /// written: `init [<dir>]` (`.` alone), `clone <repo> [<dir>]`, their
     /// `--separate-git-dir`, `worktree add <path>`.
     pub new_trees: Vec<String>,
-    /// The remote `remote add` adds: allowed, and recorded as an agent's
-    /// when an agent adds it (protected branches never sync from it).
-    pub adds_remote: Option<String>,
+    /// What `remote add|remove|rename` does to a remote: an agent's added
+    /// remote is recorded as its own (protected branches never sync from
+    /// it), and the record follows a rename or goes with a removal.
+    pub remote_change: Option<RemoteChange>,
     /// Syncing from a remote (`fetch`, `pull`).
     pub syncs: bool,
     /// Config the command sets that says where a branch syncs from
@@ -245,7 +255,7 @@ impl Action {
             writes_files: Vec::new(),
             writes_anywhere: None,
             new_trees: Vec::new(),
-            adds_remote: None,
+            remote_change: None,
             syncs: false,
             repoints: Vec::new(),
             needs_repo: true,

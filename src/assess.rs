@@ -97,6 +97,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
             Ok(mut facts) => {
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
+                if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {
+                    facts.agent_remotes = crate::state_file::agent_remotes(repo.common_dir());
+                }
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)
             }

@@ -65,6 +65,9 @@ pub struct Facts {
     /// (see [`crate::facts::writes_into_guarded`]): how and where, as a
     /// clause (`writes into the git directory (/r/.git/x)`).
     pub writes_guarded: Option<String>,
+    /// The remotes an agent added ([`crate::state_file::agent_remotes`]),
+    /// read when the command re-points a remote: its own may be re-pointed.
+    pub agent_remotes: Vec<String>,
 }
 
 impl Facts {
@@ -76,6 +79,7 @@ impl Facts {
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
             writes_guarded: None,
+            agent_remotes: Vec::new(),
         }
     }
 }
@@ -255,6 +259,25 @@ fn repoints_protected(policy: &Policy, key: &str) -> bool {
     }
 }
 
+/// Is `key` (`remote.<name>.url`) about a remote the agent added, or the
+/// new name of one it renames? Those are never synced from.
+fn agents_own(action: &Action, agent_remotes: &[String], key: &str) -> bool {
+    let Some(name) = key
+        .strip_prefix("remote.")
+        .and_then(|k| k.rsplit_once('.'))
+        .map(|(name, _)| name)
+    else {
+        return false;
+    };
+    let renamed_from = match &action.remote_change {
+        Some(crate::action::RemoteChange::Rename(old, new)) if new == name => Some(old.as_str()),
+        _ => None,
+    };
+    agent_remotes
+        .iter()
+        .any(|r| r == name || Some(r.as_str()) == renamed_from)
+}
+
 const HINT_REPOINT: &str = "remotes and the upstreams of protected branches are set up by a person; to bring in another repository's branch, fetch it into a branch of your own (`git fetch <url> <branch>:agent/<name>`)";
 const HINT_PROTECTED_REF: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
@@ -345,10 +368,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     if settings.branches.sync_from_upstream {
+        let own = |key: &str| agents_own(action, &facts.agent_remotes, key);
         if let Some(key) = action
             .repoints
             .iter()
-            .find(|k| repoints_protected(policy, k))
+            .find(|k| repoints_protected(policy, k) && !own(k))
         {
             return Decision::deny(
                 Code::D001,

@@ -1133,6 +1133,34 @@ fn where_protected_branches_sync_from_is_a_persons_to_set() {
             assert!(e.message.contains(key), "{}", e.message);
         }
     }
+    // A remote the agent added is its own to re-point, and to rename.
+    let own = Facts {
+        agent_remotes: vec!["evil".into()],
+        ..agent("agent/c1", None)
+    };
+    assert_eq!(
+        outcome(&decide(&default, &sets("remote.evil.url"), &own)),
+        Want::Allow
+    );
+    assert_eq!(
+        outcome(&decide(&default, &sets("remote.origin.url"), &own)),
+        Want::Deny(Code::D001)
+    );
+    let rename = |from: &str| Action {
+        remote_change: Some(crate::action::RemoteChange::Rename(
+            from.into(),
+            "up".into(),
+        )),
+        ..sets("remote.up.url")
+    };
+    assert_eq!(
+        outcome(&decide(&default, &rename("evil"), &own)),
+        Want::Allow
+    );
+    assert_eq!(
+        outcome(&decide(&default, &rename("origin"), &own)),
+        Want::Deny(Code::D001)
+    );
 }
 
 #[test]

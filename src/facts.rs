@@ -537,6 +537,7 @@ pub fn gather_at(
         head,
         env_hooks_off,
         writes_guarded: None,
+        agent_remotes: Vec::new(),
     })
 }
 

@@ -159,26 +159,35 @@ pub fn main(args: Vec<OsString>) -> u8 {
         return exec(&real, &args, Some(&trace_id), contract.as_deref());
     }
     let branch_refs = branch_writes(repo, &a.action);
-    // A remote an agent adds is the agent's: protected branches never
-    // sync from it. Not one that was there already (git refuses the add).
-    let new_remote = a
-        .action
-        .adds_remote
-        .as_ref()
-        .filter(|name| !repo.remotes().contains(name));
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
-    if let (Some(name), Ok(s)) = (new_remote, &status) {
+    if let (Some(change), Ok(s)) = (&a.action.remote_change, &status) {
         if s.success() {
-            if let Err(e) = crate::state_file::record_agent_remote(repo.common_dir(), name) {
-                crate::output::errln!(
-                    "ward: warning: cannot record remote '{name}' as an agent's: {e}"
-                );
-            }
+            record_remote_change(repo, change);
         }
     }
     journal_branch_writes(repo, &audit_dir, &record, branch_refs);
     record.branch_after = facts::head_branch_file(repo.git_dir());
     finish_status(&audit_dir, record, clock, status)
+}
+
+/// Keeps the record of the agent's remotes ([`crate::state_file::agent_remotes`])
+/// after a `remote add|remove|rename` git carried out: a remote an agent
+/// adds is its own (protected branches never sync from it); the mark
+/// follows a rename and goes with a removal.
+fn record_remote_change(repo: &Repo, change: &crate::action::RemoteChange) {
+    use crate::action::RemoteChange;
+    let result = crate::state_file::change_agent_remotes(repo.common_dir(), |names| match change {
+        RemoteChange::Add(name) => names.push(name.clone()),
+        RemoteChange::Remove(name) => names.retain(|n| n != name),
+        RemoteChange::Rename(old, new) => {
+            for n in names.iter_mut().filter(|n| *n == old) {
+                n.clone_from(new);
+            }
+        }
+    });
+    if let Err(e) = result {
+        crate::output::errln!("ward: warning: cannot keep the record of the agent's remotes: {e}");
+    }
 }
 
 /// What is wrong with this repository's git-ward hooks, after pointing

@@ -36,19 +36,27 @@ pub fn agent_remotes(common_dir: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Adds `name` to [`agent_remotes`].
-pub fn record_agent_remote(common_dir: &Path, name: &str) -> std::io::Result<()> {
-    let mut names = agent_remotes(common_dir);
-    if name.contains('\n') || names.iter().any(|n| n == name) {
+/// Changes [`agent_remotes`] as `change` says (a name with a newline is
+/// not kept).
+pub fn change_agent_remotes(
+    common_dir: &Path,
+    change: impl FnOnce(&mut Vec<String>),
+) -> std::io::Result<()> {
+    let before = agent_remotes(common_dir);
+    let mut names = before.clone();
+    change(&mut names);
+    names.retain(|n| !n.is_empty() && !n.contains('\n'));
+    names.dedup();
+    if names == before {
         return Ok(());
     }
-    names.push(name.to_string());
+    let path = common_dir.join("ward").join("agent-remotes");
+    if names.is_empty() {
+        return std::fs::remove_file(&path);
+    }
     let mut text = names.join("\n");
     text.push('\n');
-    replace(
-        &common_dir.join("ward").join("agent-remotes"),
-        text.as_bytes(),
-    )
+    replace(&path, text.as_bytes())
 }
 
 /// [`read_bounded`] as UTF-8 text, at most [`MAX_READ`] bytes.

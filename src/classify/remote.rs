@@ -3,7 +3,7 @@
 use super::commands::every_ref;
 use super::options::parse;
 use super::{tables, Context};
-use crate::action::{Action, Effect, Push, PushDest, RefOp, RefTarget, RefWrite};
+use crate::action::{Action, Effect, Push, PushDest, RefOp, RefTarget, RefWrite, RemoteChange};
 
 /// `push [<options>] [<repository> [<refspec>...]]`.
 ///
@@ -219,8 +219,8 @@ fn is_tag(src: &str, ctx: &Context) -> bool {
 /// `tag v1`) writes that ref: an update (a create for a tag fetched without
 /// `+`, since existing tags are kept); one with a wildcard into local
 /// branches or tags writes refs it does not name ([`RefTarget::All`]).
-/// So do `--prune-tags` (deletes local tags) and `--force --tags` (moves
-/// them), and `--stdin`. `--dry-run` reads. `pull` also merges into the current branch; that is
+/// So do `--force --tags` (moves tags) and `--stdin`; `--prune-tags`
+/// deletes local tags (destructive; the hook judges each). `--dry-run` reads. `pull` also merges into the current branch; that is
 /// syncing too (the reference-transaction hook checks a protected branch
 /// only moves to its upstream); `pull --rebase` rewrites local commits
 /// (destructive); `pull --no-verify` skips the merge's hooks;
@@ -254,11 +254,17 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
                 Some("pull --no-verify skips the pre-merge-commit and commit-msg hooks".into());
         }
     }
-    // Refspecs from stdin, local tags deleted by `--prune-tags`, or tags
-    // moved by `--force --tags`: refs the command line does not name.
+    // Refspecs from stdin, or tags moved by `--force --tags`: refs the
+    // command line does not name.
     let tags_forced = p.flag("tags") && p.flag("force");
-    if p.flag("stdin") || p.flag("prune-tags") || tags_forced {
+    if p.flag("stdin") || tags_forced {
         a.refs.push(every_ref());
+    }
+    // Local tags the remote lacks are deleted: the hook refuses a
+    // protected one's deletion; the others come back with undo.
+    if p.flag("prune-tags") {
+        a.destructive
+            .get_or_insert("fetch --prune-tags deletes local tags the remote lacks".into());
     }
     if p.flag("multiple") || p.flag("all") || p.flag("stdin") {
         return;
@@ -339,7 +345,8 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
 /// `remote set-url <name>` (not `--push`) and `remote rename <old> <new>`
 /// set where `<name>`'s remote-tracking refs come from: `remote.<name>.url`
 /// ([`Action::repoints`]). `remote add <name>` adds one
-/// ([`Action::adds_remote`]), which an agent's add marks as the agent's.
+/// ([`Action::remote_change`]), which an agent's add marks as the agent's;
+/// `remote remove` and `rename` carry that mark along.
 pub(super) fn remote(args: &[String], a: &mut Action) {
     let mut words = args.iter().skip_while(|w| w.starts_with('-'));
     let sub = words.next().map(String::as_str);
@@ -362,11 +369,18 @@ pub(super) fn remote(args: &[String], a: &mut Action) {
     }
     let name = match (sub, names.as_slice()) {
         (Some("add"), [name, ..]) => {
-            a.adds_remote = Some(name.to_string());
+            a.remote_change = Some(RemoteChange::Add(name.to_string()));
+            return;
+        }
+        (Some("remove" | "rm"), [name, ..]) => {
+            a.remote_change = Some(RemoteChange::Remove(name.to_string()));
             return;
         }
         (Some("set-url"), [name, ..]) if !push_url => name,
-        (Some("rename"), [_, new, ..]) => new,
+        (Some("rename"), [old, new, ..]) => {
+            a.remote_change = Some(RemoteChange::Rename(old.to_string(), new.to_string()));
+            new
+        }
         _ => return,
     };
     a.repoints.push(format!("remote.{name}.url"));

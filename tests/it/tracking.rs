@@ -432,6 +432,13 @@ fn a_pattern_fetch_of_tags_or_same_named_branches_is_judged_ref_by_ref() {
         AGENT,
     ));
     assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
+    // Pruning tags deletes a protected one only past the hook's refusal.
+    repo.git(["tag", "v0-local"]).ok();
+    refused(repo.shim_env(["fetch", "-q", "--prune", "--prune-tags", "origin"], AGENT));
+    assert!(repo.rev("refs/tags/v0-local").is_some());
+    repo.git(["tag", "-d", "v0-local"]).ok();
+    repo.shim_env(["fetch", "-q", "--prune", "--prune-tags", "origin"], AGENT)
+        .ok();
 }
 
 #[test]
@@ -516,6 +523,34 @@ fn a_remote_an_agent_adds_is_fetched_from_but_never_synced_from() {
     // The remote a person set up still syncs.
     let upstream = upstream_moves(&repo);
     repo.shim_env(["fetch", "-q", "origin", "main:main"], AGENT)
+        .ok();
+    assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
+    // Its own remote the agent may re-point and rename; the mark follows,
+    // and goes when it removes the remote.
+    let record = || repo.read(".git/ward/agent-remotes").unwrap_or_default();
+    repo.shim_env(["remote", "set-url", "evil", evil.to_str().unwrap()], AGENT)
+        .ok();
+    repo.shim_env(["remote", "rename", "evil", "ev2"], AGENT)
+        .ok();
+    assert_eq!(record(), "ev2\n");
+    repo.shim_env(["remote", "remove", "ev2"], AGENT).ok();
+    assert_eq!(record(), "");
+    // So a remote a person adds later under that name syncs.
+    repo.git([
+        "remote",
+        "add",
+        "ev2",
+        &format!("file://{}", sibling(&repo, "remote.git").display()),
+    ])
+    .ok();
+    repo.git(["fetch", "-q", "ev2"]).ok();
+    repo.git([
+        "update-ref",
+        "refs/heads/main",
+        before.1.as_deref().unwrap(),
+    ])
+    .ok();
+    repo.git_env(["fetch", "-q", "ev2", "main:main"], AGENT)
         .ok();
     assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
 }

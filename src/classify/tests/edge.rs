@@ -858,7 +858,10 @@ fn edge_cases() {
         ("fetch --dry-run", syncs(r("fetch"))),
         (
             "fetch --prune-tags origin",
-            syncs(refs(m("fetch"), vec![w(RefTarget::All, Update, None)])),
+            syncs(destroys(
+                m("fetch"),
+                "fetch --prune-tags deletes local tags the remote lacks",
+            )),
         ),
         (
             "fetch -ft origin",
@@ -983,7 +986,7 @@ fn edge_cases() {
         (
             "remote add x y",
             Action {
-                adds_remote: Some("x".into()),
+                remote_change: Some(crate::action::RemoteChange::Add("x".into())),
                 ..m("remote")
             },
         ),

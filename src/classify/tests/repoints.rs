@@ -130,8 +130,16 @@ fn a_remote_added_is_named_not_refused() {
         "remote add --mirror=fetch evil /tmp/evil",
     ] {
         let a = run(line);
-        assert_eq!(a.adds_remote.as_deref(), Some("evil"), "{line}");
+        assert_eq!(
+            a.remote_change,
+            Some(crate::action::RemoteChange::Add("evil".into())),
+            "{line}"
+        );
         assert!(a.repoints.is_empty(), "{line}");
     }
-    assert_eq!(run("remote set-url evil /x").adds_remote, None);
+    assert_eq!(run("remote set-url evil /x").remote_change, None);
+    assert_eq!(
+        run("remote rm evil").remote_change,
+        Some(crate::action::RemoteChange::Remove("evil".into()))
+    );
 }
