@@ -205,9 +205,14 @@ pub fn env_file_hooks_path() -> Option<(String, PathBuf)> {
 /// [`env_file_hooks_path`] for one file and what it includes, `depth` includes deep.
 fn hooks_path_in(path: &Path, depth: usize, found: &mut Option<(String, PathBuf)>) {
     const MAX_DEPTH: usize = 10;
-    let Ok(file) =
-        gix::config::File::from_path_no_includes(path.to_path_buf(), gix::config::Source::Env)
-    else {
+    let Ok(bytes) = crate::state_file::read_bounded(path, crate::state_file::MAX_READ) else {
+        return;
+    };
+    let Ok(file) = gix::config::File::from_bytes_no_includes(
+        &bytes,
+        gix::config::file::Metadata::from(gix::config::Source::Env),
+        Default::default(),
+    ) else {
         return;
     };
     for section in file.sections() {

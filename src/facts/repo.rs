@@ -378,6 +378,11 @@ impl Repo {
             user_config_files()
                 .into_iter()
                 .filter_map(|(path, source)| {
+                    // Only a regular file of a reasonable size (never `/dev/zero`).
+                    let regular = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+                    if regular.len() > crate::state_file::MAX_READ {
+                        return None;
+                    }
                     let mut file = gix::config::File::from_path_no_includes(path, source).ok()?;
                     includes.follow(&mut file);
                     Some(file)

@@ -398,6 +398,10 @@ fn a_policy_or_state_file_that_never_ends_is_an_error_not_a_hang() {
     repo.hermetic(&mut commit);
     commit.args(["commit", "-q", "--allow-empty", "-m", "x"]);
     assert!(finishes(commit).success());
+    // A user config file the environment names that never ends.
+    let mut explain = repo.ward_command(["explain", "--", "commit", "-m", "x"]);
+    explain.env("GIT_CONFIG_GLOBAL", "/dev/zero");
+    assert!(finishes(explain).success());
     // The local policy layer: the tool says it cannot read it.
     std::os::unix::fs::symlink("/dev/zero", ward.join("policy.toml")).unwrap();
     let show = repo.ward_command(["policy", "show"]);
