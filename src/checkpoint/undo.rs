@@ -616,58 +616,22 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             }
             None => s.from.as_str(),
         };
-        if let Some(target) = s.to.strip_prefix("ref:") {
-            let o = ctx
-                .git
-                .output(["symbolic-ref", "-m", "ward: undo", &s.name, target])?;
-            if o.status.success() {
-                journal.push(RefMove {
-                    name: s.name.clone(),
-                    old: s.from.clone(),
-                    new: s.to.clone(),
-                });
-            } else {
-                ref_failures.push(format!(
-                    "{}: {}",
-                    s.name,
-                    String::from_utf8_lossy(&o.stderr).trim()
-                ));
-            }
-            continue;
-        }
         // The ref itself, never the one it names: a branch a command made
         // a symbolic ref (`symbolic-ref refs/heads/feat refs/heads/work`)
         // goes back to being a branch, and `work` is left alone.
-        let args: Vec<&str> = if s.to == ZERO {
-            vec![
-                "update-ref",
-                "--no-deref",
-                "-m",
-                "ward: undo",
-                "-d",
-                &s.name,
-                from,
-            ]
-        } else if s.from == ZERO {
-            vec![
-                "update-ref",
-                "--no-deref",
-                "-m",
-                "ward: undo",
-                &s.name,
-                &s.to,
-                "",
-            ]
-        } else {
-            vec![
-                "update-ref",
-                "--no-deref",
-                "-m",
-                "ward: undo",
-                &s.name,
-                &s.to,
-                from,
-            ]
+        let args: Vec<&str> = match s.to.strip_prefix("ref:") {
+            Some(target) => vec!["symbolic-ref", "-m", "ward: undo", &s.name, target],
+            None => {
+                let mut args = vec!["update-ref", "--no-deref", "-m", "ward: undo"];
+                if s.to == ZERO {
+                    args.extend(["-d", &s.name, from]);
+                } else if s.from == ZERO {
+                    args.extend([s.name.as_str(), &s.to, ""]);
+                } else {
+                    args.extend([s.name.as_str(), &s.to, from]);
+                }
+                args
+            }
         };
         let o = ctx.git.output(&args)?;
         if o.status.success() {
