@@ -431,13 +431,22 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             RefOp::Update => "moves",
             RefOp::Delete => "deletes",
         };
-        return Decision::deny(
-            Code::D001,
+        let message = if write.target == RefTarget::All {
+            // A pattern, `--stdin`, `--force --tags`: refs it does not name.
+            format!(
+                "{} can write refs its command line does not name, protected ones among them",
+                action.word()
+            )
+        } else {
             format!(
                 "{} {verb} protected ref '{}'",
                 action.word(),
                 display(&full)
-            ),
+            )
+        };
+        return Decision::deny(
+            Code::D001,
+            message,
             HINT_PROTECTED_REF,
             "branches.protected",
         );

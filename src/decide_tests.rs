@@ -1213,3 +1213,15 @@ fn denial_codes_come_from_this_module_only() {
         "denial codes outside decide.rs: {offenders:?}"
     );
 }
+
+#[test]
+fn a_write_of_refs_unnamed_says_so() {
+    let action = ref_write("fetch", RefTarget::All, RefOp::Update, None);
+    let d = decide(&Policy::built_in(), &action, &agent("agent/c1", Some("c1")));
+    let err = d.denial().expect("refused");
+    assert_eq!(err.code, Code::D001);
+    assert_eq!(
+        err.message,
+        "fetch can write refs its command line does not name, protected ones among them"
+    );
+}
