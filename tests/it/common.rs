@@ -15,6 +15,25 @@ pub fn real_git() -> PathBuf {
     which::which("git").expect("git on PATH")
 }
 
+/// Copies git-ward to `to` and waits until the copy runs: a child another
+/// test thread forks while the copy is open for writing holds it open for
+/// a moment, and running it then fails with ETXTBSY ("text file busy").
+pub fn copy_ward_bin(to: &Path) {
+    std::fs::copy(ward_bin(), to).expect("copy git-ward");
+    for _ in 0..100 {
+        match Command::new(to)
+            .arg("--version")
+            .env("WARD_REAL_GIT", real_git())
+            .output()
+        {
+            Err(e) if e.raw_os_error() == Some(26) => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            _ => return,
+        }
+    }
+}
+
 /// The git-ward binary built for these tests.
 pub fn ward_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_git-ward"))

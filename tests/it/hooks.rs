@@ -1074,7 +1074,7 @@ fn hooks_name_git_ward_by_its_link_on_path_and_outlive_an_upgrade() {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("git-ward");
         if std::fs::hard_link(crate::common::ward_bin(), &file).is_err() {
-            std::fs::copy(crate::common::ward_bin(), &file).unwrap();
+            crate::common::copy_ward_bin(&file);
         }
         file
     };

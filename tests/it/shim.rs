@@ -241,22 +241,7 @@ fn the_shim_skips_itself_and_copies_of_itself_on_path() {
     // Two shim directories, one a copy (other inode), both before the real git.
     let copy_dir = repo.path("shim-copy");
     std::fs::create_dir_all(&copy_dir).unwrap();
-    std::fs::copy(crate::common::ward_bin(), copy_dir.join("git")).unwrap();
-    // A child another test thread forks while the copy was open for
-    // writing holds it open for a moment: running it then fails with
-    // ETXTBSY. Wait until it runs.
-    for _ in 0..100 {
-        match std::process::Command::new(copy_dir.join("git"))
-            .arg("--version")
-            .env("WARD_REAL_GIT", real_git())
-            .output()
-        {
-            Err(e) if e.raw_os_error() == Some(26) => {
-                std::thread::sleep(std::time::Duration::from_millis(20))
-            }
-            _ => break,
-        }
-    }
+    crate::common::copy_ward_bin(&copy_dir.join("git"));
     let mut cmd = repo.shim_command(["rev-parse", "--is-inside-work-tree"]);
     let path = format!(
         "{}:{}:{}",
