@@ -358,8 +358,7 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     }
     // A namespace reaches a local remote's upload-pack too, which then
     // serves `refs/namespaces/<ns>/refs/heads/main` as its `main`.
-    let namespaced = git.globals.namespace || std::env::var_os("GIT_NAMESPACE").is_some();
-    if action.syncs && namespaced {
+    if action.syncs && (git.globals.namespace || std::env::var_os("GIT_NAMESPACE").is_some()) {
         action.repoints.push("GIT_NAMESPACE".to_string());
     }
     action

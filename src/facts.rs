@@ -425,6 +425,12 @@ pub fn writes_into_guarded(
     let git_dirs: Vec<PathBuf> = repo.map_or_else(Vec::new, |r| {
         vec![canonical(r.git_dir()), canonical(r.common_dir())]
     });
+    // Any directory named `.git`, whichever repository `--git-dir` names.
+    let in_git_dir = |path: &Path| {
+        path.components()
+            .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"))
+            || git_dirs.iter().any(|dir| path.starts_with(dir))
+    };
     // An index file git is pointed at (`GIT_INDEX_FILE`), which any
     // command may write (even `status` refreshes it): in a git directory
     // only as an index of its own (`.git/index.tmp`), never over hooks,
@@ -432,17 +438,13 @@ pub fn writes_into_guarded(
     if let Some(index) = index_file {
         let top = repo.and_then(Repo::workdir).unwrap_or(&cwd);
         let index = resolve(top, Path::new(&index));
-        let in_git_dir = index
-            .components()
-            .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"))
-            || git_dirs.iter().any(|dir| index.starts_with(dir));
         let own_index = git_dirs
             .iter()
             .any(|dir| index.parent() == Some(dir.as_path()))
             && index
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with("index"));
-        if policy_files.contains(&index) || (in_git_dir && !own_index) {
+        if policy_files.contains(&index) || (in_git_dir(&index) && !own_index) {
             return Some(format!(
                 "has its index file (GIT_INDEX_FILE) at {}",
                 index.display()
@@ -457,12 +459,7 @@ pub fn writes_into_guarded(
                 target.display()
             ));
         }
-        // Any directory named `.git`, whichever repository `--git-dir` names.
-        let named_git = target
-            .components()
-            .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"));
-        (named_git || git_dirs.iter().any(|dir| target.starts_with(dir)))
-            .then(|| format!("{how} the git directory ({})", target.display()))
+        in_git_dir(target).then(|| format!("{how} the git directory ({})", target.display()))
     })
 }
 

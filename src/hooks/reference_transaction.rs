@@ -224,9 +224,13 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
 /// The configured remotes protected branches may sync from: not those an
 /// agent added ([`crate::state_file::agent_remotes`]).
 fn trusted_remotes(dirs: &Dirs) -> Vec<String> {
+    crate::facts::Repo::from_dirs(dirs).map_or_else(Vec::new, |r| trusted_remotes_of(&r, dirs))
+}
+
+/// [`trusted_remotes`] of a repository already open.
+fn trusted_remotes_of(repo: &crate::facts::Repo, dirs: &Dirs) -> Vec<String> {
     let agents = crate::state_file::agent_remotes(&dirs.common_dir);
-    crate::facts::Repo::from_dirs(dirs)
-        .map_or_else(Vec::new, |r| r.remotes())
+    repo.remotes()
         .into_iter()
         .filter(|r| !agents.contains(r))
         .collect()
@@ -265,28 +269,25 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange, arg
     };
     let mut candidates = Vec::new();
     if let Some(repo) = crate::facts::Repo::from_dirs(dirs) {
+        // Configured remotes, never one an agent added; so not an upstream
+        // in this repository either (remote `.`), a branch like any other.
+        let trusted = trusted_remotes_of(&repo, dirs);
         let remote = repo.config_string(&format!("branch.{branch}.remote"));
         let merge = repo.config_string(&format!("branch.{branch}.merge"));
-        // An upstream in this repository (`branch -u topic main`, remote
-        // `.`) is a branch like any other: moving onto it is writing.
         if let (Some(remote), Some(merge)) = (remote, merge) {
-            if let Some(m) = merge.strip_prefix("refs/heads/").filter(|_| remote != ".") {
+            if let Some(m) = merge
+                .strip_prefix("refs/heads/")
+                .filter(|_| trusted.contains(&remote))
+            {
                 candidates.push(format!("refs/remotes/{remote}/{m}"));
             }
         }
-        // The same name at each configured remote (what `git checkout
-        // main` would create it from); not `refs/remotes/origin/agent/main`,
-        // which is `origin`'s `agent/main`.
-        for remote in repo.remotes() {
+        // The same name at each of them (what `git checkout main` would
+        // create it from); not `refs/remotes/origin/agent/main`, which is
+        // `origin`'s `agent/main`.
+        for remote in &trusted {
             candidates.push(format!("refs/remotes/{remote}/{branch}"));
         }
-        // Never a remote an agent added.
-        let agents = crate::state_file::agent_remotes(&dirs.common_dir);
-        candidates.retain(|c| {
-            !agents
-                .iter()
-                .any(|r| c.starts_with(&format!("refs/remotes/{r}/")))
-        });
     }
     // Or a fetch brings it that remote branch's value itself (`fetch origin
     // main:main`, whose remote-tracking ref may be written after it).
