@@ -34,6 +34,24 @@ pub fn copy_ward_bin(to: &Path) {
     }
 }
 
+/// Someone else clones `remote` (as `other`, beside the repository),
+/// commits and pushes `main` there; the new commit's id.
+pub fn upstream_moves(repo: &TestRepo, remote: &Path) -> String {
+    let other = sibling(repo, "other");
+    repo.git([
+        "clone",
+        "-q",
+        remote.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ])
+    .ok();
+    repo.git_in(&other, ["commit", "-q", "--allow-empty", "-m", "upstream"])
+        .ok();
+    repo.git_in(&other, ["push", "-q", "origin", "main"]).ok();
+    let id = repo.git_in(&other, ["rev-parse", "HEAD"]).ok().stdout;
+    id.trim().to_string()
+}
+
 /// The git-ward binary built for these tests.
 pub fn ward_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_git-ward"))

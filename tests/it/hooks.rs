@@ -454,33 +454,7 @@ fn agent_pushes_never_move_protected_remote_refs() {
 fn pull_ff_only_syncs_a_clean_protected_branch() {
     let repo = installed();
     let remote = with_remote(&repo);
-    let other = sibling(&repo, "other");
-    repo.git([
-        "clone",
-        "-q",
-        remote.to_str().unwrap(),
-        other.to_str().unwrap(),
-    ])
-    .ok();
-    repo.git([
-        "-C",
-        other.to_str().unwrap(),
-        "commit",
-        "-q",
-        "--allow-empty",
-        "-m",
-        "upstream",
-    ])
-    .ok();
-    repo.git([
-        "-C",
-        other.to_str().unwrap(),
-        "push",
-        "-q",
-        "origin",
-        "main",
-    ])
-    .ok();
+    crate::common::upstream_moves(&repo, &remote);
     repo.git_env(["pull", "-q", "--ff-only"], AGENT).ok();
     assert_eq!(repo.rev("main"), repo.rev("origin/main"));
     // Creating a protected branch from its remote-tracking ref is syncing too.

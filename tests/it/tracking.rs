@@ -46,20 +46,7 @@ fn refused(run: crate::common::Run) {
 
 /// Someone else pushes a new commit onto the remote's `main`; its id.
 fn upstream_moves(repo: &TestRepo) -> String {
-    let other = sibling(repo, "other");
-    let remote = sibling(repo, "remote.git");
-    repo.git([
-        "clone",
-        "-q",
-        remote.to_str().unwrap(),
-        other.to_str().unwrap(),
-    ])
-    .ok();
-    repo.git_in(&other, ["commit", "-q", "--allow-empty", "-m", "upstream"])
-        .ok();
-    repo.git_in(&other, ["push", "-q", "origin", "main"]).ok();
-    let id = repo.git_in(&other, ["rev-parse", "HEAD"]).ok().stdout;
-    id.trim().to_string()
+    crate::common::upstream_moves(repo, &sibling(repo, "remote.git"))
 }
 
 /// The refs an agent must not be able to move this way.
