@@ -91,11 +91,27 @@ pub fn main(args: Vec<OsString>) -> u8 {
             return finish(&audit_dir, record, clock, exit::DENIED as i32);
         }
         Verdict::Switch(branch) => {
+            if branch_exists(&a, branch) {
+                // The move changes files no journal line records.
+                match crate::checkpoint::before_switch(
+                    &git_here,
+                    repo,
+                    a.policy.as_ref().ok().map(|p| &p.settings),
+                    &a.action,
+                    branch,
+                    contract.as_deref(),
+                    &trace_id,
+                ) {
+                    Ok(Some(id)) => record.actions_taken.push(format!("checkpoint {id}")),
+                    Ok(None) => {}
+                    Err(err) => {
+                        let err = checkpoint_failed(&a.action, err);
+                        return unrun(&audit_dir, record, clock, &err);
+                    }
+                }
+            }
             if let Err(err) = switch_to(&git_here, &a, branch) {
-                report(&err);
-                record.decision = "deny".into();
-                record.denial_code = Some(err.code.as_str().to_string());
-                return finish(&audit_dir, record, clock, err.exit_code() as i32);
+                return unrun(&audit_dir, record, clock, &err);
             }
             let from = a
                 .facts
@@ -130,20 +146,8 @@ pub fn main(args: Vec<OsString>) -> u8 {
             }
             Ok(None) => {}
             Err(err) => {
-                let err = Error::internal(format!(
-                    "could not checkpoint before {}: {}",
-                    a.action.operation(),
-                    err.message
-                ))
-                .with_hint(match err.hint {
-                    // A refusal that says what to do (work a checkpoint cannot hold).
-                    Some(hint) => format!("nothing was run; {hint}"),
-                    None => "nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry".into(),
-                });
-                report(&err);
-                record.decision = "deny".into();
-                record.denial_code = Some(err.code.as_str().to_string());
-                return finish(&audit_dir, record, clock, exit::INTERNAL as i32);
+                let err = checkpoint_failed(&a.action, err);
+                return unrun(&audit_dir, record, clock, &err);
             }
         }
     }
@@ -399,6 +403,15 @@ fn base_record(
     }
 }
 
+/// Reports `err`, for which the command was not run, and ends its audit
+/// line as refused, with the error's exit code.
+fn unrun(dir: &std::path::Path, mut record: Record, clock: Instant, err: &Error) -> u8 {
+    report(err);
+    record.decision = "deny".into();
+    record.denial_code = Some(err.code.as_str().to_string());
+    finish(dir, record, clock, err.exit_code() as i32)
+}
+
 fn finish(dir: &std::path::Path, mut record: Record, clock: Instant, code: i32) -> u8 {
     record.exit_code = Some(code);
     record.duration_ms = clock.elapsed().as_millis() as u64;
@@ -520,15 +533,33 @@ fn reraise(sig: i32) {
     }
 }
 
+/// The refusal of a command whose checkpoint could not be taken.
+fn checkpoint_failed(action: &crate::action::Action, err: Error) -> Error {
+    Error::internal(format!(
+        "could not checkpoint before {}: {}",
+        action.operation(),
+        err.message
+    ))
+    .with_hint(match err.hint {
+        // A refusal that says what to do (work a checkpoint cannot hold).
+        Some(hint) => format!("nothing was run; {hint}"),
+        None => "nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry".into(),
+    })
+}
+
+/// Does local branch `branch` exist?
+fn branch_exists(a: &Assessment, branch: &str) -> bool {
+    a.repo
+        .as_ref()
+        .and_then(|r| r.ref_target(&format!("refs/heads/{branch}")))
+        .is_some()
+}
+
 /// Moves to `branch` before the command runs: creates it at HEAD, or checks
 /// out the existing one carrying the working tree and the index. If carrying
 /// the changes would conflict, git refuses and nothing is lost: we deny.
 pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
-    let exists = a
-        .repo
-        .as_ref()
-        .and_then(|r| r.ref_target(&format!("refs/heads/{branch}")))
-        .is_some();
+    let exists = branch_exists(a, branch);
     let unborn = matches!(
         a.facts.as_ref().and_then(|f| f.head.as_ref()),
         Some(Head::Unborn(_))

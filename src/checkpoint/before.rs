@@ -44,18 +44,7 @@ pub fn before_destructive(
     if repo.workdir().is_none() {
         return Ok(None);
     }
-    // The settings the decision was made on, else read again.
-    let settings = match settings {
-        Some(settings) => settings.clone(),
-        None => crate::facts::load_policy(Some(repo), true)?.settings,
-    };
-    let ctx = Ctx::new(
-        git.clone(),
-        repo,
-        settings,
-        contract.map(str::to_string),
-        trace_id.to_string(),
-    )?;
+    let ctx = ctx_for(git, repo, settings, contract, trace_id)?;
     let removed = action
         .removes_worktree
         .as_deref()
@@ -235,9 +224,61 @@ fn dirty_submodules(status: &[u8], untracked_too: bool) -> Vec<String> {
 }
 
 /// Takes the pre-destructive checkpoint; returns its id.
+/// Takes a `pre-destructive` checkpoint before the shim moves an agent
+/// from a protected branch onto its existing agent branch (carrying the
+/// working tree and the index there). The files that differ between the
+/// two branches change with the move, which no journal line records: with
+/// this checkpoint of the branch left, `git ward undo` puts HEAD back on
+/// it with the files and the index as the command found them. Returns
+/// `None` in a repository without a working tree. An error means nothing
+/// may run.
+pub fn before_switch(
+    git: &Git,
+    repo: &Repo,
+    settings: Option<&Settings>,
+    action: &Action,
+    branch: &str,
+    contract: Option<&str>,
+    trace_id: &str,
+) -> Result<Option<String>> {
+    if repo.workdir().is_none() {
+        return Ok(None);
+    }
+    let ctx = ctx_for(git, repo, settings, contract, trace_id)?;
+    let why = format!("{} (moving to '{branch}')", action.command);
+    take_as(&ctx, action, why).map(Some)
+}
+
+/// The checkpoint context of a command the shim runs, with the settings
+/// the decision was made on (else read again).
+fn ctx_for<'r>(
+    git: &Git,
+    repo: &'r Repo,
+    settings: Option<&Settings>,
+    contract: Option<&str>,
+    trace_id: &str,
+) -> Result<Ctx<'r>> {
+    let settings = match settings {
+        Some(settings) => settings.clone(),
+        None => crate::facts::load_policy(Some(repo), true)?.settings,
+    };
+    Ctx::new(
+        git.clone(),
+        repo,
+        settings,
+        contract.map(str::to_string),
+        trace_id.to_string(),
+    )
+}
+
 fn take(ctx: &Ctx, action: &Action) -> Result<String> {
+    take_as(ctx, action, command_line(action))
+}
+
+/// [`take`], described as "before git `what`".
+fn take_as(ctx: &Ctx, action: &Action, what: String) -> Result<String> {
     let mut opts = snapshot::Options::new(Kind::PreDestructive);
-    opts.description = format!("before git {}", command_line(action));
+    opts.description = format!("before git {what}");
     opts.command = Some(action.operation());
     // `update-ref -d refs/stash` drops every entry at once, as `stash clear`.
     let names_stash = action

@@ -52,7 +52,7 @@ use crate::facts::Repo;
 use crate::git::Git;
 use crate::policy::Settings;
 
-pub use before::{before_destructive, Pending};
+pub use before::{before_destructive, before_switch, Pending};
 pub use store::Kind;
 
 /// What every checkpoint operation needs: a doorway to git in the

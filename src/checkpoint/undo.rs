@@ -197,12 +197,15 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
         u.argv = r.argv.clone();
         u.operation = r.operation.clone();
         u.last_seen = i;
-        for a in &r.actions_taken {
-            for prefix in ["checkpoint ", "safety checkpoint ", "undo checkpoint "] {
-                if let Some(id) = a.strip_prefix(prefix) {
-                    u.checkpoint = Some(id.to_string());
-                }
-            }
+        // The first one: taken before anything changed (a move onto an
+        // existing agent branch is checkpointed before the command's own).
+        let taken = r.actions_taken.iter().find_map(|a| {
+            ["checkpoint ", "safety checkpoint ", "undo checkpoint "]
+                .iter()
+                .find_map(|prefix| a.strip_prefix(prefix))
+        });
+        if let Some(id) = taken {
+            u.checkpoint = Some(id.to_string());
         }
     }
     is_command.extend(

@@ -643,6 +643,34 @@ fn a_commit_the_shim_moved_off_main_is_undone_back_onto_main() {
 }
 
 #[test]
+fn a_commit_the_shim_moved_onto_an_existing_agent_branch_is_undone_back_onto_main() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("agent.txt", "agent\n").commit("agent work");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "edited on main\n")
+        .write("untracked.txt", "mine\n");
+    let before = repo.state();
+    let agent_before = repo.rev("agent/c1");
+    repo.shim_env(["commit", "-q", "-a", "-m", "more agent work"], C1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+    assert!(repo.read("agent.txt").is_some());
+    repo.ward(["undo", "--yes"])
+        .ok()
+        .stdout_has("HEAD      back on main (the command left it on agent/c1)");
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.rev("agent/c1"), agent_before);
+    assert_eq!(repo.state(), before);
+    // And again: redone, onto the agent branch.
+    undo(&repo);
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_ne!(repo.rev("agent/c1"), agent_before);
+    assert_eq!(repo.read("README").as_deref(), Some("edited on main\n"));
+}
+
+#[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
     repo.git(["branch", "agent/other", "HEAD~1"]).ok();
