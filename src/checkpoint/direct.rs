@@ -217,7 +217,7 @@ fn write(
         let parents: Vec<&str> = parents.iter().map(String::as_str).collect();
         snapshot::claim(ctx, &mut cp, &parents, &prefix, n + 1)?
     };
-    snapshot::finish(ctx, &cp, &prefix, n)?;
+    snapshot::finish(ctx, &cp, &prefix, n, opts.spare.as_deref())?;
     Ok(cp)
 }
 

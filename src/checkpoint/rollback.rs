@@ -153,6 +153,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
             &ctx,
             &prepared.present,
             &format!("before rollback to {}", cp.id),
+            Some(&cp.id),
         )?;
         out.say(&safety_line(&safety));
         value["safety_checkpoint"] = safety.clone().into();
@@ -343,11 +344,19 @@ fn is_yes(answer: &str) -> bool {
     matches!(answer.trim(), "y" | "Y" | "yes")
 }
 
-/// Stores the present snapshot as a pre-rollback checkpoint; returns its id.
-pub fn take_safety(ctx: &Ctx, present: &Trees, description: &str) -> Result<String> {
+/// Stores the present snapshot as a pre-rollback checkpoint, before a
+/// restore from checkpoint `from` (which retention then spares); returns
+/// its id.
+pub fn take_safety(
+    ctx: &Ctx,
+    present: &Trees,
+    description: &str,
+    from: Option<&str>,
+) -> Result<String> {
     let mut opts = Options::new(Kind::PreRollback);
     opts.description = description.to_string();
     opts.keep_stashes = true;
+    opts.spare = from.map(str::to_string);
     Ok(snapshot::store(ctx, present, opts)?.id)
 }
 

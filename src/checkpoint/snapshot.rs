@@ -61,6 +61,9 @@ pub struct Options {
     pub keep_stashes: bool,
     /// Refs to record and keep reachable: (full name, commit).
     pub keep_refs: Vec<(String, String)>,
+    /// A checkpoint retention must not delete to make room for this one:
+    /// the one a rollback or undo is about to restore from.
+    pub spare: Option<String>,
 }
 
 impl Options {
@@ -74,6 +77,7 @@ impl Options {
             tests: None,
             keep_stashes: false,
             keep_refs: Vec::new(),
+            spare: None,
         }
     }
 }
@@ -550,7 +554,7 @@ pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
 
     let (prefix, n) = first_number(ctx);
     let n = claim(ctx, &mut cp, &parents, &prefix, n)?;
-    finish(ctx, &cp, &prefix, n)?;
+    finish(ctx, &cp, &prefix, n, opts.spare.as_deref())?;
     Ok(cp)
 }
 
@@ -635,8 +639,15 @@ pub(super) fn claim(
 }
 
 /// After the ref is claimed: the number remembered, the stashes and refs
-/// kept reachable, decorations excluded, retention applied.
-pub(super) fn finish(ctx: &Ctx, cp: &Checkpoint, prefix: &str, n: u64) -> Result<()> {
+/// kept reachable, decorations excluded, retention applied (sparing `cp`
+/// and `spare`).
+pub(super) fn finish(
+    ctx: &Ctx,
+    cp: &Checkpoint,
+    prefix: &str,
+    n: u64,
+    spare: Option<&str>,
+) -> Result<()> {
     store::write_seq(ctx, prefix, n + 1);
     keep_reachable(ctx, cp)?;
     store::exclude_decoration(ctx);
@@ -644,7 +655,10 @@ pub(super) fn finish(ctx: &Ctx, cp: &Checkpoint, prefix: &str, n: u64) -> Result
     // Listing every checkpoint costs; below `keep` for this prefix there is
     // rarely anything to drop (other prefixes are caught every 16th time).
     let due = n > u64::from(keep) || n % 16 == 0;
-    if let Err(err) = due.then(|| store::retain(ctx, keep, &cp.id)).transpose() {
+    if let Err(err) = due
+        .then(|| store::retain(ctx, keep, &[Some(cp.id.as_str()), spare]))
+        .transpose()
+    {
         crate::output::errln!(
             "ward: warning: checkpoint retention failed: {}",
             err.message

@@ -464,10 +464,10 @@ pub fn find(ctx: &Ctx, id: &str) -> Result<Checkpoint> {
 }
 
 /// Deletes checkpoints of this worktree beyond the newest `keep`, except
-/// pinned ones and `spare`. Returns the ids deleted. Reading every
+/// pinned ones and those in `spare`. Returns the ids deleted. Reading every
 /// checkpoint's trailers costs, so pruning waits until the repository holds
 /// a tenth more than `keep`, then prunes down to `keep`.
-pub fn retain(ctx: &Ctx, keep: u32, spare: &str) -> Result<Vec<String>> {
+pub fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
     let slack = keep as usize / 10;
     if ids(ctx).len() <= keep as usize + slack {
         return Ok(Vec::new());
@@ -481,7 +481,7 @@ pub fn retain(ctx: &Ctx, keep: u32, spare: &str) -> Result<Vec<String>> {
     let doomed: Vec<&Checkpoint> = mine
         .iter()
         .take(excess)
-        .filter(|c| !c.pinned && c.id != spare)
+        .filter(|c| !c.pinned && !spare.contains(&Some(c.id.as_str())))
         .collect();
     if doomed.is_empty() {
         return Ok(Vec::new());

@@ -107,6 +107,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
         &ctx,
         &prepared.present,
         &format!("before rollback to {} (pollution)", good.id),
+        Some(&good.id),
     )?;
     text.push_str(&rollback::safety_line(&safety));
     let entries: Vec<_> = prepared.plan.entries.iter().collect();

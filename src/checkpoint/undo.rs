@@ -591,8 +591,12 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         not => return Ok(not.refused(&out, value)),
     };
     let started = std::time::SystemTime::now();
-    let safety =
-        rollback::take_safety(here, &present, &format!("before undo of {}", last.title()))?;
+    let safety = rollback::take_safety(
+        here,
+        &present,
+        &format!("before undo of {}", last.title()),
+        cp.as_ref().map(|cp| cp.id.as_str()),
+    )?;
     out.say(&rollback::safety_line(&safety));
 
     let mut journal = Vec::new();

@@ -209,6 +209,26 @@ fn retention_keeps_the_newest_and_the_pinned() {
 }
 
 #[test]
+fn retention_spares_the_checkpoint_a_rollback_restores_from() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    repo.write("a.txt", "first\n");
+    let first = repo.checkpoint("first");
+    repo.write("a.txt", "second\n");
+    repo.checkpoint("second");
+    repo.write("a.txt", "third\n");
+    // The safety checkpoint is the third: the oldest one is the one restored.
+    repo.ward(["rollback", &first, "--yes"]).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("first\n"));
+    assert!(repo
+        .rev(&format!("refs/ward/checkpoints/{first}"))
+        .is_some());
+    repo.write("a.txt", "fourth\n");
+    repo.ward(["rollback", &first, "--yes"]).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("first\n"));
+}
+
+#[test]
 fn works_in_an_empty_repository() {
     let repo = TestRepo::empty();
     repo.write("a.txt", "a\n");
