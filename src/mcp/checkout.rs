@@ -20,11 +20,13 @@ pub fn checkout(ctx: &mut Ctx) -> ToolResult {
     if name.trim().is_empty() || name.chars().any(|c| c.is_control() || c == ' ') {
         return Err(invalid_branch(name, "is not a branch name"));
     }
-    let repo_remotes = crate::facts::Repo::at(&ctx.dir)
-        .map(|r| r.remotes())
-        .unwrap_or_default();
-    let local = crate::facts::Repo::at(&ctx.dir).is_some_and(|r| r.is_local_branch(name));
-    let target = checkout_target(name, &repo_remotes, local);
+    let repo = crate::facts::Repo::at(&ctx.dir);
+    let repo_remotes = repo.as_ref().map(|r| r.remotes()).unwrap_or_default();
+    let local = repo.as_ref().is_some_and(|r| r.is_local_branch(name));
+    // Anything else git would resolve (`origin/main` without a configured
+    // `origin`, a tag) is a revision, as the shim reads it.
+    let other = !local && repo.as_ref().is_some_and(|r| r.ref_target(name).is_some());
+    let target = checkout_target(name, &repo_remotes, local, other);
     let action = Action {
         checkout: Some(target),
         ..Action::mutating("checkout")
@@ -80,8 +82,14 @@ pub fn checkout(ctx: &mut Ctx) -> ToolResult {
 }
 
 /// What a checkout name is, as the classifier sees it: a plain local name,
-/// a remote-tracking ref, or a revision expression.
-pub fn checkout_target(name: &str, remotes: &[String], is_local: bool) -> CheckoutTarget {
+/// a remote-tracking ref, or a revision expression (or, with `is_revision`,
+/// another ref git resolves it to).
+pub fn checkout_target(
+    name: &str,
+    remotes: &[String],
+    is_local: bool,
+    is_revision: bool,
+) -> CheckoutTarget {
     let special = name.contains("..")
         || name.contains(['~', '^', ':', '\\', '*', '?', '['])
         || name.contains("@{")
@@ -101,6 +109,8 @@ pub fn checkout_target(name: &str, remotes: &[String], is_local: bool) -> Checko
                 .is_some_and(|(r, _)| remotes.iter().any(|x| x == r)));
     if remote {
         CheckoutTarget::Remote(name.to_string())
+    } else if is_revision {
+        CheckoutTarget::Special(name.to_string())
     } else {
         CheckoutTarget::Local(name.to_string())
     }
@@ -121,7 +131,7 @@ mod tests {
     #[test]
     fn checkout_names_are_classified_like_the_seed() {
         let remotes = vec!["origin".to_string()];
-        let t = |n: &str, local: bool| checkout_target(n, &remotes, local);
+        let t = |n: &str, local: bool| checkout_target(n, &remotes, local, false);
         assert_eq!(
             t("feature/x", true),
             CheckoutTarget::Local("feature/x".into())
@@ -141,6 +151,11 @@ mod tests {
         assert_eq!(
             t("origin/main", true),
             CheckoutTarget::Local("origin/main".into())
+        );
+        // A ref of another remote, or a tag: what git would check out.
+        assert_eq!(
+            checkout_target("upstream/main", &remotes, false, true),
+            CheckoutTarget::Special("upstream/main".into())
         );
         for special in [
             "a..b",

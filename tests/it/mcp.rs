@@ -384,6 +384,27 @@ fn checkout_saves_an_ignored_file_the_policy_keeps_first() {
 }
 
 #[test]
+fn checkout_of_a_name_git_resolves_to_another_ref_is_d006() {
+    let repo = TestRepo::new();
+    // A remote-tracking ref of a remote not configured, and a tag.
+    repo.git(["update-ref", "refs/remotes/origin/main", "HEAD"])
+        .ok();
+    repo.git(["tag", "v1"]).ok();
+    let mut s = Raw::start(&repo);
+    for (i, name) in ["origin/main", "v1"].into_iter().enumerate() {
+        let r = s.call(i as u64 + 1, "git_checkout", json!({ "branch_name": name }));
+        assert_eq!(
+            r["structuredContent"]["code"], "EN-GIT-D-006",
+            "{name}: {r}"
+        );
+    }
+    // A name nothing resolves is the caller's mistake.
+    let r = s.call(3, "git_checkout", json!({"branch_name": "nothing"}));
+    assert_eq!(r["structuredContent"]["code"], "EN-GIT-I-001", "{r}");
+    assert_eq!(repo.branch(), "main");
+}
+
+#[test]
 fn checkout_reports_git_failures_and_timeouts_by_kind() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "other"]).ok();
