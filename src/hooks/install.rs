@@ -148,6 +148,21 @@ fn agent_may_not_uninstall() -> Result<()> {
     }
 }
 
+/// git in the repository at `cwd`, and whether it is bare. Outside a
+/// repository: an invalid argument, as for the tool's other commands.
+fn repository_git(cwd: &Path) -> Result<(Git, bool)> {
+    let git = Git::locate()?.in_dir(cwd);
+    let out = git.output(["rev-parse", "--is-bare-repository"])?;
+    if !out.status.success() {
+        return Err(Error::invalid(
+            "not in a git repository",
+            "run it inside the repository (a bare one for `--server`)",
+        ));
+    }
+    let bare = String::from_utf8_lossy(&out.stdout).trim() == "true";
+    Ok((git, bare))
+}
+
 /// Where the repository at `cwd` keeps its hooks, after checking `core.hooksPath`.
 fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
     let common =
@@ -184,8 +199,7 @@ pub fn install(
     force: bool,
     form: Form,
 ) -> Result<(PathBuf, Vec<HookReport>)> {
-    let git = Git::locate()?.in_dir(cwd);
-    let bare = git.run(["rev-parse", "--is-bare-repository"])? == "true";
+    let (git, bare) = repository_git(cwd)?;
     if bare && !server {
         return Err(Error::invalid(
             "this is a bare repository: its hooks are the server's",
@@ -415,7 +429,7 @@ fn write_executable(path: &Path, content: &str) -> Result<()> {
 
 /// Removes git-ward's hooks from the repository at `cwd`, restoring originals.
 pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
-    let git = Git::locate()?.in_dir(cwd);
+    let (git, _) = repository_git(cwd)?;
     let (dir, common) = hooks_dir(&git, true)?;
     let manifest = read_manifest(&common);
     let dir = manifest.as_ref().map_or(dir, |m| m.hooks_dir.clone());
@@ -633,6 +647,12 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
             )
         })?,
     };
+    if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(Error::invalid(
+            format!("{} is not a directory", dir.display()),
+            "name a directory for the shim, or a path where one can be created",
+        ));
+    }
     let binary = own_path()?;
     std::fs::create_dir_all(&dir).at("create the directory", &dir)?;
     let link = dir.join("git");

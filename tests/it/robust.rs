@@ -336,6 +336,33 @@ fn a_linked_worktree_at_a_path_that_is_not_utf8_is_found_and_guarded() {
     );
 }
 
+/// Outside a repository every tool command that needs one answers an
+/// invalid argument (EN-GIT-I-001, exit 2), not an internal error; so
+/// does `install --shim` over a file.
+#[test]
+fn outside_a_repository_the_tool_answers_invalid() {
+    let repo = TestRepo::new();
+    let outside = crate::common::sibling(&repo, "outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("a-file"), "x\n").unwrap();
+    for args in [
+        &["install", "--json"][..],
+        &["uninstall", "--json"],
+        &["checkpoint", "--json"],
+        &["install", "--shim", "a-file", "--json"],
+    ] {
+        let mut cmd = repo.ward_command(args);
+        cmd.current_dir(&outside)
+            .env("GIT_CEILING_DIRECTORIES", repo.tmp.path());
+        let out = cmd.output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {v}");
+        assert_eq!(v["code"], "EN-GIT-I-001", "{args:?}: {v}");
+        assert!(v["hint"].is_string(), "{args:?}: {v}");
+    }
+}
+
 /// `--json` answers a usage error as any other (SPEC section 9): one object
 /// of status `I` on stdout, besides clap's words on stderr; after `--` the
 /// words are git's, whose `--json` asks nothing of git-ward.
