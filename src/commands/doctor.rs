@@ -62,6 +62,21 @@ pub fn parse_git_version(text: &str) -> Option<(u32, u32)> {
     Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
 }
 
+/// PATH as the shell that started git-ward set it: run as `git ward`,
+/// git has put its own exec path (`GIT_EXEC_PATH`) in front, which holds
+/// a `git` of its own.
+fn agents_path() -> Option<std::ffi::OsString> {
+    let path = std::env::var_os("PATH")?;
+    let Some(exec) = std::env::var_os("GIT_EXEC_PATH") else {
+        return Some(path);
+    };
+    let exec = std::path::PathBuf::from(exec);
+    let rest: Vec<_> = std::env::split_paths(&path)
+        .skip_while(|p| *p == exec)
+        .collect();
+    std::env::join_paths(rest).ok().or(Some(path))
+}
+
 fn checks(fix: bool) -> Vec<Check> {
     let mut out = Vec::new();
     let me = std::env::current_exe().ok();
@@ -82,7 +97,8 @@ fn checks(fix: bool) -> Vec<Check> {
             d.display()
         )
     });
-    match (which::which("git"), &me) {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    match (which::which_in("git", agents_path(), cwd), &me) {
         (Ok(first), Some(me)) if same_file(&first, me) => out.push(check(
             "shim",
             Level::Ok,

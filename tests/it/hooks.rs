@@ -1001,6 +1001,27 @@ fn doctor_fails_where_the_hooks_are_not_installed_and_fix_installs_them() {
     assert!(!repo.dir.join(".githooks").exists());
 }
 
+/// Run as `git ward doctor` through the shim, doctor reads PATH as the
+/// agent's shell set it, not with the exec path git put in front.
+#[test]
+fn doctor_through_git_sees_the_shim_first() {
+    let repo = TestRepo::new();
+    let tools = sibling(&repo, "tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    std::os::unix::fs::symlink(crate::common::ward_bin(), tools.join("git-ward")).unwrap();
+    let mut cmd = repo.shim_command(["ward", "doctor"]);
+    let path = std::env::join_paths(
+        std::iter::once(repo.shim_dir.clone())
+            .chain(std::iter::once(tools))
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    cmd.env("PATH", path);
+    crate::common::Run::from(cmd.output().unwrap())
+        .stdout_has("ok   shim ")
+        .stdout_has("is git-ward, first on PATH");
+}
+
 /// Where no hooks are expected, doctor does not fail for their absence:
 /// outside a repository (`./install` runs doctor wherever it is started),
 /// and in a bare repository, whose pre-receive hook is optional.
