@@ -1,9 +1,7 @@
 //! `git ward contract start|end|show`: the contract of this worktree.
 
-use crate::audit;
-use crate::error::{exit, Error, IoContext, Result};
+use crate::error::{Error, IoContext, Result};
 use crate::facts::{self, ContractSource, Repo};
-use crate::policy::Policy;
 
 /// Start, end or show the contract (the task id an agent works on).
 #[derive(Debug, clap::Subcommand)]
@@ -89,7 +87,7 @@ fn start(id: &str, force: bool) -> Result<(serde_json::Value, String)> {
         std::fs::create_dir_all(parent).at("create the directory", parent)?;
     }
     std::fs::write(&path, format!("{id}\n")).at("write", &path)?;
-    log(&repo, "ward.contract.start", Some(id));
+    super::log(&repo, "ward.contract.start", Some(id), None);
     Ok((
         serde_json::json!({ "contract": id, "file": path }),
         format!("contract '{id}' started"),
@@ -103,39 +101,10 @@ fn end() -> Result<(serde_json::Value, String)> {
         .ok()
         .map(|s| s.trim().to_string());
     let _ = std::fs::remove_file(&path);
-    log(&repo, "ward.contract.end", current.as_deref());
+    super::log(&repo, "ward.contract.end", current.as_deref(), None);
     let text = match &current {
         Some(id) => format!("contract '{id}' ended"),
         None => "no contract was active".to_string(),
     };
     Ok((serde_json::json!({ "ended": current }), text))
-}
-
-fn log(repo: &Repo, operation: &str, contract: Option<&str>) {
-    let now = audit::rfc3339(std::time::SystemTime::now());
-    // The line is written even when the policy cannot be read: the
-    // built-in one then says which variables mark an agent.
-    let policy = facts::load_policy(Some(repo), false).unwrap_or_else(|_| Policy::built_in());
-    audit::append(
-        &audit::dir(repo.common_dir()),
-        &[audit::Record {
-            timestamp: now.clone(),
-            started_at: now,
-            trace_id: audit::new_trace_id(),
-            source: "tool".into(),
-            actor: facts::actor(&policy, false).as_str().into(),
-            contract_id: contract.map(str::to_string),
-            operation: operation.into(),
-            argv: crate::process::args()
-                .into_iter()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
-            tier: 1,
-            decision: "allow".into(),
-            exit_code: Some(exit::OK as i32),
-            worktree: repo.workdir().map(|w| w.display().to_string()),
-            ..Default::default()
-        }],
-    );
 }

@@ -8,3 +8,39 @@ pub mod explain;
 pub mod init;
 pub mod policy;
 pub mod save;
+
+use crate::error::{exit, Error};
+use crate::facts::{self, Repo};
+use crate::policy::Policy;
+
+/// Writes the audit line of a tool command that runs no git of its own:
+/// allowed, or refused with `denied`.
+pub fn log(repo: &Repo, operation: &str, contract: Option<&str>, denied: Option<&Error>) {
+    let now = crate::audit::rfc3339(std::time::SystemTime::now());
+    // The line is written even when the policy cannot be read: the
+    // built-in one then says which variables mark an agent.
+    let policy = facts::load_policy(Some(repo), false).unwrap_or_else(|_| Policy::built_in());
+    crate::audit::append(
+        &crate::audit::dir(repo.common_dir()),
+        &[crate::audit::Record {
+            timestamp: now.clone(),
+            started_at: now,
+            trace_id: crate::audit::new_trace_id(),
+            source: "tool".into(),
+            actor: facts::actor(&policy, false).as_str().into(),
+            contract_id: contract.map(str::to_string),
+            operation: operation.into(),
+            argv: crate::process::args()
+                .into_iter()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            tier: 1,
+            decision: if denied.is_some() { "deny" } else { "allow" }.into(),
+            denial_code: denied.map(|e| e.code.as_str().to_string()),
+            exit_code: Some(denied.map_or(exit::OK, Error::exit_code) as i32),
+            worktree: repo.workdir().map(|w| w.display().to_string()),
+            ..Default::default()
+        }],
+    );
+}

@@ -72,6 +72,23 @@ pub struct Request {
     pub notes: Vec<String>,
 }
 
+impl Request {
+    /// The command line that asks for this save, for the audit line.
+    fn argv(&self) -> Vec<String> {
+        let mut argv = vec!["save".to_string(), "-m".into(), self.message.clone()];
+        let options = [("--phase", &self.phase), ("--todo", &self.todo)];
+        for (flag, value) in options {
+            if let Some(value) = value {
+                argv.extend([flag.to_string(), value.clone()]);
+            }
+        }
+        for note in &self.notes {
+            argv.extend(["--notes".to_string(), note.clone()]);
+        }
+        argv
+    }
+}
+
 /// Where a save runs and who asks.
 pub struct Context<'a> {
     /// The repository's directory; the current directory when `None`.
@@ -239,7 +256,7 @@ pub fn save(request: &Request, ctx: &Context) -> Result<Saved> {
         actor: if agent { "agent" } else { "human" }.into(),
         contract_id: contract.clone(),
         operation: "ward.save".into(),
-        argv: vec!["save".into(), request.message.clone()],
+        argv: request.argv(),
         tier: 1,
         decision: a.decision.word().into(),
         branch_before: head_name(&a),

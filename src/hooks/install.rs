@@ -142,10 +142,18 @@ fn agent_may_not_uninstall() -> Result<()> {
     let policy = crate::facts::load_policy(repo.as_ref(), false)
         .unwrap_or_else(|_| crate::policy::Policy::built_in());
     let actor = crate::facts::actor(&policy, false);
-    match crate::decide::decide_uninstall(&policy, actor).denial() {
-        Some(err) => Err(err.clone()),
-        None => Ok(()),
+    let decision = crate::decide::decide_uninstall(&policy, actor);
+    let Some(err) = decision.denial() else {
+        return Ok(());
+    };
+    if let Some(repo) = &repo {
+        let contract = crate::facts::contract(Some(repo))
+            .ok()
+            .flatten()
+            .map(|c| c.0);
+        crate::commands::log(repo, "ward.uninstall", contract.as_deref(), Some(err));
     }
+    Err(err.clone())
 }
 
 /// git in the repository at `cwd`, and whether it is bare. Outside a

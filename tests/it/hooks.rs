@@ -142,6 +142,13 @@ fn uninstall_restores_every_foreign_hook_byte_for_byte() {
         .code(1)
         .stderr_has("ward: denied [EN-GIT-D-004]")
         .stderr_has("hint:");
+    let refused = repo.audit_records(&["--decision", "deny"]);
+    assert!(
+        refused
+            .iter()
+            .any(|r| r["operation"] == "ward.uninstall" && r["denial_code"] == "EN-GIT-D-004"),
+        "{refused:?}"
+    );
     let mut via_shim = repo.shim_command(["ward", "uninstall"]);
     let path = format!(
         "{}:{}",

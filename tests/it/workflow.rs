@@ -213,6 +213,28 @@ fn save_writes_a_structured_message_with_trailers() {
     assert_eq!(t[3].1, "uses bcrypt");
     assert_eq!(t[4].1, "tests pending");
     assert_eq!(repo.git(["status", "--porcelain"]).ok().stdout, "");
+    // The audit line has the command line as asked.
+    let lines = repo.audit_records(&[]);
+    let save = lines
+        .iter()
+        .find(|r| r["operation"] == "ward.save")
+        .expect("a save line");
+    assert_eq!(
+        save["argv"],
+        serde_json::json!([
+            "save",
+            "-m",
+            "Add login form",
+            "--phase",
+            "2",
+            "--todo",
+            "T-7",
+            "--notes",
+            "uses bcrypt",
+            "--notes",
+            "tests pending"
+        ])
+    );
 }
 
 #[test]
