@@ -52,6 +52,15 @@ pub fn args() -> Vec<OsString> {
         .unwrap_or_else(|| std::env::args_os().collect())
 }
 
+/// The tool's arguments after the program's name, as text (for an audit line).
+pub fn tool_argv() -> Vec<String> {
+    args()
+        .into_iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
 /// Run first: standard descriptors that are closed are opened on
 /// `/dev/null` (else the first file git-ward opens would take fd 1 or 2, and
 /// a report meant for the terminal would land in, say, the audit log), and

@@ -252,11 +252,7 @@ pub fn tool_record(
         actor: ctx.actor.as_str().into(),
         contract_id: ctx.contract.clone(),
         operation: operation.into(),
-        argv: crate::process::args()
-            .into_iter()
-            .skip(1)
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
+        argv: crate::process::tool_argv(),
         tier: 1,
         decision: "allow".into(),
         actions_taken: actions,

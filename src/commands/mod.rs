@@ -30,11 +30,7 @@ pub fn log(repo: &Repo, operation: &str, contract: Option<&str>, denied: Option<
             actor: facts::actor(&policy, false).as_str().into(),
             contract_id: contract.map(str::to_string),
             operation: operation.into(),
-            argv: crate::process::args()
-                .into_iter()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
+            argv: crate::process::tool_argv(),
             tier: 1,
             decision: if denied.is_some() { "deny" } else { "allow" }.into(),
             denial_code: denied.map(|e| e.code.as_str().to_string()),

@@ -171,30 +171,26 @@ fn init_at_a_path_that_is_a_file_is_an_invalid_argument_that_names_it() {
 
 // ---- save ----
 
+const SAVE_ARGS: &[&str] = &[
+    "save",
+    "-m",
+    "Add login form",
+    "--phase",
+    "2",
+    "--todo",
+    "T-7",
+    "--notes",
+    "uses bcrypt",
+    "--notes",
+    "tests pending",
+];
+
 #[test]
 fn save_writes_a_structured_message_with_trailers() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "feature"]).ok();
     repo.write("login.py", "form\n");
-    let v = json(
-        &repo
-            .ward([
-                "save",
-                "-m",
-                "Add login form",
-                "--phase",
-                "2",
-                "--todo",
-                "T-7",
-                "--notes",
-                "uses bcrypt",
-                "--notes",
-                "tests pending",
-                "--json",
-            ])
-            .ok()
-            .stdout,
-    );
+    let v = json(&repo.ward(SAVE_ARGS.iter().chain(&["--json"])).ok().stdout);
     assert_eq!(v["status"], "S");
     assert_eq!(v["branch"], "feature");
     assert_eq!(v["switched"], false);
@@ -219,22 +215,7 @@ fn save_writes_a_structured_message_with_trailers() {
         .iter()
         .find(|r| r["operation"] == "ward.save")
         .expect("a save line");
-    assert_eq!(
-        save["argv"],
-        serde_json::json!([
-            "save",
-            "-m",
-            "Add login form",
-            "--phase",
-            "2",
-            "--todo",
-            "T-7",
-            "--notes",
-            "uses bcrypt",
-            "--notes",
-            "tests pending"
-        ])
-    );
+    assert_eq!(save["argv"], serde_json::json!(SAVE_ARGS));
 }
 
 #[test]
