@@ -29,6 +29,7 @@ mod before;
 pub mod clean;
 pub mod cmd;
 pub mod direct;
+pub mod ignored;
 pub mod import;
 pub mod lost;
 pub mod merge;

@@ -70,6 +70,10 @@ pub struct Plan {
     pub unchanged_paths: Vec<String>,
     /// Created since but ignored (allow-listed): left alone.
     pub kept_ignored: Vec<String>,
+    /// Not in the checkpoint, and ignored by its `.gitignore` files (not by
+    /// the present's): left out as ignored then, so left alone
+    /// ([`super::ignored`]).
+    pub ignored_there: Vec<String>,
     /// Files the checkpoint left out for their size: never written.
     pub left_out: Vec<LeftOut>,
     /// Directories others could not read when the checkpoint was taken,
@@ -150,6 +154,12 @@ impl Plan {
                 "KEEP"
             ));
         }
+        for p in &self.ignored_there {
+            t.push_str(&format!(
+                "  {:<9} {p} (ignored where the checkpoint was taken: left alone)\n",
+                "KEEP"
+            ));
+        }
         for f in &self.left_out {
             let (word, fate) = if f.gone {
                 ("LOST", "it cannot be brought back")
@@ -200,6 +210,37 @@ pub fn plural(n: usize) -> &'static str {
     } else {
         "s"
     }
+}
+
+/// Moves the files to remove that `target`'s `.gitignore` files ignore
+/// to [`Plan::ignored_there`]. Asked only when a `.gitignore` differs
+/// between the two trees, or the plan is limited to paths (and so may not
+/// show one that does).
+fn leave_ignored_there(ctx: &Ctx, plan: &mut Plan, target: &str, limited: bool) -> Result<()> {
+    let rules_differ = plan
+        .entries
+        .iter()
+        .any(|e| e.path == ".gitignore" || e.path.ends_with("/.gitignore"));
+    let removed: Vec<&[u8]> = plan
+        .entries
+        .iter()
+        .filter(|e| e.status == Status::Remove)
+        .map(|e| e.raw.as_slice())
+        .collect();
+    if removed.is_empty() || !(rules_differ || limited) {
+        return Ok(());
+    }
+    let tmp_dir = ctx.git_dir.join("ward").join("tmp");
+    let there = super::ignored::by_tree(ctx, &tmp_dir, target, &removed)?;
+    if there.is_empty() {
+        return Ok(());
+    }
+    let (left, kept): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut plan.entries)
+        .into_iter()
+        .partition(|e| e.status == Status::Remove && there.contains(&e.raw));
+    plan.entries = kept;
+    plan.ignored_there = left.into_iter().map(|e| e.path).collect();
+    Ok(())
 }
 
 /// Computes the plan from `present` to `target` (trees). `paths` limits it
@@ -270,6 +311,7 @@ pub fn compute(
             private: None,
         });
     }
+    leave_ignored_there(ctx, &mut plan, target, !paths.is_empty())?;
     let changed_in_target = (plan.modifies()) as u64;
     if verbose || !paths.is_empty() || target_files.is_none() {
         let mut args: Vec<&str> = vec![

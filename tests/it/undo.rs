@@ -671,6 +671,32 @@ fn a_commit_the_shim_moved_onto_an_existing_agent_branch_is_undone_back_onto_mai
 }
 
 #[test]
+fn undo_leaves_files_the_checkpoint_left_out_as_ignored() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write(".gitignore", ".env\nbuild/\n").commit("ignore");
+    repo.write(".env", "SECRET=1\n")
+        .write("build/out.o", "object\n");
+    // Past the commit that ignores them: no longer ignored, untouched.
+    repo.shim_env(["reset", "-q", "--hard", "HEAD~1"], C1).ok();
+    assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"));
+    repo.ward(["undo", "--yes"])
+        .ok()
+        .stdout_has("KEEP      .env (ignored where the checkpoint was taken: left alone)")
+        .stdout_has("remove 0 files");
+    assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"));
+    assert_eq!(repo.read("build/out.o").as_deref(), Some("object\n"));
+    assert_eq!(repo.read(".gitignore").as_deref(), Some(".env\nbuild/\n"));
+    // A file created since, ignored by neither, still goes.
+    repo.shim_env(["reset", "-q", "--hard", "HEAD~1"], C1).ok();
+    repo.write("created.txt", "new\n");
+    undo(&repo);
+    assert_eq!(repo.read("created.txt"), None);
+    assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"));
+}
+
+#[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
     repo.git(["branch", "agent/other", "HEAD~1"]).ok();
