@@ -1,10 +1,12 @@
-//! One tool call's road: arguments, assess and decide, act, bound, audit.
+//! One tool call's road: arguments, assess and decide, act, audit, bound.
 //!
 //! A tool asks [`Ctx::govern`] with the git command line it is about to
 //! run (or the action it stands for); that is the shim's road: classify,
 //! gather facts, decide. A denial comes back as a [`ToolError`] carrying the
 //! code and hint from `decide`. Whatever happens, [`Ctx::close`] writes one
-//! audit line with source `mcp` and the action's tier.
+//! audit line with source `mcp` and the action's tier. The server then cuts
+//! the result, of every tool alike, to `mcp.max_output_bytes`
+//! ([`Output::bound`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,7 @@ use crate::audit::{self, Record};
 use crate::decide::{self, Verdict};
 use crate::error::Error;
 use crate::git::Git;
+use crate::policy::Policy;
 
 /// The bound when the policy cannot say (`mcp.max_output_bytes`' default).
 const DEFAULT_MAX_OUTPUT: usize = 65536;
@@ -97,15 +100,19 @@ impl ToolError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Output {
     pub text: String,
+    /// For a JSON result, the value; `text` is then its serialization.
     pub structured: Option<Value>,
+    /// How to ask for less, for the note when the output is cut.
+    pub narrow: &'static str,
 }
 
 impl Output {
-    /// Plain text (git's own output), bounded by the caller.
+    /// Plain text (git's own output).
     pub fn text(text: String) -> Self {
         Output {
             text,
             structured: None,
+            narrow: "",
         }
     }
 
@@ -114,6 +121,30 @@ impl Output {
         Output {
             text: value.to_string(),
             structured: Some(value),
+            narrow: "",
+        }
+    }
+
+    /// The same, with `narrow` saying how to ask for less when it is cut.
+    pub fn narrow(self, narrow: &'static str) -> Self {
+        Output { narrow, ..self }
+    }
+
+    /// Cut to `max` bytes of text (see [`super::bound`]). A JSON result
+    /// stays JSON when some JSON of its shape fits; else it becomes text
+    /// alone, its serialization cut like any text.
+    pub fn bound(self, max: usize) -> Self {
+        if self.text.len() <= max {
+            return self;
+        }
+        let Output {
+            text,
+            structured,
+            narrow,
+        } = self;
+        match structured.map(|v| bound_json(v, max, narrow)) {
+            Some(Some(v)) => Output::json(v).narrow(narrow),
+            _ => Output::text(bound_text(text, max, narrow)).narrow(narrow),
         }
     }
 }
@@ -144,7 +175,8 @@ pub struct Ctx<'a> {
     pub args: &'a Map<String, Value>,
     /// The repository directory: `repo_path`, else the server's directory.
     pub dir: PathBuf,
-    pub max_output: usize,
+    /// `mcp.max_output_bytes`, once the call has read the policy.
+    max_output: Option<usize>,
     record: Option<Pending>,
     started: SystemTime,
     clock: Instant,
@@ -173,7 +205,7 @@ impl<'a> Ctx<'a> {
             tool,
             args,
             dir,
-            max_output: DEFAULT_MAX_OUTPUT,
+            max_output: None,
             record: None,
             started: SystemTime::now(),
             clock: Instant::now(),
@@ -201,6 +233,7 @@ impl<'a> Ctx<'a> {
 
     /// Logs the call and refuses it if `decide` said no; else a doorway to run git.
     pub fn admit(&mut self, operation: &str, a: Assessment) -> Result<Governed, ToolError> {
+        self.max_output = Some(max_output(a.policy.as_ref().ok()));
         let Some(repo) = a.repo.as_ref() else {
             return Err(ToolError::invalid(
                 "not_a_repository",
@@ -209,12 +242,6 @@ impl<'a> Ctx<'a> {
             ));
         };
         let policy = a.policy.as_ref().ok();
-        if let Some(p) = policy {
-            // Never below 1 KiB: room for some output and the note on narrowing.
-            self.max_output = usize::try_from(p.settings.mcp.max_output_bytes)
-                .unwrap_or(usize::MAX)
-                .max(1024);
-        }
         let log_reads = policy.is_none_or(|p| p.settings.audit.reads);
         let trace_id = audit::new_trace_id();
         let contract = a.facts.as_ref().and_then(|f| f.contract.clone());
@@ -298,15 +325,26 @@ impl<'a> Ctx<'a> {
         audit::append(&audit_dir, &[record]);
     }
 
-    /// Bounds git's text output, with a note on how to ask for less.
-    pub fn bounded(&self, text: String, narrow: &str) -> Output {
-        Output::text(bound_text(text, self.max_output, narrow))
+    /// The bound on this call's output: the policy's, as the rules read
+    /// it, or, for a call that ended before reaching them, as the policy of
+    /// the call's repository says.
+    pub fn max_output(&self) -> usize {
+        self.max_output.unwrap_or_else(|| max_output_at(&self.dir))
     }
+}
 
-    /// Bounds a JSON result by shortening its longest lists.
-    pub fn bounded_json(&self, value: Value, narrow: &str) -> Output {
-        Output::json(bound_json(value, self.max_output, narrow))
-    }
+/// `mcp.max_output_bytes` of the repository at or above `dir` (the layers
+/// without one outside a repository).
+pub fn max_output_at(dir: &Path) -> usize {
+    let repo = crate::facts::Repo::at(dir);
+    max_output(crate::facts::load_policy(repo.as_ref(), true).ok().as_ref())
+}
+
+/// `mcp.max_output_bytes`, or its default when the policy cannot say.
+fn max_output(policy: Option<&Policy>) -> usize {
+    policy.map_or(DEFAULT_MAX_OUTPUT, |p| {
+        usize::try_from(p.settings.mcp.max_output_bytes).unwrap_or(usize::MAX)
+    })
 }
 
 /// Decides again after the action was replaced (the facts stay the same).

@@ -1,14 +1,15 @@
 //! The git tools: status, log, show, diff, checkout.
 //!
 //! Each builds the exact git command line it will run, asks the rules about
-//! it ([`Ctx::govern`]), runs it through the doorway, and bounds the output.
+//! it ([`Ctx::govern`]), runs it through the doorway, and says how to ask
+//! for less should the output be cut to the bound.
 
 use serde_json::json;
 
 use crate::decide::Head;
 use crate::error::Error;
 
-use super::call::{Ctx, Governed, ToolError, ToolResult};
+use super::call::{Ctx, Governed, Output, ToolError, ToolResult};
 
 /// `git_status`: branch, upstream, ahead/behind, staged/unstaged/untracked.
 pub fn status(ctx: &mut Ctx) -> ToolResult {
@@ -24,8 +25,7 @@ pub fn status(ctx: &mut Ctx) -> ToolResult {
     let raw = run(&g, &argv)?;
     let mut v = super::status::parse_status(&raw);
     v["contract"] = json!(g.contract);
-    Ok(ctx.bounded_json(
-        v,
+    Ok(Output::json(v).narrow(
         "the lists are long: commit or checkpoint part of the work, or ask git_diff about one file_path",
     ))
 }
@@ -56,13 +56,13 @@ pub fn log(ctx: &mut Ctx) -> ToolResult {
     let g = ctx.govern("git.log", &argv, None)?;
     if rev.is_none() {
         if let Some(Head::Unborn(b)) = g.a.facts.as_ref().and_then(|f| f.head.clone()) {
-            return Ok(ctx.bounded(format!("no commits yet on '{b}'"), ""));
+            return Ok(Output::text(format!("no commits yet on '{b}'")));
         }
     } else if let Some(r) = rev {
         verify_rev(&g, "ref", r)?;
     }
     let out = run(&g, &argv)?;
-    Ok(ctx.bounded(out, "pass a smaller max_count, or oneline: true"))
+    Ok(Output::text(out).narrow("pass a smaller max_count, or oneline: true"))
 }
 
 /// `git_show`: a commit's message and changes (or only its stat).
@@ -80,10 +80,8 @@ pub fn show(ctx: &mut Ctx) -> ToolResult {
     let g = ctx.govern("git.show", &argv, None)?;
     verify_rev(&g, "commit_ref", rev)?;
     let out = run(&g, &argv)?;
-    Ok(ctx.bounded(
-        out,
-        "pass stat_only: true, then git_diff with file_path for the files you need",
-    ))
+    Ok(Output::text(out)
+        .narrow("pass stat_only: true, then git_diff with file_path for the files you need"))
 }
 
 /// `git_diff`: uncommitted changes, a ref against the working tree, or two refs.
@@ -165,10 +163,8 @@ pub fn diff(ctx: &mut Ctx) -> ToolResult {
     } else {
         out
     };
-    Ok(ctx.bounded(
-        out,
-        "pass file_path for one file, or stat_only: true for the list of files",
-    ))
+    Ok(Output::text(out)
+        .narrow("pass file_path for one file, or stat_only: true for the list of files"))
 }
 
 /// Does a path, read from the repository's top, name a place outside it

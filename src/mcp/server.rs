@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
 
-use super::call::{Ctx, ToolError, ToolResult};
+use super::bound::{bound_json, bound_text};
+use super::call::{max_output_at, Ctx, ToolError, ToolResult};
 use super::jsonrpc::{self, code, Frame, Incoming, RpcError};
 use super::tools::{self, Tool, TOOLS};
 
@@ -119,32 +120,48 @@ impl Server {
             Some(Value::Object(map)) => map,
             Some(_) => return Err(RpcError::invalid_params("\"arguments\" must be an object")),
         };
-        Ok(self.render(self.run(tool, args)))
+        let (result, max) = self.run(tool, args);
+        Ok(self.render(result, max))
     }
 
-    fn run(&self, tool: &Tool, args: &Map<String, Value>) -> ToolResult {
+    /// Runs the tool; with its result, the bound on its output.
+    fn run(&self, tool: &Tool, args: &Map<String, Value>) -> (ToolResult, usize) {
+        let mut ctx = match Ctx::new(tool.name, args, &self.dir) {
+            Ok(ctx) => ctx,
+            Err(err) => return (Err(err), max_output_at(&self.dir)),
+        };
         let props = tools::properties(tool.name);
-        if let Some(unknown) = args.keys().find(|k| !props.contains_key(k.as_str())) {
-            let known: Vec<&str> = props.keys().map(String::as_str).collect();
-            return Err(ToolError::invalid(
-                "invalid_argument",
-                format!("{} has no argument '{unknown}'", tool.name),
-                format!("its arguments are: {}", known.join(", ")),
-            ));
-        }
-        let mut ctx = Ctx::new(tool.name, args, &self.dir)?;
-        let result = (tool.run)(&mut ctx);
+        let result = match args.keys().find(|k| !props.contains_key(k.as_str())) {
+            Some(unknown) => {
+                let known: Vec<&str> = props.keys().map(String::as_str).collect();
+                Err(ToolError::invalid(
+                    "invalid_argument",
+                    format!("{} has no argument '{unknown}'", tool.name),
+                    format!("its arguments are: {}", known.join(", ")),
+                ))
+            }
+            None => (tool.run)(&mut ctx),
+        };
+        let max = ctx.max_output();
         ctx.close(&result);
-        result
+        (result, max)
     }
 
     /// A tool result as MCP wants it: text content, plus structured content
-    /// for clients that negotiated a version that has it.
-    fn render(&self, result: ToolResult) -> Value {
+    /// for clients that negotiated a version that has it, each cut to `max`
+    /// bytes (see [`super::bound`]).
+    fn render(&self, result: ToolResult, max: usize) -> Value {
         let structured_ok = self.version.is_none_or(|v| v >= "2025-06-18");
         let (text, structured, is_error) = match result {
-            Ok(out) => (out.text, out.structured, false),
-            Err(err) => (err.text(), Some(err.to_json()), true),
+            Ok(out) => {
+                let out = out.bound(max);
+                (out.text, out.structured, false)
+            }
+            Err(err) => (
+                bound_text(err.text(), max, ""),
+                bound_json(err.to_json(), max, ""),
+                true,
+            ),
         };
         let mut v = json!({
             "content": [{ "type": "text", "text": text }],

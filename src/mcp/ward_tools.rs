@@ -167,7 +167,7 @@ fn with_next(out: Output, next: &str) -> Output {
     match out.structured {
         Some(Value::Object(mut map)) => {
             map.insert("next".into(), json!(next));
-            Output::json(Value::Object(map))
+            Output::json(Value::Object(map)).narrow(out.narrow)
         }
         _ => out,
     }
@@ -179,7 +179,7 @@ fn child(
     operation: &str,
     action: Action,
     argv: &[&str],
-    narrow: &str,
+    narrow: &'static str,
 ) -> ToolResult {
     let g = ctx.govern(operation, &["ward", argv[0]], Some(action))?;
     let exe = std::env::current_exe().map_err(|e| {
@@ -217,7 +217,7 @@ fn child(
                 .find_map(|l| serde_json::from_str::<Value>(l).ok())
         });
     match value {
-        Some(v) if out.status.success() && v.is_object() => Ok(ctx.bounded_json(v, narrow)),
+        Some(v) if out.status.success() && v.is_object() => Ok(Output::json(v).narrow(narrow)),
         Some(v) if v.get("code").is_some_and(Value::is_string) => {
             let code = v["code"].as_str().unwrap_or_default().to_string();
             let status = v["status"].as_str().unwrap_or("E");

@@ -305,6 +305,99 @@ fn large_outputs_are_bounded_with_a_note() {
     assert_eq!(v["staged"][0]["path"], "big.txt");
 }
 
+/// The text of a tool result, after checking that it and its structured
+/// content each fit `max` bytes.
+fn fitting(r: &Value, max: usize, what: &str) -> String {
+    let text = r["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{what} at {max}: no text: {r}"));
+    assert!(
+        text.len() <= max,
+        "{what} at {max}: {} bytes: {text}",
+        text.len()
+    );
+    if let Some(s) = r.get("structuredContent") {
+        let len = s.to_string().len();
+        assert!(len <= max, "{what} at {max}: structured {len} bytes: {s}");
+    }
+    text.to_string()
+}
+
+#[test]
+fn every_tool_honours_small_bounds_note_included() {
+    let repo = TestRepo::new();
+    let line = "añb€c😀 ".repeat(40) + "\n";
+    repo.write("wide.txt", &line.repeat(30)).commit("wide");
+    for i in 0..5 {
+        repo.write("n.txt", &format!("{i}\n"))
+            .commit(&format!("commit {i} with a subject long enough to matter"));
+    }
+    repo.write("wide.txt", &line.repeat(31).replace('a', "ä"));
+    let id = repo.checkpoint("before the bounds");
+    let calls = [
+        ("git_status", json!({})),
+        ("git_log", json!({"max_count": 50, "oneline": false})),
+        ("git_show", json!({"commit_ref": "HEAD~5"})),
+        ("git_diff", json!({})),
+        ("git_checkout", json!({"branch_name": "main"})),
+        (
+            "save",
+            json!({"message": "denied on main without a contract"}),
+        ),
+        ("explain", json!({"args": ["reset", "--hard", "HEAD~1"]})),
+        ("checkpoint_create", json!({"message": "one more"})),
+        ("checkpoint_list", json!({})),
+        ("rollback", json!({"checkpoint_id": id})),
+        ("undo", json!({})),
+        ("git_log", json!({"no_such_argument": 1})),
+    ];
+    let mut s = Raw::start(&repo);
+    let mut n = 0;
+    for max in [0, 7, 40, 300, 1000] {
+        repo.local_policy(&format!("[mcp]\nmax_output_bytes = {max}\n"));
+        for (tool, args) in &calls {
+            n += 1;
+            fitting(&s.call(n, tool, args.clone()), max, tool);
+        }
+    }
+}
+
+#[test]
+fn a_cut_keeps_whole_characters_and_the_note() {
+    let repo = TestRepo::new();
+    // One long line of four-, three- and two-byte characters: no line end
+    // near the cut to fall back on.
+    repo.write("wide.txt", &("😀€é".repeat(400) + "\n"));
+    repo.git(["add", "wide.txt"]).ok();
+    let mut s = Raw::start(&repo);
+    let whole = fitting(&s.call(1, "git_diff", json!({})), 65536, "git_diff");
+    assert!(whole.len() > 3000, "{whole}");
+    for max in 500..508 {
+        repo.local_policy(&format!("[mcp]\nmax_output_bytes = {max}\n"));
+        let text = fitting(&s.call(max as u64, "git_diff", json!({})), max, "git_diff");
+        let (shown, note) = text
+            .split_once("\n[output truncated: ")
+            .unwrap_or_else(|| panic!("no note at {max}: {text}"));
+        assert!(whole.starts_with(shown), "{max}: {shown}");
+        assert!(
+            note.ends_with("or stat_only: true for the list of files]"),
+            "{note}"
+        );
+        // Short of the bound by less than a character and a digit of the count.
+        assert!(max - text.len() < 5, "{max}: only {} bytes", text.len());
+    }
+    // Bounds too small for the advice, for the counts, for any note.
+    for (max, want) in [(60, "shown]"), (12, "[truncated]"), (5, "[trun"), (0, "")] {
+        repo.local_policy(&format!("[mcp]\nmax_output_bytes = {max}\n"));
+        let text = fitting(
+            &s.call(600 + max as u64, "git_diff", json!({})),
+            max,
+            "git_diff",
+        );
+        assert!(text.ends_with(want), "{max}: {text}");
+    }
+}
+
 #[test]
 fn structured_content_follows_the_negotiated_version() {
     let repo = TestRepo::new();
