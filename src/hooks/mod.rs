@@ -23,12 +23,14 @@ use crate::error::{exit, Error, Result};
 mod discover;
 mod footer;
 pub mod install;
+mod message;
 mod pre_commit;
 mod pre_push;
 mod pre_receive;
 pub mod quick;
 mod reference_transaction;
 mod refstore;
+mod template;
 mod tracking;
 
 /// The hooks git-ward installs (and answers to as `argv[0]`).

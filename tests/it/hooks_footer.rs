@@ -32,6 +32,28 @@ fn message(repo: &TestRepo, rev: &str) -> String {
     repo.git(["log", "-1", "--format=%B", rev]).ok().stdout
 }
 
+/// An agent's environment with contract `c1` and this editor.
+fn c1_editing(editor: &str) -> [(&str, &str); 3] {
+    [
+        ("WARD_AGENT", "1"),
+        ("WARD_CONTRACT", "c1"),
+        ("GIT_EDITOR", editor),
+    ]
+}
+
+/// An editor that puts a line `edited` and a blank line before the message.
+fn prepending_editor(repo: &TestRepo) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let editor = repo.path("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\n{ echo edited; echo; cat \"$1\"; } > \"$1.new\" && mv \"$1.new\" \"$1\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    editor.to_str().unwrap().to_string()
+}
+
 #[test]
 fn commit_m_gets_one_trailer() {
     let repo = on_agent_branch();
@@ -74,11 +96,7 @@ fn no_verify_still_gets_the_footer_and_amend_never_doubles_it() {
     assert!(message(&repo, "HEAD").contains("Signed-off-by: A <a@b>\nContract: c1\n"));
     repo.git_env(
         ["commit", "-q", "--allow-empty", "-c", "HEAD"],
-        &[
-            ("WARD_AGENT", "1"),
-            ("WARD_CONTRACT", "c1"),
-            ("GIT_EDITOR", "true"),
-        ],
+        &c1_editing("true"),
     )
     .ok();
     assert_eq!(contracts(&repo, "HEAD"), ["c1"]);
@@ -171,23 +189,9 @@ fn humans_and_agents_without_a_contract_get_no_footer() {
 #[test]
 fn a_message_written_in_the_editor_gets_it_from_commit_msg() {
     let repo = on_agent_branch();
-    let editor = repo.path("editor.sh");
-    std::fs::write(
-        &editor,
-        "#!/bin/sh\n{ echo edited; echo; cat \"$1\"; } > \"$1.new\" && mv \"$1.new\" \"$1\"\n",
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-    repo.git_env(
-        ["commit", "-q", "--allow-empty"],
-        &[
-            ("WARD_AGENT", "1"),
-            ("WARD_CONTRACT", "c1"),
-            ("GIT_EDITOR", editor.to_str().unwrap()),
-        ],
-    )
-    .ok();
+    let editor = prepending_editor(&repo);
+    repo.git_env(["commit", "-q", "--allow-empty"], &c1_editing(&editor))
+        .ok();
     assert_eq!(message(&repo, "HEAD"), "edited\n\nContract: c1\n\n");
 }
 
@@ -201,12 +205,129 @@ fn another_comment_char_is_respected() {
     // a footer put after it would be cut away with the diff.
     repo.git_env(
         ["commit", "-q", "-v", "-e", "-m", "work"],
-        &[
-            ("WARD_AGENT", "1"),
-            ("WARD_CONTRACT", "c1"),
-            ("GIT_EDITOR", "true"),
-        ],
+        &c1_editing("true"),
     )
     .ok();
     assert_eq!(message(&repo, "HEAD"), "work\n\nContract: c1\n\n");
+}
+
+/// How many lines of the message are the footer.
+fn footer_lines(repo: &TestRepo, rev: &str) -> usize {
+    message(repo, rev)
+        .lines()
+        .filter(|l| *l == "Contract: c1")
+        .count()
+}
+
+#[test]
+fn a_squash_keeps_one_footer() {
+    let repo = on_agent_branch();
+    repo.write("a.txt", "a\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.git_env(["commit", "-q", "-m", "first"], C1).ok();
+    repo.write("a.txt", "b\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.git_env(["commit", "-q", "--squash", "HEAD", "-m", "extra"], C1)
+        .ok();
+    let rebase = |sequence_editor: &str| {
+        repo.git_env(
+            ["rebase", "-q", "-i", "--autosquash", "HEAD~2"],
+            &[
+                ("WARD_AGENT", "1"),
+                ("WARD_CONTRACT", "c1"),
+                ("GIT_SEQUENCE_EDITOR", sequence_editor),
+                ("GIT_EDITOR", "true"),
+            ],
+        )
+        .ok();
+    };
+    rebase("true");
+    assert_eq!(footer_lines(&repo, "HEAD"), 1, "{}", message(&repo, "HEAD"));
+    assert_eq!(contracts(&repo, "HEAD"), ["c1"]);
+    // A plain `squash` line; the second message is signed off.
+    repo.git_env(["commit", "-q", "--allow-empty", "-s", "-m", "more"], C1)
+        .ok();
+    rebase("sed -i 2s/^pick/squash/");
+    let squashed = message(&repo, "HEAD");
+    assert_eq!(footer_lines(&repo, "HEAD"), 1, "{squashed}");
+    assert_eq!(contracts(&repo, "HEAD"), ["c1"], "{squashed}");
+    assert!(
+        squashed.ends_with("Signed-off-by: Test <test@example.com>\nContract: c1\n\n"),
+        "{squashed}"
+    );
+}
+
+#[test]
+fn a_contract_line_inside_the_message_still_gets_the_trailer() {
+    let repo = on_agent_branch();
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["Implement parser", "Contract: c1", "Follow-up work."],
+            "Implement parser\n\nFollow-up work.\n\nContract: c1\n\n",
+        ),
+        // A line of prose stays as it is written.
+        (
+            &["s", "the task is\nContract: c1\nas agreed"],
+            "s\n\nthe task is\nContract: c1\nas agreed\n\nContract: c1\n\n",
+        ),
+    ];
+    for (paragraphs, want) in cases {
+        let mut args = vec!["commit", "-q", "--allow-empty"];
+        args.extend(paragraphs.iter().flat_map(|p| ["-m", p]));
+        repo.git_env(args, C1).ok();
+        assert_eq!(contracts(&repo, "HEAD"), ["c1"]);
+        assert_eq!(message(&repo, "HEAD"), want);
+    }
+}
+
+/// `commit.template` set, on `agent/c1`.
+fn with_template() -> TestRepo {
+    let repo = on_agent_branch();
+    let template = repo.path("template.txt");
+    std::fs::write(&template, "Template subject\n\n# describe the change\n").unwrap();
+    repo.git(["config", "commit.template", template.to_str().unwrap()])
+        .ok();
+    repo
+}
+
+#[test]
+fn an_unedited_template_still_aborts_the_commit() {
+    let repo = with_template();
+    let before = repo.rev("HEAD");
+    for (editor, extra) in [
+        ("true", None),
+        ("true", Some("-s")),
+        // Set by the agent, or by git for `--no-edit`: a hook sees the same.
+        (":", None),
+        ("true", Some("--no-edit")),
+    ] {
+        let mut args = vec!["commit", "--allow-empty"];
+        args.extend(extra);
+        repo.git_env(args, &c1_editing(editor))
+            .code(1)
+            .stderr_has("you did not edit the message");
+        assert_eq!(repo.rev("HEAD"), before, "{editor} {extra:?}");
+    }
+}
+
+#[test]
+fn a_commit_made_from_a_template_carries_the_footer() {
+    let repo = with_template();
+    let editor = prepending_editor(&repo);
+    let editor = editor.as_str();
+    for (editor, extra) in [
+        (editor, None),
+        (editor, Some("--no-verify")),
+        // git keeps an unedited template then; so does the footer.
+        ("true", Some("--allow-empty-message")),
+    ] {
+        let mut args = vec!["commit", "-q", "--allow-empty"];
+        args.extend(extra);
+        repo.git_env(args, &c1_editing(editor)).ok();
+        assert_eq!(contracts(&repo, "HEAD"), ["c1"], "{extra:?}");
+    }
+    assert_eq!(
+        message(&repo, "HEAD"),
+        "Template subject\n\nContract: c1\n\n"
+    );
 }
