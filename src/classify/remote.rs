@@ -18,7 +18,9 @@ use crate::action::{Action, Effect, Push, PushDest, RefOp, RefTarget, RefWrite, 
 ///   branch) pushes under `refs/tags/`; a `^negative` refspec writes
 ///   nothing. A wildcard refspec writes refs it does not name: read as
 ///   `--tags` for `refs/tags/*`, else `--all`; so is `:` (matching).
-/// - `--follow-tags` pushes tags: read as `--tags`.
+/// - `--follow-tags` (or `push.followTags`) adds only the annotated tags
+///   that what is pushed reaches: not read as `--tags`; the pre-push hook
+///   judges each tag git sends, as for the config key.
 /// - `-n`/`--dry-run` writes nothing: read-only (the pre-push hook still runs).
 /// - `--no-verify` skips the pre-push hook.
 /// - `--repo=<r>` names the remote only when no `<repository>` is given.
@@ -33,7 +35,7 @@ pub(super) fn push(args: &[String], ctx: &Context, a: &mut Action) {
             .or_else(|| p.value("repo").map(str::to_string)),
         mirror: p.flag("mirror"),
         all: p.flag("all") || p.flag("branches"),
-        tags: p.flag("tags") || p.flag("follow-tags"),
+        tags: p.flag("tags"),
         delete: p.flag("delete") || p.flag("prune"),
         ..Push::default()
     };

@@ -457,6 +457,30 @@ fn agent_pushes_never_move_protected_remote_refs() {
         .stderr_has("EN-GIT-D-005");
 }
 
+/// `--follow-tags` sends only the annotated tags what is pushed reaches:
+/// the shim lets it through, and pre-push judges each tag git sends.
+#[test]
+fn follow_tags_is_judged_by_the_tags_it_sends() {
+    let repo = installed();
+    let remote = with_remote(&repo);
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.shim_env(["checkout", "-q", "-b", "agent/c1"], c1).ok();
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "work"], c1)
+        .ok();
+    repo.shim_env(
+        ["push", "-q", "--follow-tags", "-u", "origin", "agent/c1"],
+        c1,
+    )
+    .ok();
+    repo.git(["tag", "-a", "-m", "release", "rel-9"]).ok();
+    let before = remote_refs(&remote, &repo);
+    repo.shim_env(["push", "--follow-tags", "origin", "agent/c1"], c1)
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-00")
+        .stderr_has("tags/rel-9");
+    assert_eq!(remote_refs(&remote, &repo), before);
+}
+
 #[test]
 fn pull_ff_only_syncs_a_clean_protected_branch() {
     let repo = installed();

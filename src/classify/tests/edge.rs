@@ -200,10 +200,7 @@ fn edge_cases() {
             "push --follow-tags origin",
             pushes(
                 m("push"),
-                Push {
-                    tags: true,
-                    ..to("origin", &[])
-                },
+                to("origin", &[("HEAD", "refs/heads/main", false, false)]),
             ),
         ),
         (
