@@ -73,7 +73,7 @@ pub fn before_destructive(
         refuse_nested_repositories(ctx, ignored_too)?;
     }
     if let Some(untracked_too) = action.reaches_submodules {
-        refuse_dirty_submodules(ctx, action, untracked_too)?;
+        refuse_dirty_submodules(ctx, action, untracked_too, paths.map(|p| (cwd, p)))?;
     }
     if matches!(
         action.command.as_str(),
@@ -174,21 +174,23 @@ fn refuse_nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result<()> {
 /// would discard work in one: a checkpoint holds the superproject's files
 /// and each submodule's commit, not what is uncommitted inside it. One
 /// `git status` of the superproject (porcelain v2 says, per submodule,
-/// whether its tracked files changed and whether it has untracked ones);
-/// every submodule is looked at, whatever paths the command names, which
-/// errs toward refusing.
-fn refuse_dirty_submodules(ctx: &Ctx, action: &Action, untracked_too: bool) -> Result<()> {
-    let out = ctx.git.output_with(
-        [
-            "status",
-            "--porcelain=v2",
-            "-z",
-            "--ignore-submodules=none",
-            "--untracked-files=no",
-        ],
-        &[("GIT_OPTIONAL_LOCKS", OsStr::new("0"))],
-        None,
-    )?;
+/// whether its tracked files changed and whether it has untracked ones),
+/// limited to the pathspecs the command names as git reads them (`limit`),
+/// else every submodule, which errs toward refusing.
+fn refuse_dirty_submodules(
+    ctx: &Ctx,
+    action: &Action,
+    untracked_too: bool,
+    limit: Option<(&Path, &[String])>,
+) -> Result<()> {
+    let args = [
+        "status",
+        "--porcelain=v2",
+        "-z",
+        "--ignore-submodules=none",
+        "--untracked-files=no",
+    ];
+    let out = read_within(ctx, args.map(OsStr::new).to_vec(), limit)?;
     let dirty = dirty_submodules(&out.stdout, untracked_too);
     if dirty.is_empty() {
         return Ok(());
@@ -223,7 +225,6 @@ fn dirty_submodules(status: &[u8], untracked_too: bool) -> Vec<String> {
         .collect()
 }
 
-/// Takes the pre-destructive checkpoint; returns its id.
 /// Takes a `pre-destructive` checkpoint before the shim moves an agent
 /// from a protected branch onto its existing agent branch (carrying the
 /// working tree and the index there). The files that differ between the
@@ -271,6 +272,7 @@ fn ctx_for<'r>(
     )
 }
 
+/// Takes the pre-destructive checkpoint; returns its id.
 fn take(ctx: &Ctx, action: &Action) -> Result<String> {
     take_as(ctx, action, command_line(action))
 }

@@ -255,8 +255,9 @@ pub(super) fn filter_branch(args: &[String], ctx: &Context, a: &mut Action) {
 
 /// `add`, `stage`, `rm`, `mv`: stage work for a commit on the current branch
 /// (SPEC counts them with the commit-making commands). `-n`/`--dry-run`
-/// only reports. `rm -f` deletes files whatever their changes (destructive)
-/// unless `--cached` keeps the working tree (then it unstages:
+/// only reports. `rm -f` deletes files whatever their changes, and the
+/// working trees of submodules it names with their uncommitted work
+/// (destructive) unless `--cached` keeps the working tree (then it unstages:
 /// [`Action::unstages`]); `mv -f` overwrites a
 /// destination that exists, its uncommitted changes or an untracked file
 /// (destructive; not in SPEC's list, which it extends).
@@ -274,6 +275,11 @@ pub(super) fn stage(args: &[String], a: &mut Action) {
     a.creates_commits = true;
     if a.command == "rm" && p.flag("force") && !p.flag("cached") {
         a.destructive = Some("rm -f deletes files whatever their uncommitted changes".into());
+        // A submodule's working tree goes too, its own work with it.
+        a.reaches_submodules = Some(true);
+        if !p.given("pathspec-from-file") {
+            a.paths = (!p.args.is_empty()).then(|| p.args.clone());
+        }
     }
     if a.command == "rm" && p.flag("force") && p.flag("cached") {
         // Drops the index entry whatever is staged (without `-f`, git

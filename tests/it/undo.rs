@@ -922,6 +922,7 @@ fn work_inside_a_submodule_is_refused_not_lost() {
             "update",
             "--force",
         ],
+        &["rm", "-q", "-r", "-f", "sub"],
     ] {
         repo.shim_env(args, C1)
             .code(3)
@@ -933,6 +934,9 @@ fn work_inside_a_submodule_is_refused_not_lost() {
             "{args:?}"
         );
     }
+    // A path elsewhere is not the submodule's.
+    repo.write("other.txt", "other\n").commit("other");
+    repo.shim_env(["rm", "-q", "-f", "other.txt"], C1).ok();
     // Without --recurse-submodules, git leaves the submodule's files alone.
     repo.shim_env(["reset", "-q", "--hard"], C1).ok();
     assert!(repo.read("sub/README").unwrap().starts_with("uncommitted"));
@@ -941,10 +945,13 @@ fn work_inside_a_submodule_is_refused_not_lost() {
     repo.write("sub/notes.txt", "untracked in the submodule\n");
     repo.shim_env(["reset", "-q", "--hard", "--recurse-submodules"], C1)
         .ok();
-    repo.shim_env(["submodule", "deinit", "-f", "sub"], C1)
-        .code(3)
-        .stderr_has("submodule sub,");
-    assert!(repo.read("sub/notes.txt").is_some());
+    for args in [
+        &["submodule", "deinit", "-f", "sub"][..],
+        &["rm", "-rf", "sub"],
+    ] {
+        repo.shim_env(args, C1).code(3).stderr_has("submodule sub,");
+        assert!(repo.read("sub/notes.txt").is_some(), "{args:?}");
+    }
     std::fs::remove_file(repo.dir.join("sub/notes.txt")).unwrap();
     repo.shim_env(["submodule", "deinit", "-q", "-f", "sub"], C1)
         .ok();

@@ -930,10 +930,16 @@ fn edge_cases() {
         ("add -n .", r("add")),
         (
             "rm -f x",
-            commits(destroys(
-                m("rm"),
-                "rm -f deletes files whatever their uncommitted changes",
-            )),
+            Action {
+                reaches_submodules: Some(true),
+                ..within(
+                    commits(destroys(
+                        m("rm"),
+                        "rm -f deletes files whatever their uncommitted changes",
+                    )),
+                    &["x"],
+                )
+            },
         ),
         (
             "rm --cached -f x",
