@@ -116,6 +116,15 @@ pub fn before_destructive(
             Ok(None)
         };
     }
+    if action.destructive.as_deref() == Some(crate::classify::STASH_PUSH) {
+        // The entry keeps the changes; what a push loses stands where a
+        // tracked path was deleted or changed its type.
+        return if type_changed(ctx, paths.map(|p| (cwd, p)))? {
+            take(ctx, action).map(Some)
+        } else {
+            Ok(None)
+        };
+    }
     let moves_refs = can_move_refs(action);
     // What the command can destroy: `clean` only untracked files; a
     // checkout of another commit tracked ones and untracked ones in its way.
@@ -138,6 +147,15 @@ pub fn before_destructive(
         return Ok(None);
     }
     take(ctx, action).map(Some)
+}
+
+/// Is a tracked path within `limit` deleted, or of another type, in the
+/// working tree (where an untracked file may stand in its place)? git
+/// decides (`diff-files`, optional locks off); unsure answers say yes.
+fn type_changed(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<bool> {
+    let args = ["diff-files", "--name-only", "-z", "--diff-filter=DT"];
+    let out = read_within(ctx, args.map(OsStr::new).to_vec(), limit)?;
+    Ok(!out.status.success() || !out.stdout.is_empty())
 }
 
 /// Fails when `clean -ff` would delete a nested repository: its commits

@@ -362,7 +362,12 @@ fn the_issue_command_lines() {
         ("clean -n", r("clean")),
         ("clean -fdx", destroys(m("clean"), CLEAN)),
         ("clean -d -f", destroys(m("clean"), CLEAN)),
-        ("stash", m("stash")),
+        ("stash", destroys(m("stash"), super::STASH_PUSH)),
+        (
+            "stash push -u -m wip",
+            destroys(m("stash"), super::STASH_PUSH),
+        ),
+        ("stash create", m("stash")),
         (
             "stash drop stash@{0}",
             destroys(m("stash"), "stash drop deletes a stash entry"),

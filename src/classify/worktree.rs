@@ -272,7 +272,14 @@ pub(super) fn clean(args: &[String], a: &mut Action) {
 /// stash entry (SPEC); `apply` and `pop` bring work onto the current branch
 /// (SPEC counts `stash apply` with the commit-making commands); `branch`
 /// makes a branch. Any other first word (`-m`, `-p`, `--`, a path) is
-/// `stash push`, as in git.
+/// `stash push`, as in git. A push keeps the changes of tracked files (and
+/// with `-u` untracked ones) in the entry, then resets the working tree,
+/// which deletes an untracked file where a tracked path was (a tracked
+/// directory replaced by a file, or a file by a directory) and keeps it
+/// nowhere: destructive, checkpointed only then (see `checkpoint::before`).
+pub const STASH_PUSH: &str =
+    "stash push resets the working tree: an untracked file where a tracked path was is deleted";
+
 pub(super) fn stash(args: &[String], a: &mut Action) {
     match args.first().map(String::as_str) {
         Some("list" | "show") => a.effect = Effect::Read,
@@ -283,6 +290,8 @@ pub(super) fn stash(args: &[String], a: &mut Action) {
             a.creates_commits = true;
         }
         Some("apply") => a.creates_commits = true,
+        None | Some("push" | "save") => a.destructive = Some(STASH_PUSH.into()),
+        Some(option) if option.starts_with('-') => a.destructive = Some(STASH_PUSH.into()),
         Some("branch") => {
             let p = parse(&args[1..], &[], false);
             if let Some(name) = p.args.first() {

@@ -697,6 +697,38 @@ fn undo_leaves_files_the_checkpoint_left_out_as_ignored() {
 }
 
 #[test]
+fn a_stash_over_a_file_where_a_tracked_directory_was_is_undone() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("d/f", "tracked\n").commit("d");
+    // Changes the entry keeps: no checkpoint.
+    repo.write("README", "edited\n");
+    repo.shim_env(["stash", "-q"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 0);
+    repo.git(["stash", "pop", "-q"]).ok();
+    // A file where the tracked directory was: the reset deletes it.
+    std::fs::remove_dir_all(repo.dir.join("d")).unwrap();
+    repo.write("d", "precious work\n");
+    let before = repo.state();
+    repo.shim_env(["stash", "push", "-q"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 1);
+    assert_eq!(repo.read("d/f").as_deref(), Some("tracked\n"));
+    undo(&repo);
+    assert_eq!(repo.read("d").as_deref(), Some("precious work\n"));
+    assert_eq!(repo.read("README").as_deref(), Some("edited\n"));
+    // The files and index as before; the entry stays in the stash list.
+    let without_stash = |state: String| -> Vec<String> {
+        state
+            .lines()
+            .filter(|l| !l.starts_with("refs/stash") && !l.starts_with("stash "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(without_stash(repo.state()), without_stash(before));
+}
+
+#[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
     repo.git(["branch", "agent/other", "HEAD~1"]).ok();

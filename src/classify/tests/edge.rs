@@ -547,7 +547,11 @@ fn edge_cases() {
         ("stash list", r("stash")),
         ("stash show -p", r("stash")),
         ("stash apply", commits(m("stash"))),
-        ("stash -q pop", m("stash")),
+        // A push to git, which then refuses the word `pop`.
+        (
+            "stash -q pop",
+            destroys(m("stash"), crate::classify::STASH_PUSH),
+        ),
         (
             "stash branch topic",
             co(
