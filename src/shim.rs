@@ -91,7 +91,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
             return finish(&audit_dir, record, clock, exit::DENIED as i32);
         }
         Verdict::Switch(branch) => {
-            if branch_exists(&a, branch) {
+            if branch_source(&a, branch).is_some() {
                 // The move changes files no journal line records.
                 match crate::checkpoint::before_switch(
                     &git_here,
@@ -547,29 +547,51 @@ fn checkpoint_failed(action: &crate::action::Action, err: Error) -> Error {
     })
 }
 
-/// Does local branch `branch` exist?
-fn branch_exists(a: &Assessment, branch: &str) -> bool {
-    a.repo
-        .as_ref()
-        .and_then(|r| r.ref_target(&format!("refs/heads/{branch}")))
-        .is_some()
+/// Where an agent branch that exists already is: the local branch, or
+/// (none here) a remote's, from an earlier session in another clone.
+enum Source {
+    Local,
+    /// `<remote>/<branch>`: of the one remote that has it, else of `origin`.
+    Remote(String),
+}
+
+/// Where `branch` exists, if it does.
+fn branch_source(a: &Assessment, branch: &str) -> Option<Source> {
+    let repo = a.repo.as_ref()?;
+    if repo.ref_target(&format!("refs/heads/{branch}")).is_some() {
+        return Some(Source::Local);
+    }
+    let remotes: Vec<String> = repo
+        .remotes()
+        .into_iter()
+        .filter(|r| {
+            repo.ref_target(&format!("refs/remotes/{r}/{branch}"))
+                .is_some()
+        })
+        .collect();
+    let remote = match remotes.as_slice() {
+        [one] => one,
+        more => more.iter().find(|r| *r == "origin")?,
+    };
+    Some(Source::Remote(format!("{remote}/{branch}")))
 }
 
 /// Moves to `branch` before the command runs: creates it at HEAD, or checks
-/// out the existing one carrying the working tree and the index. If carrying
-/// the changes would conflict, git refuses and nothing is lost: we deny.
+/// out the existing one carrying the working tree and the index (made from
+/// a remote's, tracking it, where only a remote has it). If carrying the
+/// changes would conflict, git refuses and nothing is lost: we deny.
 pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
-    let exists = branch_exists(a, branch);
     let unborn = matches!(
         a.facts.as_ref().and_then(|f| f.head.as_ref()),
         Some(Head::Unborn(_))
     );
-    let out = if unborn && !exists {
-        git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?
-    } else if exists {
-        git.output(["checkout", "--quiet", branch])?
-    } else {
-        git.output(["checkout", "--quiet", "-b", branch])?
+    let out = match branch_source(a, branch) {
+        Some(Source::Local) => git.output(["checkout", "--quiet", branch])?,
+        _ if unborn => git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?,
+        Some(Source::Remote(start)) => {
+            git.output(["checkout", "--quiet", "--track", "-b", branch, &start])?
+        }
+        None => git.output(["checkout", "--quiet", "-b", branch])?,
     };
     if out.status.success() {
         return Ok(());

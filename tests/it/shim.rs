@@ -324,6 +324,46 @@ fn an_existing_agent_branch_is_checked_out_not_recreated() {
     assert_eq!(repo.rev("agent/c1~1"), agent_tip);
 }
 
+/// An agent branch a remote has (pushed from another clone) is resumed:
+/// made from the remote's, tracking it, not started again at HEAD.
+#[test]
+fn an_agent_branch_only_a_remote_has_is_resumed_from_it() {
+    let repo = with_remote();
+    // The ref journal, for the undo below.
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.commit("earlier session");
+    let pushed = repo.rev("agent/c1");
+    repo.git(["push", "-q", "origin", "agent/c1"]).ok();
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.git(["branch", "-q", "-D", "agent/c1"]).ok();
+    repo.write("new.txt", "n");
+    repo.git(["add", "new.txt"]).ok();
+    repo.shim_env(["commit", "-q", "-m", "next"], C1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+    assert_eq!(repo.rev("agent/c1~1"), pushed);
+    assert_eq!(
+        repo.git(["rev-parse", "--abbrev-ref", "agent/c1@{upstream}"])
+            .ok()
+            .stdout
+            .trim(),
+        "origin/agent/c1"
+    );
+    // Undone: back on main with the work staged; and redone.
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(repo.branch(), "main");
+    assert!(repo.rev("refs/heads/agent/c1").is_none());
+    assert_eq!(
+        repo.git(["status", "--porcelain"]).ok().stdout,
+        "A  new.txt\n"
+    );
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(repo.branch(), "agent/c1");
+    repo.shim_env(["push", "-q", "origin", "agent/c1"], C1).ok();
+    assert_eq!(remote_rev(&repo, "agent/c1"), repo.rev("agent/c1"));
+}
+
 #[test]
 fn capability_off_is_d001() {
     let repo = TestRepo::new();
