@@ -65,6 +65,29 @@ pub struct Out {
 }
 
 impl Out {
+    /// The end of a restore that left `failed` files as they were (each
+    /// named above with its reason): the error line and its hint, in the
+    /// JSON too; exit 3.
+    pub fn failed(
+        &self,
+        mut value: serde_json::Value,
+        failed: usize,
+        what: &str,
+    ) -> (serde_json::Value, u8) {
+        let err = crate::error::Error::internal(format!(
+            "{what}: {failed} path{} could not be restored; everything else was",
+            plan::plural(failed)
+        ))
+        .with_hint("the reason given for each says what stood in the way; what was restored stays restored, so the same command can run again once that is fixed");
+        if !self.json {
+            crate::invocation::report(&err);
+        }
+        if let (Some(map), serde_json::Value::Object(e)) = (value.as_object_mut(), err.to_json()) {
+            map.extend(e);
+        }
+        (value, exit::INTERNAL)
+    }
+
     pub fn say(&self, text: &str) {
         if !self.json && !text.is_empty() {
             crate::output::out!("{text}");
@@ -184,8 +207,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     if failures.is_empty() {
         Ok((value, exit::OK))
     } else {
-        value["status"] = "E".into();
-        Ok((value, exit::INTERNAL))
+        Ok(out.failed(value, failures.len(), "rollback"))
     }
 }
 

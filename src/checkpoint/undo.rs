@@ -45,6 +45,9 @@ pub struct UndoArgs {
     /// List the recent undoable commands, newest first.
     #[arg(long)]
     pub list: bool,
+    /// List the unchanged files of the plan too.
+    #[arg(short, long)]
+    pub verbose: bool,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -515,7 +518,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let here = there_ctx.as_ref().unwrap_or(&ctx);
     let prepared: Option<Prepared> = match (&cp, &gone) {
         (Some(cp), Some(g)) => Some(g.prepare(&ctx, cp)?),
-        (Some(cp), None) => Some(rollback::prepare(here, cp, &[], false)?),
+        (Some(cp), None) => Some(rollback::prepare(here, cp, &[], args.verbose)?),
         _ => None,
     };
     let present = match &prepared {
@@ -578,10 +581,16 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         && !index_changes
         && lost_stashes.is_empty()
     {
+        let moved_since = steps.iter().filter(|s| s.action == "moved-since").count();
         out.say(&match plan.lost() {
             Some(lost) => {
                 format!("Nothing can be undone: {lost}; everything else is as it was before it.")
             }
+            None if moved_since > 0 => format!(
+                "Nothing undone: {moved_since} ref{} the command moved {} moved since (left alone above); the rest is as it was before it.",
+                super::plan::plural(moved_since),
+                if moved_since == 1 { "has" } else { "have" }
+            ),
             None => "Nothing to undo: files and refs are already as they were before it.".into(),
         });
         return Ok((value, exit::OK));
@@ -727,9 +736,9 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     if failures.is_empty() && ref_failures.is_empty() {
         Ok((value, exit::OK))
     } else {
-        value["status"] = "E".into();
+        let failed = failures.len() + ref_failures.len();
         value["failures"] = json!({ "files": failures, "refs": ref_failures });
-        Ok((value, exit::INTERNAL))
+        Ok(out.failed(value, failed, "undo"))
     }
 }
 

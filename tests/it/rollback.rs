@@ -359,6 +359,36 @@ fn commit_records_the_rollback_under_the_same_rules() {
     assert_eq!(repo.rev("main"), repo.rev("HEAD~1"));
 }
 
+/// A path that cannot be restored (a submodule's commit) is named, the
+/// others are restored, and the end is an error with its code and hint.
+#[test]
+fn a_path_that_cannot_be_restored_ends_in_an_error_with_a_hint() {
+    let repo = TestRepo::new();
+    let sub = repo.dir.join("sub");
+    repo.git(["init", "-q", sub.to_str().unwrap()]).ok();
+    for m in ["A", "B"] {
+        repo.git_in(&sub, ["commit", "-q", "--allow-empty", "-m", m])
+            .ok();
+    }
+    repo.git(["add", "sub"]).ok();
+    repo.git(["commit", "-q", "-m", "sub"]).ok();
+    repo.write("a.txt", "kept\n");
+    let id = repo.checkpoint("with sub at B");
+    repo.git_in(&sub, ["checkout", "-q", "HEAD~1"]).ok();
+    repo.write("a.txt", "changed\n");
+    repo.ward(["rollback", &id, "--yes"])
+        .code(3)
+        .stdout_has("not restored: sub: a submodule")
+        .stderr_has("ward: error [EN-GIT-E-001] rollback: 1 path could not be restored")
+        .stderr_has("hint: ");
+    assert_eq!(repo.read("a.txt").as_deref(), Some("kept\n"));
+    let (run, v) = repo.ward_json(["rollback", &id, "--yes", "--json"], &[]);
+    assert_eq!(run.code, Some(3));
+    assert_eq!(v["status"], "E", "{v}");
+    assert_eq!(v["code"], "EN-GIT-E-001", "{v}");
+    assert!(v["hint"].is_string(), "{v}");
+}
+
 #[test]
 fn a_rollback_killed_at_random_points_is_recoverable() {
     use std::os::unix::process::CommandExt;

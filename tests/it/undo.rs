@@ -421,6 +421,27 @@ fn a_ref_moved_since_is_named_and_left_alone() {
 }
 
 #[test]
+fn an_undo_with_only_a_ref_moved_since_says_nothing_was_undone() {
+    let repo = agent_repo();
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "agent"], C1)
+        .ok();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "person"])
+        .ok();
+    repo.ward(["undo", "--yes"])
+        .ok()
+        .stdout_has("Nothing undone: 1 ref the command moved has moved since");
+}
+
+#[test]
+fn verbose_lists_the_unchanged_files_of_the_plan() {
+    let repo = agent_repo();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    repo.ward(["undo", "--dry-run", "--verbose"])
+        .ok()
+        .stdout_has("  UNCHANGED .gitignore\n");
+}
+
+#[test]
 fn unconfirmed_undo_changes_nothing() {
     let repo = agent_repo();
     repo.shim_env(["reset", "-q", "--hard"], C1).ok();
