@@ -214,7 +214,9 @@ impl Action {
     /// the way without a word (so do `stash apply`/`branch`, which write a
     /// stash's files, and `bisect`, which checks out commits);
     /// `worktree remove` refuses a worktree with
-    /// changes or untracked files, but deletes its ignored files with it.
+    /// changes or untracked files, but deletes its ignored files with it;
+    /// `sparse-checkout` deletes a directory it takes out of the working
+    /// tree when all it holds besides is ignored.
     pub fn may_drop_ignored(&self) -> bool {
         self.effect != Effect::Read
             && self.destructive.is_none()
@@ -222,7 +224,14 @@ impl Action {
                 || self.removes_worktree.is_some()
                 || matches!(
                     self.command.as_str(),
-                    "merge" | "pull" | "cherry-pick" | "revert" | "am" | "stash" | "bisect"
+                    "merge"
+                        | "pull"
+                        | "cherry-pick"
+                        | "revert"
+                        | "am"
+                        | "stash"
+                        | "bisect"
+                        | "sparse-checkout"
                 ))
     }
 

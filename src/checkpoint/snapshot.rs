@@ -407,20 +407,40 @@ fn nul_terminated(paths: &[Vec<u8>]) -> Vec<u8> {
     out
 }
 
+/// The pathspecs that match what a `.gitignore`-style pattern does: one
+/// with no `/` but at its end matches at any depth (`*.env` is
+/// `**/*.env`), others from the top (a leading `/` only anchors; left on,
+/// git would read `/*.log` from the filesystem's root); a name matches a
+/// directory and all below it too, and one ending in `/` only that.
+fn pathspecs_of(pattern: &str) -> Vec<String> {
+    let dir_only = pattern.ends_with('/');
+    let core = pattern.trim_start_matches('/').trim_end_matches('/');
+    if core.is_empty() {
+        return Vec::new();
+    }
+    let anchored = pattern.starts_with('/') || core.contains('/');
+    let base = if anchored {
+        core.to_string()
+    } else {
+        format!("**/{core}")
+    };
+    let below = format!(":(top,glob){base}/**");
+    if dir_only {
+        vec![below]
+    } else {
+        vec![format!(":(top,glob){base}"), below]
+    }
+}
+
 /// The ignored files `checkpoint.include_ignored` names (none when it is
 /// empty), as `ls-files` lists them against the index `envs` name.
 pub(super) fn allowed_ignored(ctx: &Ctx, envs: &[(&str, &OsStr)]) -> Result<Vec<Vec<u8>>> {
-    // Patterns are written as in a .gitignore, where a leading `/` anchors
-    // at the top, as `top` does here; left on, git reads `/*.log` from the
-    // filesystem's root, or fails.
     let allow: Vec<String> = ctx
         .settings
         .checkpoint
         .include_ignored
         .iter()
-        .map(|p| p.trim_start_matches('/'))
-        .filter(|p| !p.is_empty())
-        .map(|p| format!(":(top,glob){p}"))
+        .flat_map(|p| pathspecs_of(p))
         .collect();
     if allow.is_empty() {
         return Ok(Vec::new());
@@ -685,4 +705,28 @@ fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
             .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pathspecs_of;
+
+    #[test]
+    fn include_ignored_patterns_read_as_in_a_gitignore() {
+        let g = |p: &str| format!(":(top,glob){p}");
+        let cases: [(&str, Vec<String>); 6] = [
+            (".env", vec![g("**/.env"), g("**/.env/**")]),
+            ("*.env", vec![g("**/*.env"), g("**/*.env/**")]),
+            ("/.env", vec![g(".env"), g(".env/**")]),
+            (
+                "config/local.env",
+                vec![g("config/local.env"), g("config/local.env/**")],
+            ),
+            ("secrets/", vec![g("**/secrets/**")]),
+            ("/", vec![]),
+        ];
+        for (pattern, want) in cases {
+            assert_eq!(pathspecs_of(pattern), want, "{pattern}");
+        }
+    }
 }

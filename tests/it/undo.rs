@@ -806,6 +806,25 @@ fn an_ignored_file_the_policy_keeps_is_saved_before_a_switch_overwrites_it() {
 }
 
 #[test]
+fn sparse_checkout_saves_the_ignored_files_the_policy_keeps() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write(".gitignore", "*.env\n")
+        .write("a/code.txt", "a\n")
+        .write("b/code.txt", "b\n")
+        .commit("two directories");
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\"*.env\"]\n");
+    repo.write("b/local.env", "SECRET=1\n");
+    repo.shim_env(["sparse-checkout", "set", "a"], C1).ok();
+    assert_eq!(repo.read("b/local.env"), None, "git deletes the directory");
+    assert_eq!(repo.checkpoint_count(), 1);
+    repo.git(["sparse-checkout", "disable"]).ok();
+    undo(&repo);
+    assert_eq!(repo.read("b/local.env").as_deref(), Some("SECRET=1\n"));
+}
+
+#[test]
 fn a_forced_switch_on_a_clean_tree_saves_a_kept_ignored_file_in_its_way() {
     let repo = kept_env_repo();
     let before = repo.state();
