@@ -146,7 +146,72 @@ pub fn before_destructive(
     if !moves_refs && is_clean(ctx, tracked, untracked, limit)? {
         return Ok(None);
     }
+    // The commit whose files a checkout or a reset writes.
+    let written = incoming(action).or_else(|| match action.command.as_str() {
+        "reset" => action.refs.iter().find_map(|w| w.start.clone()),
+        _ => None,
+    });
+    if let Some(tree) = written.filter(|_| limit.is_none()) {
+        refuse_writes_into_nested(ctx, &tree)?;
+    }
     take(ctx, action).map(Some)
+}
+
+/// The untracked nested repositories of the working tree (`dir/`), and
+/// with `ignored_too` the ignored ones: `ls-files -o` names each as a
+/// directory, where it lists the files of other untracked directories.
+fn nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result<Vec<String>> {
+    let mut args = vec!["ls-files", "-z", "-o"];
+    if !ignored_too {
+        args.push("--exclude-standard");
+    }
+    let out = ctx.git.output_with(args, &[], None)?;
+    Ok(out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|entry| entry.ends_with(b"/"))
+        .map(|entry| String::from_utf8_lossy(entry).into_owned())
+        .collect())
+}
+
+/// Fails when a checkout would write files of `tree` into an untracked
+/// nested repository: git takes such a directory for a plain one and
+/// overwrites what is there, and a checkpoint, which holds the
+/// superproject's files, holds none of the nested repository's.
+fn refuse_writes_into_nested(ctx: &Ctx, tree: &str) -> Result<()> {
+    let nested = nested_repositories(ctx, false)?;
+    if nested.is_empty() {
+        return Ok(());
+    }
+    let mut args = vec![
+        "--literal-pathspecs",
+        "ls-tree",
+        "-r",
+        "--name-only",
+        "-z",
+        tree,
+        "--",
+    ];
+    args.extend(nested.iter().map(String::as_str));
+    let out = ctx.git.output_with(args, &[], None)?;
+    let into: Vec<&String> = nested
+        .iter()
+        .filter(|dir| {
+            out.stdout
+                .split(|b| *b == 0)
+                .any(|path| path.starts_with(dir.as_bytes()))
+        })
+        .collect();
+    let Some(first) = into.first() else {
+        return Ok(());
+    };
+    Err(crate::error::Error::internal(format!(
+        "{tree} has files in {}, a nested repository, which git would overwrite and no checkpoint can hold",
+        into.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(", ")
+    ))
+    .with_hint(format!(
+        "move {first} out of the working tree (or commit it as a submodule) first, or let a person run this command"
+    )))
 }
 
 /// Is a tracked path within `limit` deleted, or of another type, in the
@@ -164,17 +229,7 @@ fn type_changed(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<bool> {
 /// working tree (ignored directories too when `ignored_too`), which errs
 /// toward refusing.
 fn refuse_nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result<()> {
-    let mut args = vec!["ls-files", "-z", "-o"];
-    if !ignored_too {
-        args.push("--exclude-standard");
-    }
-    let out = ctx.git.output_with(args, &[], None)?;
-    let nested: Vec<String> = out
-        .stdout
-        .split(|b| *b == 0)
-        .filter(|entry| entry.ends_with(b"/"))
-        .map(|entry| String::from_utf8_lossy(entry).into_owned())
-        .collect();
+    let nested = nested_repositories(ctx, ignored_too)?;
     if nested.is_empty() {
         return Ok(());
     }

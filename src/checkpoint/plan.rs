@@ -74,6 +74,10 @@ pub struct Plan {
     /// the present's): left out as ignored then, so left alone
     /// ([`super::ignored`]).
     pub ignored_there: Vec<String>,
+    /// Not in the checkpoint, and inside a nested repository (a directory
+    /// with a `.git` of its own), whose files a checkpoint never holds:
+    /// another repository's, left alone.
+    pub in_nested: Vec<String>,
     /// Files the checkpoint left out for their size: never written.
     pub left_out: Vec<LeftOut>,
     /// Directories others could not read when the checkpoint was taken,
@@ -160,6 +164,12 @@ impl Plan {
                 "KEEP"
             ));
         }
+        for p in &self.in_nested {
+            t.push_str(&format!(
+                "  {:<9} {p} (inside a nested repository: left alone)\n",
+                "KEEP"
+            ));
+        }
         for f in &self.left_out {
             let (word, fate) = if f.gone {
                 ("LOST", "it cannot be brought back")
@@ -243,6 +253,35 @@ fn leave_ignored_there(ctx: &Ctx, plan: &mut Plan, target: &str, limited: bool) 
     Ok(())
 }
 
+/// Moves the files to remove that stand inside a nested repository to
+/// [`Plan::in_nested`]: a directory below the top with a `.git` of its own
+/// (a superproject that tracks paths in it sees its files as its own
+/// untracked ones).
+fn leave_nested(workdir: &Path, plan: &mut Plan) {
+    let mut nested: std::collections::HashMap<Vec<u8>, bool> = Default::default();
+    let mut is_nested = |dir: &[u8]| {
+        *nested.entry(dir.to_vec()).or_insert_with(|| {
+            let dir = workdir.join(OsStr::from_bytes(dir));
+            std::fs::symlink_metadata(dir.join(".git")).is_ok()
+        })
+    };
+    let inside = |raw: &[u8], is_nested: &mut dyn FnMut(&[u8]) -> bool| {
+        let mut end = raw.len();
+        while let Some(slash) = raw[..end].iter().rposition(|b| *b == b'/') {
+            if is_nested(&raw[..slash]) {
+                return true;
+            }
+            end = slash;
+        }
+        false
+    };
+    let (left, kept): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut plan.entries)
+        .into_iter()
+        .partition(|e| e.status == Status::Remove && inside(&e.raw, &mut is_nested));
+    plan.entries = kept;
+    plan.in_nested = left.into_iter().map(|e| e.path).collect();
+}
+
 /// Computes the plan from `present` to `target` (trees). `paths` limits it
 /// (worktree-relative; empty for everything). `ignored` lists the
 /// allow-listed ignored files of the present snapshot, never removed.
@@ -312,6 +351,7 @@ pub fn compute(
         });
     }
     leave_ignored_there(ctx, &mut plan, target, !paths.is_empty())?;
+    leave_nested(&ctx.workdir, &mut plan);
     let changed_in_target = (plan.modifies()) as u64;
     if verbose || !paths.is_empty() || target_files.is_none() {
         let mut args: Vec<&str> = vec![

@@ -191,8 +191,12 @@ pub(super) fn reset(args: &[String], ctx: &Context, a: &mut Action) {
             a.destructive = Some("reset --hard discards uncommitted changes".into());
         }
     }
-    if rev.is_some_and(|r| r != "HEAD" && r != "@") {
-        a.refs.push(update(RefTarget::Current));
+    if let Some(rev) = rev.filter(|r| *r != "HEAD" && *r != "@") {
+        // Where it moves the branch (the tree a hard reset writes).
+        a.refs.push(RefWrite {
+            start: Some(rev.clone()),
+            ..update(RefTarget::Current)
+        });
     }
 }
 

@@ -261,12 +261,15 @@ fn the_issue_command_lines() {
         ("config --get core.hooksPath", r("config")),
         (
             "reset --soft HEAD~1",
-            refs(m("reset"), vec![w(cur(), Update, None)]),
+            refs(m("reset"), vec![w(cur(), Update, Some("HEAD~1"))]),
         ),
         ("reset --hard", destroys(m("reset"), HARD)),
         (
             "reset --hard origin/main",
-            refs(destroys(m("reset"), HARD), vec![w(cur(), Update, None)]),
+            refs(
+                destroys(m("reset"), HARD),
+                vec![w(cur(), Update, Some("origin/main"))],
+            ),
         ),
         (
             "reset --merge",
@@ -323,7 +326,7 @@ fn the_issue_command_lines() {
         ),
         (
             "reset HEAD~1",
-            refs(unstages(m("reset")), vec![w(cur(), Update, None)]),
+            refs(unstages(m("reset")), vec![w(cur(), Update, Some("HEAD~1"))]),
         ),
         ("read-tree HEAD", unstages(m("read-tree"))),
         (

@@ -922,6 +922,50 @@ fn a_shell_alias_is_checkpointed_first() {
     assert_eq!(repo.state(), before);
 }
 
+/// A nested repository where another commit tracks files: git would
+/// write them over the nested repository's, so a checkout or reset there is
+/// refused; a restore leaves the files inside one (which the superproject
+/// sees as its own untracked ones where it tracks paths in it).
+#[test]
+fn files_inside_a_nested_repository_are_never_overwritten_or_removed() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/other"]).ok();
+    repo.write("nested/file.txt", "tracked on other\n")
+        .commit("other");
+    repo.git(["switch", "-q", "-c", "agent/c1", "main"]).ok();
+    let nested = repo.dir.join("nested");
+    repo.git(["init", "-q", nested.to_str().unwrap()]).ok();
+    repo.write("nested/file.txt", "the nested repository's work\n");
+    for args in [
+        &["checkout", "-q", "-f", "agent/other"][..],
+        &["reset", "-q", "--hard", "agent/other"],
+    ] {
+        repo.shim_env(args, C1)
+            .code(3)
+            .stderr_has("nested/, a nested repository")
+            .stderr_has("hint: nothing was run;");
+        assert_eq!(
+            repo.read("nested/file.txt").as_deref(),
+            Some("the nested repository's work\n"),
+            "{args:?}"
+        );
+    }
+    // A checkpoint from before the nested repository: its files stay.
+    std::fs::remove_dir_all(&nested).unwrap();
+    repo.git(["switch", "-q", "agent/other"]).ok();
+    let id = repo.checkpoint("before");
+    repo.git(["init", "-q", nested.to_str().unwrap()]).ok();
+    repo.write("nested/code.c", "uncommitted hours\n");
+    repo.ward(["rollback", &id, "--yes"])
+        .ok()
+        .stdout_has("KEEP      nested/code.c (inside a nested repository: left alone)");
+    assert_eq!(
+        repo.read("nested/code.c").as_deref(),
+        Some("uncommitted hours\n")
+    );
+}
+
 #[test]
 fn a_nested_repository_is_never_cleaned_away() {
     let repo = agent_repo();

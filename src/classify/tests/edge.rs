@@ -219,19 +219,22 @@ fn edge_cases() {
         ),
         (
             "reset v1.0",
-            refs(unstages(m("reset")), vec![w(cur(), Update, None)]),
+            refs(unstages(m("reset")), vec![w(cur(), Update, Some("v1.0"))]),
         ),
         ("reset main -- f", within(unstages(m("reset")), &["f"])),
         (
             "reset -q --keep abc1234",
             refs(
                 destroys(m("reset"), "reset --keep rewrites the working tree"),
-                vec![w(cur(), Update, None)],
+                vec![w(cur(), Update, Some("abc1234"))],
             ),
         ),
         (
             "reset --soft --hard HEAD~2",
-            refs(destroys(m("reset"), HARD), vec![w(cur(), Update, None)]),
+            refs(
+                destroys(m("reset"), HARD),
+                vec![w(cur(), Update, Some("HEAD~2"))],
+            ),
         ),
         // checkout and switch targets.
         ("checkout", r("checkout")),
