@@ -143,7 +143,9 @@ pub fn before_destructive(
     let limit = paths
         .filter(|_| removed_ctx.is_none())
         .map(|paths| (cwd, paths));
-    if !moves_refs && is_clean(ctx, tracked, untracked, limit)? {
+    // Paths written from a tree-ish overwrite skip-worktree files too.
+    let skipped_at_stake = action.from_tree || action.effect == crate::action::Effect::Unknown;
+    if !moves_refs && is_clean(ctx, tracked, untracked, skipped_at_stake, limit)? {
         return Ok(None);
     }
     // The commit whose files a checkout or a reset writes.
@@ -469,10 +471,13 @@ fn command_line(action: &Action) -> String {
 ///
 /// Tracked files are first checked in-process against the index's stat
 /// cache ([`super::clean`]); git is asked only where that cannot tell.
+///
+/// With `skipped_at_stake`, a skip-worktree file on disk is not clean.
 fn is_clean(
     ctx: &Ctx,
     mut tracked: bool,
     untracked: bool,
+    skipped_at_stake: bool,
     limit: Option<(&Path, &[String])>,
 ) -> Result<bool> {
     if ctx.repo.ref_target("HEAD").is_none()
@@ -499,7 +504,7 @@ fn is_clean(
         };
         // Where the scope covers what the command reads, a finding is the answer.
         let covered = !matches!(scope, Scope::Marked);
-        match super::clean::tracked(ctx, &index, head.as_deref(), scope) {
+        match super::clean::tracked(ctx, &index, head.as_deref(), scope, skipped_at_stake) {
             Verdict::Clean if !untracked => return Ok(true),
             Verdict::Clean => tracked = false,
             Verdict::Hidden(why) => {

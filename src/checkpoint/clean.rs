@@ -76,17 +76,42 @@ pub fn read_index_at(git_dir: &Path, hash: gix::hash::Kind) -> Option<File> {
     File::at(git_dir.join("index"), hash, true, options).ok()
 }
 
-/// The paths marked assume-unchanged (not skip-worktree ones: git never
-/// writes those), which `git status` does not look at.
-pub fn assume_unchanged(index: &File) -> Vec<Vec<u8>> {
-    index
-        .entries()
-        .iter()
-        .filter(|e| {
-            e.flags.contains(Flags::ASSUME_VALID) && !e.flags.contains(Flags::SKIP_WORKTREE)
-        })
-        .map(|e| e.path(index).to_vec())
-        .collect()
+/// The entries whose files `git status` does not look at, though a
+/// command may overwrite them.
+#[derive(Debug, Default)]
+pub struct Marks {
+    /// Marked assume-unchanged (`checkout -- .` overwrites them).
+    pub assumed: Vec<Vec<u8>>,
+    /// Marked skip-worktree with a file on disk (a sparse checkout leaves
+    /// out its files; one that is there is a local edit kept out of sight,
+    /// which paths written from a tree-ish overwrite).
+    pub skipped: Vec<Vec<u8>>,
+}
+
+impl Marks {
+    pub fn is_empty(&self) -> bool {
+        self.assumed.is_empty() && self.skipped.is_empty()
+    }
+}
+
+/// The [`Marks`] of `index`, files looked for under `workdir`.
+pub fn marks(index: &File, workdir: &Path) -> Marks {
+    let mut marks = Marks::default();
+    for e in index.entries() {
+        let path = e.path(index);
+        if e.flags.contains(Flags::SKIP_WORKTREE) {
+            let file = matches!(e.mode, Mode::FILE | Mode::FILE_EXECUTABLE | Mode::SYMLINK);
+            let on_disk = || {
+                std::fs::symlink_metadata(workdir.join(std::ffi::OsStr::from_bytes(path))).is_ok()
+            };
+            if file && on_disk() {
+                marks.skipped.push(path.to_vec());
+            }
+        } else if e.flags.contains(Flags::ASSUME_VALID) {
+            marks.assumed.push(path.to_vec());
+        }
+    }
+    marks
 }
 
 /// Which entries [`tracked`] compares with their files.
@@ -125,7 +150,17 @@ impl Scope<'_> {
 /// With [`Scope::Marked`] only the assume-unchanged entries are looked at,
 /// and the answer is at best [`Verdict::Unsure`]: git's own check of the
 /// paths named costs less than a look at every file.
-pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>, scope: Scope) -> Verdict {
+///
+/// With `skipped_at_stake` (paths written from a tree-ish, which overwrite
+/// skip-worktree files), a skip-worktree entry with a file on disk
+/// anywhere is [`Verdict::Hidden`] too: git's own check never looks there.
+pub fn tracked(
+    ctx: &Ctx,
+    index: &File,
+    head_tree: Option<&str>,
+    scope: Scope,
+    skipped_at_stake: bool,
+) -> Verdict {
     let cached = index.tree().and_then(|t| t.num_entries.map(|_| t.id));
     let head_matches = match (cached, head_tree) {
         (Some(id), Some(head)) => gix::ObjectId::from_hex(head.as_bytes()).is_ok_and(|h| h == id),
@@ -155,6 +190,7 @@ pub fn tracked(ctx: &Ctx, index: &File, head_tree: Option<&str>, scope: Scope) -
     let stop = AtomicBool::new(false);
     let check = |part: &[Entry]| {
         let mut walk = Walk::new(&root, racy_from);
+        walk.skipped_at_stake = skipped_at_stake;
         walk.part(index, part, scope, whole.is_err(), &stop)
     };
     let outcomes: Vec<Verdict> = if threads == 1 {
@@ -199,6 +235,8 @@ struct Walk<'a> {
     racy_from: i64,
     /// Open directories from the top: (path relative to the top, fd).
     dirs: Vec<(Vec<u8>, libc::c_int)>,
+    /// Is a skip-worktree file on disk something the command overwrites?
+    skipped_at_stake: bool,
     name: Vec<u8>,
 }
 
@@ -233,6 +271,7 @@ impl<'a> Walk<'a> {
             root,
             racy_from,
             dirs: Vec::new(),
+            skipped_at_stake: false,
             name: Vec::with_capacity(256),
         }
     }
@@ -264,9 +303,18 @@ impl<'a> Walk<'a> {
                 settled = true;
                 continue;
             }
+            if flags.contains(Flags::SKIP_WORKTREE) {
+                let there = self.skipped_at_stake
+                    && matches!(self.lstat(entry.path(index)), Ok(Looked::Found(_)));
+                if there {
+                    stop.store(true, Ordering::Relaxed);
+                    return Verdict::Hidden("a skip-worktree file on disk");
+                }
+                continue;
+            }
             let assumed = flags.contains(Flags::ASSUME_VALID);
             let skip = settled || scope.leaves_out(entry.path(index));
-            if flags.contains(Flags::SKIP_WORKTREE) || (skip && !assumed) {
+            if skip && !assumed {
                 continue;
             }
             match self.entry(index, entry) {

@@ -49,11 +49,13 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
         .git
         .dialog(&["hash-object", "-w", "--stdin-paths"], &[])?;
     // The index is read while status scans: `status` believes its
-    // assume-unchanged marks, which only the index recipe sees through.
+    // assume-unchanged and skip-worktree marks, which only the index
+    // recipe sees through.
     let (git_dir, kind) = (ctx.git_dir.clone(), ctx.repo.object_hash());
+    let workdir = ctx.workdir.clone();
     let marks = move || {
         super::clean::read_index_at(&git_dir, kind)
-            .map(|index| super::clean::assume_unchanged(&index).len())
+            .map(|index| usize::from(!super::clean::marks(&index, &workdir).is_empty()))
     };
     let (scan, assumed) =
         std::thread::scope(
@@ -64,7 +66,7 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
         );
     let scan = match scan {
         Ok(Ok(_)) if assumed != Some(0) => {
-            tracing::debug!("checkpoint: the index recipe, for assume-unchanged entries");
+            tracing::debug!("checkpoint: the index recipe, for marked entries");
             abandon(fi);
             return Ok(None);
         }

@@ -388,14 +388,26 @@ pub fn safety_line(id: &str) -> String {
 }
 
 /// Sets the real index to the checkpoint's staged tree, keeping the stat
-/// cache of unchanged entries, and the merge state to its (a merge in
-/// progress comes back with its conflict stages).
+/// cache of unchanged entries, its skip-worktree marks on the files it
+/// took from disk, and the merge state to its (a merge in progress comes
+/// back with its conflict stages).
 pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     let Some(tree) = &cp.index_tree else {
         return Ok(());
     };
     snapshot::wait_for_index_lock(&ctx.git_dir)?;
     ctx.git.run(["read-tree", "--reset", tree])?;
+    if !cp.skip_worktree.is_empty() {
+        // Marked again where the checkpoint found them marked.
+        let paths: Vec<Vec<u8>> = cp
+            .skip_worktree
+            .iter()
+            .map(|p| p.clone().into_bytes())
+            .collect();
+        let args = ["update-index", "-z", "--skip-worktree", "--stdin"];
+        ctx.git
+            .output_with(args, &[], Some(&snapshot::nul_terminated(&paths)))?;
+    }
     let _ = ctx.git.output(["update-index", "-q", "--refresh"]);
     super::merge::set(ctx, cp)
 }

@@ -100,6 +100,9 @@ pub struct Trees {
     /// Untracked files and their directories that others may not read
     /// ([`Checkpoint::modes`]).
     pub modes: Vec<(u32, String)>,
+    /// Skip-worktree entries whose files were taken from disk
+    /// ([`Checkpoint::skip_worktree`]).
+    pub skip_worktree: Vec<String>,
 }
 
 /// A temporary index file that removes itself (and its lock).
@@ -244,17 +247,28 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     };
 
     // `status` believes an assume-unchanged mark and never looks at the
-    // file; `checkout -- .` looks, and overwrites it. On the copy the marks
-    // go, so the scan below sees what is on disk.
-    let assumed = assume_unchanged(ctx);
-    if !assumed.is_empty() {
-        run_idx(
-            &ctx.git,
-            &idx,
-            &["update-index", "-z", "--no-assume-unchanged", "--stdin"],
-            Some(&nul_terminated(&assumed)),
-        )?;
+    // file; `checkout -- .` looks, and overwrites it. A skip-worktree file
+    // on disk, which `checkout <tree> -- .` overwrites, likewise. On the
+    // copy the marks go, so the scan below sees what is on disk.
+    let marks = marks(ctx);
+    for (paths, flag) in [
+        (&marks.assumed, "--no-assume-unchanged"),
+        (&marks.skipped, "--no-skip-worktree"),
+    ] {
+        if !paths.is_empty() {
+            run_idx(
+                &ctx.git,
+                &idx,
+                &["update-index", "-z", flag, "--stdin"],
+                Some(&nul_terminated(paths)),
+            )?;
+        }
     }
+    t.skip_worktree = marks
+        .skipped
+        .iter()
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
 
     // The staged tree first: `write-tree` also fills the copy's cache of
     // tree ids, so the working tree's `write-tree` below only rehashes the
@@ -390,15 +404,15 @@ impl Private {
     }
 }
 
-/// The index's assume-unchanged paths; none when gix cannot read it.
-pub(super) fn assume_unchanged(ctx: &Ctx) -> Vec<Vec<u8>> {
+/// The index's [`super::clean::Marks`]; none when gix cannot read it.
+pub(super) fn marks(ctx: &Ctx) -> super::clean::Marks {
     super::clean::read_index(ctx)
-        .map(|index| super::clean::assume_unchanged(&index))
+        .map(|index| super::clean::marks(&index, &ctx.workdir))
         .unwrap_or_default()
 }
 
 /// Paths as `-z --stdin` reads them.
-fn nul_terminated(paths: &[Vec<u8>]) -> Vec<u8> {
+pub(super) fn nul_terminated(paths: &[Vec<u8>]) -> Vec<u8> {
     let mut out = Vec::new();
     for path in paths {
         out.extend_from_slice(path);
@@ -600,6 +614,7 @@ pub(super) fn describe(ctx: &Ctx, t: &Trees, opts: &Options) -> Checkpoint {
     cp.skipped = t.skipped.clone();
     cp.conflicted = t.conflicted.clone();
     cp.modes = t.modes.clone();
+    cp.skip_worktree = t.skip_worktree.clone();
     cp.refs = opts.keep_refs;
     if opts.keep_stashes {
         cp.stashes = super::stash::list(ctx);

@@ -112,6 +112,9 @@ pub struct Checkpoint {
     /// their permission bits: restored with them, not as a checkout would
     /// make them (a `.env` of mode 600 must not come back 644).
     pub modes: Vec<(u32, String)>,
+    /// Index entries marked skip-worktree whose files the checkpoint took
+    /// from disk: marked again when its index is restored.
+    pub skip_worktree: Vec<String>,
 }
 
 impl Checkpoint {
@@ -184,6 +187,9 @@ impl Checkpoint {
         for (mode, path) in &self.modes {
             t("Mode", &format!("{mode:o} {path}"));
         }
+        for path in &self.skip_worktree {
+            t("Skip-Worktree", path);
+        }
         m
     }
 
@@ -224,6 +230,7 @@ impl Checkpoint {
                 }
                 "Merge-Head" => cp.merge_heads.push(v),
                 "Merge-State" => cp.merge_state = Some(v),
+                "Skip-Worktree" => cp.skip_worktree.push(v),
                 "Mode" => {
                     let parsed = value
                         .split_once(' ')
@@ -265,6 +272,7 @@ impl Checkpoint {
             pinned: false,
             counts: Counts::default(),
             skipped: Vec::new(),
+            skip_worktree: Vec::new(),
             conflicted: Vec::new(),
             stashes: Vec::new(),
             refs: Vec::new(),

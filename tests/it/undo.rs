@@ -749,6 +749,34 @@ fn a_stash_over_a_file_where_a_tracked_directory_was_is_undone() {
     assert_eq!(without_stash(repo.state()), without_stash(before));
 }
 
+/// A tracked file marked skip-worktree with a local edit (a config kept
+/// out of sight): `git status` never looks at it, paths written from a
+/// tree-ish overwrite it. Checkpointed with what is on disk, and undone
+/// with its mark.
+#[test]
+fn a_skip_worktree_file_written_over_is_checkpointed_and_undone_with_its_mark() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("conf", "v1\n").commit("conf");
+    repo.git(["branch", "agent/other"]).ok();
+    repo.write("conf", "v2\n").commit("conf v2");
+    repo.git(["update-index", "--skip-worktree", "conf"]).ok();
+    repo.write("conf", "local tweak\n");
+    // What leaves it alone takes no checkpoint for it.
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 0);
+    let before = repo.state();
+    repo.shim_env(["checkout", "agent/other", "--", "."], C1)
+        .ok();
+    assert_eq!(repo.read("conf").as_deref(), Some("v1\n"));
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!(repo.read("conf").as_deref(), Some("local tweak\n"));
+    assert_eq!(repo.git(["ls-files", "-t", "conf"]).ok().stdout, "S conf\n");
+    assert_eq!(repo.state(), before);
+}
+
 #[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
