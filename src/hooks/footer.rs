@@ -13,26 +13,20 @@
 //! alone until commit-msg. Comment lines (`core.commentChar`, `#` by
 //! default) and everything from the scissors line on stay after the footer.
 //!
-//! git aborts a commit whose message is its template left as it was
-//! (`commit.template`), a check it makes after both hooks. A message that no
-//! editor will change any more (commit-msg, or prepare-commit-msg when git
-//! says no editor comes) and that git is about to drop that way gets no
-//! footer, and loses the one put in before the editor, so that git still
-//! aborts. Where the command line may change that check, or no commit-msg
-//! follows the editor, the footer stays: every commit made carries it.
+//! Every commit made carries it, a message that is `commit.template` left
+//! as it was too: git aborts such a commit only after both hooks ran, and
+//! by then the footer makes it an edited one, so an agent's unedited
+//! template is committed where git would abort.
 
-use std::path::PathBuf;
-
-use super::message::{is_trailer, trailer_block, Message};
+use super::message::{is_footer, is_trailer, trailer_block, Message};
 use super::quick::Quick;
-use super::template::{plain_commit, unedited};
 use super::Dirs;
 use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, IoContext, Result};
 use crate::facts;
 
-pub fn run(name: &str, args: &[String]) -> Result<u8> {
+pub fn run(_name: &str, args: &[String]) -> Result<u8> {
     let Some(file) = args.first() else {
         return Ok(exit::OK);
     };
@@ -50,107 +44,44 @@ pub fn run(name: &str, args: &[String]) -> Result<u8> {
     let Ok(text) = std::fs::read_to_string(file) else {
         return Ok(exit::OK);
     };
-    let config = Config::read(&dirs);
-    // git tells its hooks that no editor will open with `GIT_EDITOR=:`.
-    let editor = std::env::var_os("GIT_EDITOR").is_none_or(|e| e != ":");
-    let last = name == "commit-msg" || !editor;
-    if let Some(new) = config.message(&text, &footer, last, editor) {
+    if let Some(new) = with_footer(&text, &footer, comment_char(&dirs)) {
         std::fs::write(file, new).at("write", file)?;
     }
     Ok(exit::OK)
 }
 
-/// The settings of git's that shape a commit message.
-struct Config {
-    /// `core.commentChar` (`#` unless set; `auto` counts as `#`).
-    comment: char,
-    /// `commit.template`, as a path.
-    template: Option<PathBuf>,
-    /// `commit.cleanup`.
-    cleanup: Option<String>,
-}
-
-impl Config {
-    /// The settings from the environment's pairs (`git -c`), else the
-    /// config files, which are only parsed when one of them mentions one.
-    fn read(dirs: &Dirs) -> Config {
-        let home = env::var(env::HOME).map(PathBuf::from);
-        let xdg = env::var(env::XDG_CONFIG_HOME)
-            .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".config")));
-        let files = [
-            Some(dirs.common_dir.join("config")),
-            home.as_ref().map(|h| h.join(".gitconfig")),
-            xdg.map(|x| x.join("git").join("config")),
-        ];
-        let mentioned = files.iter().flatten().any(|f| {
-            std::fs::read_to_string(f).is_ok_and(|t| {
-                let t = t.to_ascii_lowercase();
-                ["commentchar", "template", "cleanup"]
-                    .iter()
-                    .any(|k| t.contains(k))
-            })
-        });
-        let repo = if mentioned {
-            facts::Repo::from_dirs(dirs)
-        } else {
-            None
-        };
-        let pairs = facts::env_config();
-        let value = |key: &str| {
-            let from_env = pairs.iter().rev().find(|(k, _)| k == key);
-            match from_env {
-                Some((_, v)) => Some(v.clone()),
-                None => repo.as_ref()?.config_values(key).pop(),
-            }
-        };
-        let comment = match value("core.commentchar") {
-            Some(v) if v != "auto" => v.chars().next().unwrap_or('#'),
-            _ => '#',
-        };
-        let template = value("commit.template").map(|v| match v.strip_prefix("~/") {
-            Some(rest) => home.unwrap_or_default().join(rest),
-            None => PathBuf::from(v),
-        });
-        Config {
-            comment,
-            template,
-            cleanup: value("commit.cleanup"),
-        }
+/// git's `core.commentChar` (`#` unless set; `auto` counts as `#`). The
+/// config files are only parsed when one of them mentions it.
+fn comment_char(dirs: &Dirs) -> char {
+    let pick = |v: &str| match v.chars().next() {
+        Some(c) if v != "auto" => c,
+        _ => '#',
+    };
+    if let Some((_, v)) = facts::env_config()
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == "core.commentchar")
+    {
+        return pick(&v);
     }
-
-    /// What to write for `text`: `None` to leave it. With the footer, unless
-    /// the message is `last` (no editor will change it) and git is about to
-    /// drop it as its template left as it was: then without the footer.
-    fn message(&self, text: &str, footer: &str, last: bool, editor: bool) -> Option<String> {
-        if last && self.template.is_some() {
-            let bare = without_footer(text, footer, self.comment);
-            if self.drops_unedited(bare.as_deref().unwrap_or(text), editor) {
-                return bare;
-            }
-        }
-        with_footer(text, footer, self.comment)
+    let home = env::var(env::HOME).map(std::path::PathBuf::from);
+    let xdg = env::var(env::XDG_CONFIG_HOME)
+        .map(std::path::PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let files = [
+        Some(dirs.common_dir.join("config")),
+        home.map(|h| h.join(".gitconfig")),
+        xdg.map(|x| x.join("git").join("config")),
+    ];
+    let mentioned = files.iter().flatten().any(|f| {
+        std::fs::read_to_string(f).is_ok_and(|t| t.to_ascii_lowercase().contains("commentchar"))
+    });
+    if !mentioned {
+        return '#';
     }
-
-    /// Will git abort this final message as its template unedited? Only
-    /// when the cleanup is known (`commit.cleanup` unset, `default` or
-    /// `strip`) and the command line is a `git commit` that leaves the
-    /// check alone.
-    fn drops_unedited(&self, text: &str, editor: bool) -> bool {
-        let strip = match self.cleanup.as_deref() {
-            None | Some("default") => editor,
-            Some("strip") => true,
-            Some(_) => return false,
-        };
-        let Some(template) = self
-            .template
-            .as_ref()
-            .and_then(|t| std::fs::read_to_string(t).ok())
-        else {
-            return false;
-        };
-        unedited(text, &template, self.comment, strip) && plain_commit(&super::parent_argv())
-    }
+    facts::Repo::from_dirs(dirs)
+        .and_then(|r| r.config_string("core.commentChar"))
+        .map_or('#', |v| pick(&v))
 }
 
 /// The message with `footer` in it once, or `None` when it is there already
@@ -165,21 +96,13 @@ pub fn with_footer(text: &str, footer: &str, comment: char) -> Option<String> {
     // Where git reads a trailer: a last paragraph, past the title, that it
     // reads as trailers. Any other footer stands as the last paragraph.
     let block = !trailer || (last > 0 && trailer_block(&m.lines_of(last)));
-    let present = block && m.lines_of(last).iter().any(|l| l.trim() == footer);
+    let present = block && m.lines_of(last).iter().any(|l| is_footer(l, footer));
     let copies = m.copies(footer, 1..last);
     if present && copies.is_empty() {
         return None;
     }
     let append = (!present).then_some((footer, trailer && block));
     Some(m.render(&copies, append))
-}
-
-/// The message without the footer lines of its paragraphs of trailers
-/// past the title, or `None` when there are none.
-fn without_footer(text: &str, footer: &str, comment: char) -> Option<String> {
-    let m = Message::parse(text, comment);
-    let copies = m.copies(footer, 1..m.paragraphs.len());
-    (!copies.is_empty()).then(|| m.render(&copies, None))
 }
 
 #[cfg(test)]
@@ -273,6 +196,11 @@ mod tests {
             ("s\n\n  more\nKey: v\n", Some("s\n\n  more\nKey: v\n\nContract: c1\n")),
             ("s\n\nContract: c1\n\nKey: v\n", Some("s\n\nKey: v\nContract: c1\n")),
             ("s\n\nKey: v\nContract: c1\nSigned-off-by: A\n", None),
+            // git reads a trailer's key in any case, blanks around the `:`.
+            ("s\n\ncontract: c1\n", None),
+            ("s\n\nCONTRACT:c1\n", None),
+            ("s\n\nContract :\tc1\n", None),
+            ("s\n\nContract: c2\n", Some("s\n\nContract: c2\nContract: c1\n")),
         ];
         for (input, want) in cases {
             assert_eq!(with_footer(input, F, '#').as_deref(), want, "{input:?}");
@@ -285,29 +213,6 @@ mod tests {
             )
             .as_deref(),
             Some("s\n\nmore\n\n[Contract: c1]\n")
-        );
-    }
-
-    const STATUS: &str =
-        "\n# Please enter the commit message for your changes.\n#\n# On branch x\n";
-
-    #[test]
-    fn the_footer_put_in_before_the_editor_goes_from_an_unedited_template() {
-        let before = format!("Template subject\n\nContract: c1\n\n# describe the change\n{STATUS}");
-        assert_eq!(
-            without_footer(&before, F, '#'),
-            Some(format!(
-                "Template subject\n\n# describe the change\n{STATUS}"
-            ))
-        );
-        let signed = "Template subject\n\nSigned-off-by: A\nContract: c1\n";
-        assert_eq!(
-            without_footer(signed, F, '#').as_deref(),
-            Some("Template subject\n\nSigned-off-by: A\n")
-        );
-        assert_eq!(
-            without_footer("Contract: c1\n\nwords Contract: c1\n", F, '#'),
-            None
         );
     }
 

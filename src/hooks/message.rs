@@ -69,8 +69,9 @@ impl<'a> Message<'a> {
         let mut out = Vec::new();
         for p in range {
             let lines = self.lines_of(p);
-            let is_footer = |l: &&str| l.trim() == footer;
-            if !lines.iter().any(is_footer) || !lines.iter().all(|l| is_footer(l) || is_trailer(l))
+            let footer_line = |l: &&str| is_footer(l, footer);
+            if !lines.iter().any(footer_line)
+                || !lines.iter().all(|l| footer_line(l) || is_trailer(l))
             {
                 continue;
             }
@@ -78,10 +79,10 @@ impl<'a> Message<'a> {
             out.extend(
                 at.iter()
                     .zip(&lines)
-                    .filter(|(_, l)| is_footer(l))
+                    .filter(|(_, l)| footer_line(l))
                     .map(|(i, _)| *i),
             );
-            if lines.iter().all(is_footer) {
+            if lines.iter().all(footer_line) {
                 let mut i = at[0];
                 while i > 0 && blank(self.lines[i - 1]) {
                     i -= 1;
@@ -115,6 +116,25 @@ impl<'a> Message<'a> {
         }
         out.push_str(&rest);
         out
+    }
+}
+
+/// Is `line` the footer as git reads it? A trailer's key in any case, its
+/// separator with any blanks around it (`contract:c1` is `Contract: c1`);
+/// another footer as written.
+pub(super) fn is_footer(line: &str, footer: &str) -> bool {
+    let line = line.trim();
+    let split = |t: &str| {
+        t.split_once(':')
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+    };
+    match (
+        is_trailer(line) && is_trailer(footer),
+        split(line),
+        split(footer),
+    ) {
+        (true, Some((k1, v1)), Some((k2, v2))) => k1.eq_ignore_ascii_case(&k2) && v1 == v2,
+        _ => line == footer,
     }
 }
 

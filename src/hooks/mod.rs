@@ -30,7 +30,6 @@ mod pre_receive;
 pub mod quick;
 mod reference_transaction;
 mod refstore;
-mod template;
 mod tracking;
 
 /// The hooks git-ward installs (and answers to as `argv[0]`).
