@@ -119,10 +119,13 @@ pub fn before_destructive(
     if action.destructive.as_deref() == Some(crate::classify::STASH_PUSH) {
         // The entry keeps the changes; what a push loses stands where a
         // tracked path was deleted or changed its type.
-        return if type_changed(ctx, paths.map(|p| (cwd, p)))? {
-            take(ctx, action).map(Some)
-        } else {
-            Ok(None)
+        return match type_changed(ctx, paths.map(|p| (cwd, p)))? {
+            Some(changed) if changed.is_empty() => Ok(None),
+            Some(changed) => {
+                refuse_ignored_in_place(ctx, &changed)?;
+                take(ctx, action).map(Some)
+            }
+            None => take(ctx, action).map(Some),
         };
     }
     let moves_refs = can_move_refs(action);
@@ -216,13 +219,86 @@ fn refuse_writes_into_nested(ctx: &Ctx, tree: &str) -> Result<()> {
     )))
 }
 
-/// Is a tracked path within `limit` deleted, or of another type, in the
-/// working tree (where an untracked file may stand in its place)? git
-/// decides (`diff-files`, optional locks off); unsure answers say yes.
-fn type_changed(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<bool> {
-    let args = ["diff-files", "--name-only", "-z", "--diff-filter=DT"];
+/// The tracked paths of HEAD within `limit` that are deleted (staged or
+/// not) or of another type in the working tree, where an untracked file
+/// may stand in their place; `None` when git cannot say (no HEAD). git
+/// decides (`diff-index`, optional locks off).
+fn type_changed(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<Option<Vec<Vec<u8>>>> {
+    let args = [
+        "diff-index",
+        "--name-only",
+        "-z",
+        "--diff-filter=DT",
+        "HEAD",
+    ];
     let out = read_within(ctx, args.map(OsStr::new).to_vec(), limit)?;
-    Ok(!out.status.success() || !out.stdout.is_empty())
+    if !out.status.success() {
+        return Ok(None);
+    }
+    Ok(Some(
+        out.stdout
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect(),
+    ))
+}
+
+/// Fails when `stash` would delete ignored files where tracked `paths`
+/// were (a directory of them standing where a tracked file was, or one
+/// standing where a tracked directory was): the entry and a checkpoint
+/// hold no ignored file.
+fn refuse_ignored_in_place(ctx: &Ctx, paths: &[Vec<u8>]) -> Result<()> {
+    let mut places: Vec<&[u8]> = Vec::new();
+    for path in paths {
+        places.push(path);
+        let mut end = path.len();
+        while let Some(slash) = path[..end].iter().rposition(|b| *b == b'/') {
+            places.push(&path[..slash]);
+            end = slash;
+        }
+    }
+    let mut args: Vec<&OsStr> = [
+        "--literal-pathspecs",
+        "ls-files",
+        "-z",
+        "-o",
+        "-i",
+        "--exclude-standard",
+        "--",
+    ]
+    .map(OsStr::new)
+    .to_vec();
+    args.extend(places.iter().map(|p| OsStr::from_bytes(p)));
+    let out = ctx.git.output_with(args, &[], None)?;
+    if !out.status.success() {
+        return Err(crate::error::Error::internal(format!(
+            "git ls-files failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let lost: Vec<String> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|f| {
+            // At a tracked path or below it, or at a parent of one; not
+            // elsewhere in a parent directory.
+            !f.is_empty()
+                && (places.contains(f)
+                    || paths
+                        .iter()
+                        .any(|p| f.starts_with(p) && f.get(p.len()) == Some(&b'/')))
+        })
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect();
+    if lost.is_empty() {
+        return Ok(());
+    }
+    Err(crate::error::Error::internal(format!(
+        "stash would delete ignored files where tracked paths were, which neither the stash nor a checkpoint holds: {}",
+        lost.join(", ")
+    ))
+    .with_hint("move them aside (or restore the tracked paths) first, or let a person run this command"))
 }
 
 /// Fails when `clean -ff` would delete a nested repository: its commits

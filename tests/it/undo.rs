@@ -777,6 +777,37 @@ fn a_skip_worktree_file_written_over_is_checkpointed_and_undone_with_its_mark() 
     assert_eq!(repo.state(), before);
 }
 
+/// A staged deletion with an untracked file in its place: `stash` keeps
+/// the deletion, then the reset deletes the file; and ignored files where
+/// a tracked file was, which nothing holds, refuse the stash.
+#[test]
+fn a_stash_over_a_staged_deletion_or_ignored_files_loses_nothing() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write(".gitignore", "*.log\n")
+        .write("d/f", "tracked\n")
+        .write("g", "tracked\n")
+        .commit("d and g");
+    repo.git(["rm", "-q", "-r", "--cached", "d"]).ok();
+    std::fs::remove_dir_all(repo.dir.join("d")).unwrap();
+    repo.write("d", "precious\n");
+    repo.shim_env(["stash", "-q"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!(repo.read("d").as_deref(), Some("precious\n"));
+    // Ignored files in a directory where a tracked file was.
+    std::fs::remove_file(repo.dir.join("d")).unwrap();
+    repo.git(["reset", "-q", "--hard"]).ok();
+    std::fs::remove_file(repo.dir.join("g")).unwrap();
+    repo.write("g/run.log", "ignored work\n");
+    repo.shim_env(["stash", "-q"], C1)
+        .code(3)
+        .stderr_has("stash would delete ignored files where tracked paths were")
+        .stderr_has("g/run.log");
+    assert_eq!(repo.read("g/run.log").as_deref(), Some("ignored work\n"));
+}
+
 #[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
