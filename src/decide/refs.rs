@@ -369,10 +369,16 @@ pub fn decide_push_update(policy: &Policy, actor: Actor, update: &PushUpdate) ->
         );
     }
     if protected {
+        let hint = if update.refname.starts_with("refs/tags/") {
+            // A tag can go along unasked (`push.followTags`, `--follow-tags`).
+            "push your branch without tags (`git push --no-follow-tags origin agent/<contract>`); tags are a person's to push"
+        } else {
+            "push to a branch of your own (`git push origin HEAD:agent/<contract>`) and open a merge request"
+        };
         return Decision::deny(
             Code::D001,
             format!("push to protected ref '{name}'"),
-            "push to a branch of your own (`git push origin HEAD:agent/<contract>`) and open a merge request",
+            hint,
             "branches.protected",
         );
     }

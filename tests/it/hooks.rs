@@ -477,7 +477,10 @@ fn follow_tags_is_judged_by_the_tags_it_sends() {
     repo.shim_env(["push", "--follow-tags", "origin", "agent/c1"], c1)
         .code(1)
         .stderr_has("ward: denied [EN-GIT-D-00")
-        .stderr_has("tags/rel-9");
+        .stderr_has("tags/rel-9")
+        .stderr_has("--no-follow-tags");
+    repo.shim_env(["push", "-q", "--no-follow-tags", "origin", "agent/c1"], c1)
+        .ok();
     assert_eq!(remote_refs(&remote, &repo), before);
 }
 
