@@ -109,8 +109,11 @@ impl Server {
             .ok_or_else(|| RpcError::invalid_params("tools/call needs \"name\", a string"))?;
         let tool = tools::find(name).ok_or_else(|| {
             let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+            // The name as asked, quoted no longer than any tool's could be.
+            let shown: String = name.chars().take(64).collect();
+            let more = if shown.len() < name.len() { "…" } else { "" };
             RpcError::invalid_params(format!(
-                "unknown tool: {name} (tools: {})",
+                "unknown tool: {shown}{more} (tools: {})",
                 names.join(", ")
             ))
         })?;
@@ -210,6 +213,13 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"rm_rf"}}"#,
         );
         assert_eq!(no_tool["error"]["code"], -32602);
+        // A name of any length is quoted short.
+        let long = "x".repeat(100_000);
+        let call = format!(
+            r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"{long}"}}}}"#
+        );
+        let message = ask(&mut s, &call)["error"]["message"].to_string();
+        assert!(message.len() < 400 && message.contains("x…"), "{message}");
         let bad_arg = ask(
             &mut s,
             r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"git_log","arguments":{"max_cnt":3}}}"#,
