@@ -91,24 +91,10 @@ pub fn main(args: Vec<OsString>) -> u8 {
             return finish(&audit_dir, record, clock, exit::DENIED as i32);
         }
         Verdict::Switch(branch) => {
-            if branch_source(&a, branch).is_some() {
-                // The move changes files no journal line records.
-                match crate::checkpoint::before_switch(
-                    &git_here,
-                    repo,
-                    a.policy.as_ref().ok().map(|p| &p.settings),
-                    &a.action,
-                    branch,
-                    contract.as_deref(),
-                    &trace_id,
-                ) {
-                    Ok(Some(id)) => record.actions_taken.push(format!("checkpoint {id}")),
-                    Ok(None) => {}
-                    Err(err) => {
-                        let err = checkpoint_failed(&a.action, err);
-                        return unrun(&audit_dir, record, clock, &err);
-                    }
-                }
+            match checkpoint_before_switch(&git_here, &a, branch, &trace_id) {
+                Ok(Some(id)) => record.actions_taken.push(format!("checkpoint {id}")),
+                Ok(None) => {}
+                Err(err) => return unrun(&audit_dir, record, clock, &err),
             }
             if let Err(err) = switch_to(&git_here, &a, branch) {
                 return unrun(&audit_dir, record, clock, &err);
@@ -545,6 +531,35 @@ fn checkpoint_failed(action: &crate::action::Action, err: Error) -> Error {
         Some(hint) => format!("nothing was run; {hint}"),
         None => "nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry".into(),
     })
+}
+
+/// Takes the checkpoint that makes the move to `branch` undoable, when
+/// the branch exists (locally or on a remote): the move changes files no
+/// journal line records. An error means nothing may run.
+pub(crate) fn checkpoint_before_switch(
+    git: &Git,
+    a: &Assessment,
+    branch: &str,
+    trace_id: &str,
+) -> Result<Option<String>, Error> {
+    let Some(repo) = a
+        .repo
+        .as_ref()
+        .filter(|_| branch_source(a, branch).is_some())
+    else {
+        return Ok(None);
+    };
+    let contract = a.facts.as_ref().and_then(|f| f.contract.as_deref());
+    crate::checkpoint::before_switch(
+        git,
+        repo,
+        a.policy.as_ref().ok().map(|p| &p.settings),
+        &a.action,
+        branch,
+        contract,
+        trace_id,
+    )
+    .map_err(|err| checkpoint_failed(&a.action, err))
 }
 
 /// Where an agent branch that exists already is: the local branch, or

@@ -187,7 +187,11 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
         recorded.insert(r.trace_id.clone());
         let command = (r.source == "shim" && r.tier == 1 && r.decision != "deny")
             || (r.source == "tool"
-                && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"));
+                && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"))
+            // `git ward save`, or the MCP tool: a commit, through the rules.
+            || (matches!(r.source.as_str(), "tool" | "mcp")
+                && r.operation == "ward.save"
+                && r.decision != "deny");
         if !command || !scope.takes(r) {
             continue;
         }
@@ -829,7 +833,10 @@ mod tests {
         };
         let list = undoable(&records, &scope);
         let traces: Vec<&str> = list.iter().map(|u| u.trace_id.as_str()).collect();
-        assert_eq!(traces, ["agent"]);
+        // A save is a command of its own (its line names it), not a git
+        // that skipped the shim.
+        assert_eq!(traces, ["agent", "tool"]);
+        assert_eq!(list[1].operation, "ward.save");
         assert_eq!(list[0].title(), "git branch -D x");
         assert_eq!(list[0].checkpoint, None);
         assert_eq!(list[0].refs.len(), 1);

@@ -106,6 +106,8 @@ pub struct Saved {
     pub commit: String,
     /// The protected branch it moved away from, when it auto-switched.
     pub switched_from: Option<String>,
+    /// The checkpoint taken before it moved onto an existing branch.
+    pub checkpoint: Option<String>,
     pub contract: Option<String>,
     /// Things that went wrong after the commit was made.
     pub warnings: Vec<String>,
@@ -267,6 +269,9 @@ pub fn save(request: &Request, ctx: &Context) -> Result<Saved> {
     match &result {
         Ok(saved) => {
             record.branch_after = Some(saved.branch.clone());
+            if let Some(id) = &saved.checkpoint {
+                record.actions_taken.push(format!("checkpoint {id}"));
+            }
             if let Some(from) = &saved.switched_from {
                 record
                     .actions_taken
@@ -317,9 +322,11 @@ fn act(
     let git = agent_git(repo, trace_id, source, agent, contract.as_deref())?
         .with_timeout(Duration::from_secs(seconds));
     let mut switched_from = None;
+    let mut checkpoint = None;
     match &a.decision.verdict {
         Verdict::Deny(err) => return Err(err.clone()),
         Verdict::Switch(branch) => {
+            checkpoint = crate::shim::checkpoint_before_switch(&git, a, branch, trace_id)?;
             crate::shim::switch_to(&git, a, branch)?;
             switched_from = head_name(a);
         }
@@ -343,6 +350,7 @@ fn act(
             branch: current_branch(&git),
             commit,
             switched_from,
+            checkpoint,
             contract,
             warnings,
         }),

@@ -271,6 +271,28 @@ fn save_on_main_with_a_contract_switches_to_the_agent_branch() {
     assert_eq!(v["switched"], false);
 }
 
+/// A save that moved onto an existing agent branch is undone back onto
+/// main, with the files as they were (the ref journal needs the hooks).
+#[test]
+fn a_save_onto_an_existing_agent_branch_is_undone() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("agent.txt", "earlier\n").commit("earlier");
+    let agent = repo.rev("agent/c1");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "edited on main\n");
+    let before = repo.state();
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.ward_env(["save", "-m", "Work"], c1)
+        .ok()
+        .stdout_has("switched to 'agent/c1'");
+    repo.ward_env(["undo", "--yes"], c1).ok();
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.rev("agent/c1"), agent);
+    assert_eq!(repo.state(), before);
+}
+
 #[test]
 fn save_with_the_hooks_installed_carries_the_footer_once() {
     let repo = TestRepo::new();
