@@ -602,10 +602,11 @@ pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), E
     );
     let out = match branch_source(a, branch) {
         Some(Source::Local) => git.output(["checkout", "--quiet", branch])?,
-        _ if unborn => git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?,
+        // On an unborn branch too: the staged files come along.
         Some(Source::Remote(start)) => {
             git.output(["checkout", "--quiet", "--track", "-b", branch, &start])?
         }
+        None if unborn => git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?,
         None => git.output(["checkout", "--quiet", "-b", branch])?,
     };
     if out.status.success() {

@@ -324,6 +324,15 @@ fn an_existing_agent_branch_is_checked_out_not_recreated() {
     assert_eq!(repo.rev("agent/c1~1"), agent_tip);
 }
 
+/// The agent stages a file on main and commits: the shim moves it.
+fn commit_staged_work(repo: &TestRepo) {
+    repo.write("new.txt", "n");
+    repo.git(["add", "new.txt"]).ok();
+    repo.shim_env(["commit", "-q", "-m", "next"], C1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+}
+
 /// An agent branch a remote has (pushed from another clone) is resumed:
 /// made from the remote's, tracking it, not started again at HEAD.
 #[test]
@@ -337,11 +346,7 @@ fn an_agent_branch_only_a_remote_has_is_resumed_from_it() {
     repo.git(["push", "-q", "origin", "agent/c1"]).ok();
     repo.git(["switch", "-q", "main"]).ok();
     repo.git(["branch", "-q", "-D", "agent/c1"]).ok();
-    repo.write("new.txt", "n");
-    repo.git(["add", "new.txt"]).ok();
-    repo.shim_env(["commit", "-q", "-m", "next"], C1)
-        .ok()
-        .stderr_has("switched to 'agent/c1'");
+    commit_staged_work(&repo);
     assert_eq!(repo.rev("agent/c1~1"), pushed);
     assert_eq!(
         repo.git(["rev-parse", "--abbrev-ref", "agent/c1@{upstream}"])
@@ -362,6 +367,35 @@ fn an_agent_branch_only_a_remote_has_is_resumed_from_it() {
     assert_eq!(repo.branch(), "agent/c1");
     repo.shim_env(["push", "-q", "origin", "agent/c1"], C1).ok();
     assert_eq!(remote_rev(&repo, "agent/c1"), repo.rev("agent/c1"));
+}
+
+/// The same on a protected branch with no commit yet (a fresh `git init`
+/// that fetched the remote): resumed from the remote's, and undone back
+/// onto the unborn branch.
+#[test]
+fn an_agent_branch_only_a_remote_has_is_resumed_from_an_unborn_branch() {
+    let source = with_remote();
+    source.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    source.commit("earlier session");
+    source.git(["push", "-q", "origin", "agent/c1"]).ok();
+    let pushed = source.rev("agent/c1");
+    let repo = TestRepo::empty();
+    let _ = repo.ward(["install"]);
+    let remote = source.path("remote.git");
+    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
+        .ok();
+    repo.git(["fetch", "-q", "origin"]).ok();
+    commit_staged_work(&repo);
+    assert_eq!(repo.rev("agent/c1~1"), pushed);
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(
+        repo.git(["symbolic-ref", "HEAD"]).ok().stdout.trim(),
+        "refs/heads/main"
+    );
+    assert_eq!(
+        repo.git(["status", "--porcelain"]).ok().stdout,
+        "A  new.txt\n"
+    );
 }
 
 #[test]

@@ -52,7 +52,11 @@ pub(super) fn head_step(
     // A branch deleted since (and not recreated by this undo) is not put
     // back under HEAD: HEAD would name nothing.
     let target = format!("refs/heads/{before}");
+    // A checkpoint taken on a branch with no commit yet goes back to it
+    // unborn.
+    let unborn_then = from_checkpoint && cp.is_some_and(|cp| cp.head.is_none());
     let branch_there = commit.is_some()
+        || unborn_then
         || current(ctx, &target).is_some()
         || steps
             .iter()
