@@ -86,9 +86,13 @@ pub struct Marks {
     /// out its files; one that is there is a local edit kept out of sight,
     /// which paths written from a tree-ish overwrite).
     pub skipped: Vec<Vec<u8>>,
+    /// Added with `--intent-to-add`: in no staged tree, so a restored
+    /// index marks them again.
+    pub intent: Vec<Vec<u8>>,
 }
 
 impl Marks {
+    /// No mark `git status` believes (intent-to-add ones it does not).
     pub fn is_empty(&self) -> bool {
         self.assumed.is_empty() && self.skipped.is_empty()
     }
@@ -109,6 +113,9 @@ pub fn marks(index: &File, workdir: &Path) -> Marks {
             }
         } else if e.flags.contains(Flags::ASSUME_VALID) {
             marks.assumed.push(path.to_vec());
+        }
+        if e.flags.contains(Flags::INTENT_TO_ADD) {
+            marks.intent.push(path.to_vec());
         }
     }
     marks

@@ -55,9 +55,9 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
     let workdir = ctx.workdir.clone();
     let marks = move || {
         super::clean::read_index_at(&git_dir, kind)
-            .map(|index| usize::from(!super::clean::marks(&index, &workdir).is_empty()))
+            .map(|index| super::clean::marks(&index, &workdir))
     };
-    let (scan, assumed) =
+    let (scan, marks) =
         std::thread::scope(
             |s| match std::thread::Builder::new().spawn_scoped(s, marks.clone()) {
                 Ok(thread) => (scan::scan(ctx), thread.join().ok().flatten()),
@@ -65,12 +65,17 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
             },
         );
     let scan = match scan {
-        Ok(Ok(_)) if assumed != Some(0) => {
+        Ok(Ok(_)) if marks.as_ref().is_none_or(|m| !m.is_empty()) => {
             tracing::debug!("checkpoint: the index recipe, for marked entries");
             abandon(fi);
             return Ok(None);
         }
-        Ok(Ok(scan)) => scan,
+        Ok(Ok(mut scan)) => {
+            scan.trees.intent_to_add = marks
+                .map(|m| snapshot::paths_text(&m.intent))
+                .unwrap_or_default();
+            scan
+        }
         Ok(Err(why)) => {
             tracing::debug!("checkpoint: the index recipe, for {why}");
             abandon(fi);

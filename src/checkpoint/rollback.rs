@@ -258,9 +258,10 @@ pub struct Prepared {
 }
 
 /// Does the staged state differ from the checkpoint's: the staged tree,
-/// or which paths are in conflict? (A conflicted path is recorded as its
-/// `ours` side: after `stash pop` conflicts over a staged edit, the same
-/// tree as before.)
+/// which paths are in conflict, or which are marked intent-to-add or
+/// skip-worktree (none of which a staged tree shows)? (A conflicted path
+/// is recorded as its `ours` side: after `stash pop` conflicts over a
+/// staged edit, the same tree as before.)
 pub fn index_differs(cp: &Checkpoint, present: &Trees) -> bool {
     let set = |paths: &[String]| {
         paths
@@ -270,6 +271,8 @@ pub fn index_differs(cp: &Checkpoint, present: &Trees) -> bool {
     };
     cp.index_tree.as_deref() != Some(present.index_tree.as_str())
         || set(&cp.conflicted) != set(&present.conflicted)
+        || set(&cp.intent_to_add) != set(&present.intent_to_add)
+        || set(&cp.skip_worktree) != set(&present.skip_worktree)
 }
 
 /// Snapshots the present and plans the way to `cp`.
@@ -397,16 +400,32 @@ pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     };
     snapshot::wait_for_index_lock(&ctx.git_dir)?;
     ctx.git.run(["read-tree", "--reset", tree])?;
+    let nul = |paths: &[String]| {
+        let paths: Vec<Vec<u8>> = paths.iter().map(|p| p.clone().into_bytes()).collect();
+        snapshot::nul_terminated(&paths)
+    };
     if !cp.skip_worktree.is_empty() {
         // Marked again where the checkpoint found them marked.
-        let paths: Vec<Vec<u8>> = cp
-            .skip_worktree
-            .iter()
-            .map(|p| p.clone().into_bytes())
-            .collect();
         let args = ["update-index", "-z", "--skip-worktree", "--stdin"];
         ctx.git
-            .output_with(args, &[], Some(&snapshot::nul_terminated(&paths)))?;
+            .output_with(args, &[], Some(&nul(&cp.skip_worktree)))?;
+    }
+    // Added with --intent-to-add again (a file gone since stays out).
+    let intended: Vec<String> = cp
+        .intent_to_add
+        .iter()
+        .filter(|p| std::fs::symlink_metadata(ctx.workdir.join(p)).is_ok())
+        .cloned()
+        .collect();
+    if !intended.is_empty() {
+        let args = [
+            "--literal-pathspecs",
+            "add",
+            "--intent-to-add",
+            "--pathspec-from-file=-",
+            "--pathspec-file-nul",
+        ];
+        ctx.git.output_with(args, &[], Some(&nul(&intended)))?;
     }
     let _ = ctx.git.output(["update-index", "-q", "--refresh"]);
     super::merge::set(ctx, cp)

@@ -103,6 +103,16 @@ pub struct Trees {
     /// Skip-worktree entries whose files were taken from disk
     /// ([`Checkpoint::skip_worktree`]).
     pub skip_worktree: Vec<String>,
+    /// Intent-to-add entries ([`Checkpoint::intent_to_add`]).
+    pub intent_to_add: Vec<String>,
+}
+
+/// Paths as text, for a checkpoint's trailers.
+pub(super) fn paths_text(paths: &[Vec<u8>]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect()
 }
 
 /// A temporary index file that removes itself (and its lock).
@@ -264,11 +274,8 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
             )?;
         }
     }
-    t.skip_worktree = marks
-        .skipped
-        .iter()
-        .map(|p| String::from_utf8_lossy(p).into_owned())
-        .collect();
+    t.skip_worktree = paths_text(&marks.skipped);
+    t.intent_to_add = paths_text(&marks.intent);
 
     // The staged tree first: `write-tree` also fills the copy's cache of
     // tree ids, so the working tree's `write-tree` below only rehashes the
@@ -615,6 +622,7 @@ pub(super) fn describe(ctx: &Ctx, t: &Trees, opts: &Options) -> Checkpoint {
     cp.conflicted = t.conflicted.clone();
     cp.modes = t.modes.clone();
     cp.skip_worktree = t.skip_worktree.clone();
+    cp.intent_to_add = t.intent_to_add.clone();
     cp.refs = opts.keep_refs;
     if opts.keep_stashes {
         cp.stashes = super::stash::list(ctx);

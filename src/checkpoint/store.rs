@@ -115,6 +115,9 @@ pub struct Checkpoint {
     /// Index entries marked skip-worktree whose files the checkpoint took
     /// from disk: marked again when its index is restored.
     pub skip_worktree: Vec<String>,
+    /// Index entries added with `--intent-to-add`, which no staged tree
+    /// holds: added so again when its index is restored.
+    pub intent_to_add: Vec<String>,
 }
 
 impl Checkpoint {
@@ -190,6 +193,9 @@ impl Checkpoint {
         for path in &self.skip_worktree {
             t("Skip-Worktree", path);
         }
+        for path in &self.intent_to_add {
+            t("Intent-To-Add", path);
+        }
         m
     }
 
@@ -231,6 +237,7 @@ impl Checkpoint {
                 "Merge-Head" => cp.merge_heads.push(v),
                 "Merge-State" => cp.merge_state = Some(v),
                 "Skip-Worktree" => cp.skip_worktree.push(v),
+                "Intent-To-Add" => cp.intent_to_add.push(v),
                 "Mode" => {
                     let parsed = value
                         .split_once(' ')
@@ -273,6 +280,7 @@ impl Checkpoint {
             counts: Counts::default(),
             skipped: Vec::new(),
             skip_worktree: Vec::new(),
+            intent_to_add: Vec::new(),
             conflicted: Vec::new(),
             stashes: Vec::new(),
             refs: Vec::new(),

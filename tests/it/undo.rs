@@ -808,6 +808,25 @@ fn a_stash_over_a_staged_deletion_or_ignored_files_loses_nothing() {
     assert_eq!(repo.read("g/run.log").as_deref(), Some("ignored work\n"));
 }
 
+/// A file added with `--intent-to-add` is in no staged tree: the
+/// checkpoint names it, and undo adds it so again.
+#[test]
+fn an_intent_to_add_entry_comes_back_as_one() {
+    let repo = agent_repo();
+    repo.write("planned.txt", "planned\n");
+    repo.git(["add", "-N", "planned.txt"]).ok();
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    undo(&repo);
+    assert_eq!(
+        repo.git(["status", "--porcelain", "planned.txt"])
+            .ok()
+            .stdout,
+        " A planned.txt\n"
+    );
+    assert_eq!(repo.state(), before);
+}
+
 #[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
