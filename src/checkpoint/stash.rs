@@ -73,15 +73,41 @@ fn steps(current: &[Entry], wanted: &[Entry]) -> (usize, Vec<Entry>) {
 /// Rebuilds the stash list as [`wanted`] says. Returns what failed.
 pub fn restore(ctx: &Ctx, recorded: &[Entry]) -> Vec<String> {
     let current = list(ctx);
-    let (drops, stores) = steps(&current, &wanted(recorded, &current));
+    let wanted = wanted(recorded, &current);
     let mut failures = Vec::new();
+    // `refs/stash` away from the newest entry of its reflog (`reflog
+    // delete stash@{0}` leaves it so): a store of the commit it names
+    // would log nothing. The list is rebuilt whole.
+    let top = ctx
+        .git
+        .output(["rev-parse", "-q", "--verify", "refs/stash"])
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string());
+    if top.is_some() && top.as_deref() != current.first().map(|(sha, _)| sha.as_str()) {
+        if let Err(err) = ctx.git.run(["update-ref", "-d", "refs/stash"]) {
+            failures.push(format!("stash: {}", err.message));
+            return failures;
+        }
+        return store_all(ctx, wanted.iter().rev(), failures);
+    }
+    let (drops, stores) = steps(&current, &wanted);
     for _ in 0..drops {
         if let Err(err) = ctx.git.run(["stash", "drop", "-q", "stash@{0}"]) {
             failures.push(format!("stash: {}", err.message));
             return failures;
         }
     }
-    for (sha, msg) in &stores {
+    store_all(ctx, stores.iter(), failures)
+}
+
+/// Stores `entries` in turn (oldest first); returns `failures` with what failed.
+fn store_all<'e>(
+    ctx: &Ctx,
+    entries: impl Iterator<Item = &'e Entry>,
+    mut failures: Vec<String>,
+) -> Vec<String> {
+    for (sha, msg) in entries {
         if let Err(err) = ctx.git.run(["stash", "store", "-m", msg, sha]) {
             failures.push(format!("stash {}: {}", super::cmd::short(sha), err.message));
         }

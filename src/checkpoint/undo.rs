@@ -340,7 +340,10 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
 /// (the newest move away from that value) left it.
 fn refs_from_checkpoint(ctx: &Ctx, cp: &Checkpoint) -> Vec<RefMove> {
     let mut out = Vec::new();
-    for (name, recorded) in &cp.refs {
+    // `refs/stash` comes back with its entries, reflog and all, from the
+    // stash list the checkpoint recorded ([`super::stash`]).
+    let refs = cp.refs.iter().filter(|(name, _)| name != "refs/stash");
+    for (name, recorded) in refs {
         match current(ctx, name) {
             None => out.push(RefMove {
                 name: name.clone(),

@@ -124,6 +124,8 @@ fn a_stash_entry_reflog_deletes_comes_back() {
     let list = repo.git(["stash", "list"]).ok().stdout;
     for args in [
         &["reflog", "delete", "refs/stash@{1}"][..],
+        // Leaves refs/stash at the entry its reflog no longer lists.
+        &["reflog", "delete", "refs/stash@{0}"],
         &["reflog", "expire", "--expire=now", "refs/stash"],
     ] {
         repo.shim_env(args, C1).ok();
@@ -146,6 +148,16 @@ fn stash_drop_comes_back() {
     undo(&repo);
     assert_eq!(repo.rev("refs/stash").as_deref(), Some(stash.as_str()));
     assert_eq!(repo.state(), before);
+}
+
+#[test]
+fn a_single_stash_entry_update_ref_deletes_comes_back_listed() {
+    let repo = agent_repo();
+    repo.git(["stash", "-q"]).ok();
+    let list = repo.git(["stash", "list"]).ok().stdout;
+    repo.shim_env(["update-ref", "-d", "refs/stash"], C1).ok();
+    undo(&repo);
+    assert_eq!(repo.git(["stash", "list"]).ok().stdout, list);
 }
 
 #[test]
