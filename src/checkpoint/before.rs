@@ -73,7 +73,11 @@ pub fn before_destructive(
         refuse_nested_repositories(ctx, ignored_too)?;
     }
     if let Some(untracked_too) = action.reaches_submodules {
-        refuse_dirty_submodules(ctx, action, untracked_too, paths.map(|p| (cwd, p)))?;
+        let limit = paths.map(|p| (cwd, p));
+        refuse_dirty_submodules(ctx, action, untracked_too, limit)?;
+        if untracked_too {
+            refuse_kept_in_submodules(ctx, limit)?;
+        }
     }
     if matches!(
         action.command.as_str(),
@@ -356,6 +360,68 @@ fn refuse_dirty_submodules(
         "commit or stash it inside the submodule first (`git -C {} stash -u`), or let a person run this command",
         dirty[0]
     )))
+}
+
+/// Fails when a command that removes submodules' working trees (`rm -f`,
+/// `submodule deinit --force`) would delete ignored files in one that
+/// `checkpoint.include_ignored` keeps: no checkpoint holds a submodule's
+/// files. Looked for only when the key names any, in the submodules
+/// within `limit`.
+fn refuse_kept_in_submodules(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<()> {
+    let patterns: Vec<String> = ctx
+        .settings
+        .checkpoint
+        .include_ignored
+        .iter()
+        .flat_map(|p| snapshot::pathspecs_of(p))
+        .collect();
+    if patterns.is_empty() {
+        return Ok(());
+    }
+    let listing = read_within(
+        ctx,
+        ["ls-files", "-s", "-z"].map(OsStr::new).to_vec(),
+        limit,
+    )?;
+    let mut kept = Vec::new();
+    for entry in listing.stdout.split(|b| *b == 0) {
+        // "<mode> <id> <stage>\t<path>", a gitlink's mode 160000.
+        let Some(path) = entry.strip_prefix(b"160000 ").and_then(|rest| {
+            rest.iter()
+                .position(|b| *b == b'\t')
+                .map(|tab| &rest[tab + 1..])
+        }) else {
+            continue;
+        };
+        let sub = ctx.workdir.join(OsStr::from_bytes(path));
+        let mut args: Vec<&str> = vec!["ls-files", "-z", "-o", "-i", "--exclude-standard", "--"];
+        args.extend(patterns.iter().map(String::as_str));
+        let Ok(out) = ctx.git.clone().in_dir(&sub).output_with(
+            args,
+            &[
+                ("GIT_DIR", OsStr::new(".git")),
+                ("GIT_WORK_TREE", OsStr::new(".")),
+            ],
+            None,
+        ) else {
+            continue;
+        };
+        for file in out.stdout.split(|b| *b == 0).filter(|f| !f.is_empty()) {
+            kept.push(format!(
+                "{}/{}",
+                String::from_utf8_lossy(path),
+                String::from_utf8_lossy(file)
+            ));
+        }
+    }
+    if kept.is_empty() {
+        return Ok(());
+    }
+    Err(crate::error::Error::internal(format!(
+        "ignored files that checkpoint.include_ignored keeps are in a submodule this removes, and no checkpoint holds a submodule's files: {}",
+        kept.join(", ")
+    ))
+    .with_hint("move them out of the submodule first, or let a person run this command"))
 }
 
 /// The submodules that `git status --porcelain=v2 -z` reports with

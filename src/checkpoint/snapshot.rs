@@ -433,7 +433,7 @@ pub(super) fn nul_terminated(paths: &[Vec<u8>]) -> Vec<u8> {
 /// `**/*.env`), others from the top (a leading `/` only anchors; left on,
 /// git would read `/*.log` from the filesystem's root); a name matches a
 /// directory and all below it too, and one ending in `/` only that.
-fn pathspecs_of(pattern: &str) -> Vec<String> {
+pub(super) fn pathspecs_of(pattern: &str) -> Vec<String> {
     let dir_only = pattern.ends_with('/');
     let core = pattern.trim_start_matches('/').trim_end_matches('/');
     if core.is_empty() {

@@ -1159,6 +1159,15 @@ fn work_inside_a_submodule_is_refused_not_lost() {
         assert!(repo.read("sub/notes.txt").is_some(), "{args:?}");
     }
     std::fs::remove_file(repo.dir.join("sub/notes.txt")).unwrap();
+    // An ignored file the policy keeps, which no checkpoint can hold there.
+    repo.local_policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.write(".git/modules/sub/info/exclude", ".env\n");
+    repo.write("sub/.env", "SECRET=1\n");
+    repo.shim_env(["rm", "-q", "-rf", "sub"], C1)
+        .code(3)
+        .stderr_has("sub/.env");
+    assert_eq!(repo.read("sub/.env").as_deref(), Some("SECRET=1\n"));
+    std::fs::remove_file(repo.dir.join("sub/.env")).unwrap();
     repo.shim_env(["submodule", "deinit", "-q", "-f", "sub"], C1)
         .ok();
     assert_eq!(repo.read("sub/README"), None);
