@@ -365,8 +365,14 @@ pub fn writes_into_guarded(
     let trees = if action.effect == crate::action::Effect::Read {
         Vec::new()
     } else {
+        // The usual one is looked at too when it is itself a directory
+        // named `.git` or in one (a repository made inside a git directory).
+        let dot_git = |w: &Path| w.components().any(|c| c.as_os_str() == ".git");
         let found = repo
-            .and_then(|r| r.workdir().filter(|w| Some(*w) != r.git_dir().parent()))
+            .and_then(|r| {
+                r.workdir()
+                    .filter(|w| Some(*w) != r.git_dir().parent() || dot_git(w))
+            })
             .map(Path::to_path_buf);
         [
             globals.work_tree.clone(),
@@ -461,6 +467,19 @@ pub fn writes_into_guarded(
         }
         in_git_dir(target).then(|| format!("{how} the git directory ({})", target.display()))
     })
+}
+
+/// Is `path` (from `cwd`, resolved as the kernel would) in a git
+/// directory: one named `.git`, or the git directory of `repo`? A
+/// repository or working tree made there writes hooks, config and the
+/// local policy layer.
+pub fn in_a_git_dir(repo: Option<&Repo>, cwd: &Path, path: &Path) -> bool {
+    let path = resolve(cwd, path);
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    path.components().any(|c| c.as_os_str() == ".git")
+        || repo.is_some_and(|r| {
+            path.starts_with(canonical(r.git_dir())) || path.starts_with(canonical(r.common_dir()))
+        })
 }
 
 /// Does `dir` hold a repository already: a `.git` in it, or a git

@@ -125,6 +125,16 @@ fn init(args: &InitArgs) -> Result<Report> {
         Some(d) => cwd.join(d),
         None => cwd,
     };
+    if facts::in_a_git_dir(Repo::discover().as_ref(), Path::new("/"), &dir) {
+        return Err(Error::denied(
+            crate::error::Code::D004,
+            format!(
+                "a workspace at {} would have its working tree in a git directory, whose hooks, config and policy its commands would write",
+                dir.display()
+            ),
+            "make the workspace outside any `.git` directory: `git ward init <dir>`",
+        ));
+    }
     std::fs::create_dir_all(&dir).map_err(|e| {
         Error::invalid(
             format!("cannot make a workspace at {}: {e}", dir.display()),

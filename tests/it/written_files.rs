@@ -237,6 +237,30 @@ fn a_working_tree_inside_the_git_directory_is_refused() {
     assert!(elsewhere.join("pre-commit").exists());
 }
 
+/// A repository made inside the git directory (its working tree is the
+/// `.git` directory itself): `git ward init` there is refused, and a
+/// repository a person left there is one whose commands are refused.
+#[test]
+fn a_repository_whose_working_tree_is_a_git_directory_is_refused() {
+    let repo = agent_repo();
+    repo.ward_env(["init", ".git"], C1)
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("hint:");
+    repo.ward_env(["init", ".git/ward"], C1)
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    assert!(!repo.dir.join(".git/.git").exists());
+    // One made by hand: its commands write the outer git directory.
+    let inner = repo.dir.join(".git");
+    repo.git(["init", "-q", inner.to_str().unwrap()]).ok();
+    let git_dir = repo.dir.join(".git");
+    repo.shim_in(&git_dir, ["checkout", "-q", "-b", "x"], C1)
+        .code(1)
+        .stderr_has("has its working tree in the git directory");
+    assert!(repo.dir.join(".git/HEAD").exists());
+}
+
 /// `git init` over a repository copies every template file its git
 /// directory lacks into it, with no hook: a `ward/policy.toml` there is
 /// the local policy layer, a loose ref shadows a packed one. A repository
