@@ -286,19 +286,59 @@ const HINT_NO_VERIFY: &str =
 const HINT_CHECKOUT: &str =
     "check out a local branch by its plain name (`git switch feature/x`); to start from a remote ref, create one: `git switch -c <name> origin/main`";
 
-/// `git ward uninstall`: removing the hooks switches them off (SPEC 3), so
-/// an agent's is refused unless `enforce.allow_no_verify` lets agents
-/// skip hooks; a person may always.
-pub fn decide_uninstall(policy: &Policy, actor: Actor) -> Decision {
-    if actor == Actor::Agent && !policy.settings.enforce.allow_no_verify {
-        return Decision::deny(
+/// A step of git-ward's own tool that can switch its guards off.
+#[derive(Clone, Copy, Debug)]
+pub enum ToolStep<'a> {
+    /// `git ward uninstall`: the hooks go.
+    Uninstall,
+    /// `git ward install --link`: hooks that git skips, silently, once the
+    /// file they link to is gone (an agent's session directory).
+    LinkHooks,
+    /// `git ward rollback --no-safety`: files overwritten with no
+    /// checkpoint of them.
+    RollbackWithoutSafety,
+    /// `git ward init <dir>` with `<dir>` in a git directory: a working
+    /// tree whose commands write hooks, config and the local policy layer.
+    WorkspaceInGitDir(&'a std::path::Path),
+}
+
+/// The tool's steps that switch guards off (SPEC 3, EN-GIT-D-004): an
+/// agent's hooks steps are refused unless `enforce.allow_no_verify` lets
+/// agents skip hooks, its rollback without a safety checkpoint always (a
+/// person may do both); a workspace in a git directory for anyone.
+pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
+    let agent = actor == Actor::Agent;
+    let hooks_off = agent && !policy.settings.enforce.allow_no_verify;
+    match step {
+        ToolStep::Uninstall if hooks_off => Decision::deny(
             Code::D004,
             "uninstall switches git-ward's hooks off",
             "a person runs `git ward uninstall`; an agent's work goes on a branch of its own",
             "enforce.allow_no_verify",
-        );
+        ),
+        ToolStep::LinkHooks if hooks_off => Decision::deny(
+            Code::D004,
+            "install --link makes hooks that git skips without a word once the binary they link to is gone",
+            "run `git ward install` without --link: its hook files refuse while git-ward is missing",
+            "enforce.allow_no_verify",
+        ),
+        ToolStep::RollbackWithoutSafety if agent => Decision::deny(
+            Code::D004,
+            "rollback --no-safety would overwrite the working tree with no checkpoint of it",
+            "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
+            "checkpoint.before_destructive",
+        ),
+        ToolStep::WorkspaceInGitDir(dir) => Decision::deny(
+            Code::D004,
+            format!(
+                "a workspace at {} would have its working tree in a git directory, whose hooks, config and policy its commands would write",
+                dir.display()
+            ),
+            "make the workspace outside any `.git` directory: `git ward init <dir>`",
+            "enforce.allow_no_verify",
+        ),
+        _ => Decision::allow("a step of git-ward's own tool"),
     }
-    Decision::allow("removing the hooks")
 }
 
 /// The decision matrix.

@@ -1169,10 +1169,25 @@ fn only_a_person_removes_the_hooks() {
     let lenient = Policy::built_in()
         .with_layer("[enforce]\nallow_no_verify = true\n", Layer::BuiltIn)
         .unwrap();
-    let code = |p: &Policy, actor| decide_uninstall(p, actor).denial().map(|e| e.code);
-    assert_eq!(code(&default, Actor::Agent), Some(Code::D004));
-    assert_eq!(code(&default, Actor::Human), None);
-    assert_eq!(code(&lenient, Actor::Agent), None);
+    for step in [ToolStep::Uninstall, ToolStep::LinkHooks] {
+        let code = |p: &Policy, actor| decide_tool(p, actor, step).denial().map(|e| e.code);
+        assert_eq!(code(&default, Actor::Agent), Some(Code::D004), "{step:?}");
+        assert_eq!(code(&default, Actor::Human), None, "{step:?}");
+        assert_eq!(code(&lenient, Actor::Agent), None, "{step:?}");
+    }
+    // Without a safety checkpoint, whatever the policy; in a git
+    // directory, for anyone.
+    let safety = |p: &Policy, actor| {
+        decide_tool(p, actor, ToolStep::RollbackWithoutSafety)
+            .denial()
+            .map(|e| e.code)
+    };
+    assert_eq!(safety(&lenient, Actor::Agent), Some(Code::D004));
+    assert_eq!(safety(&default, Actor::Human), None);
+    let in_git_dir = ToolStep::WorkspaceInGitDir(std::path::Path::new("/r/.git"));
+    assert!(decide_tool(&default, Actor::Human, in_git_dir)
+        .denial()
+        .is_some());
 }
 
 #[test]

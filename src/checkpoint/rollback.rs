@@ -109,6 +109,13 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     let out = Out { json: args.json };
     let repo = tool_repo()?;
     let ctx = Ctx::for_tool(&repo)?;
+    if args.no_safety {
+        // What an agent's command overwrites must stay undoable.
+        crate::commands::tool_step(
+            crate::decide::ToolStep::RollbackWithoutSafety,
+            "ward.rollback",
+        )?;
+    }
     let cp = store::find(&ctx, &args.id)?;
     if let Some(gone) = super::worktree::gone(&ctx, &cp)? {
         let undo = super::undo::undo_line(&ctx, &cp.id);

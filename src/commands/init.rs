@@ -126,14 +126,10 @@ fn init(args: &InitArgs) -> Result<Report> {
         None => cwd,
     };
     if facts::in_a_git_dir(Repo::discover().as_ref(), Path::new("/"), &dir) {
-        return Err(Error::denied(
-            crate::error::Code::D004,
-            format!(
-                "a workspace at {} would have its working tree in a git directory, whose hooks, config and policy its commands would write",
-                dir.display()
-            ),
-            "make the workspace outside any `.git` directory: `git ward init <dir>`",
-        ));
+        super::tool_step(
+            crate::decide::ToolStep::WorkspaceInGitDir(&dir),
+            "ward.init",
+        )?;
     }
     std::fs::create_dir_all(&dir).map_err(|e| {
         Error::invalid(

@@ -13,6 +13,25 @@ use crate::error::{exit, Error};
 use crate::facts::{self, Repo};
 use crate::policy::Policy;
 
+/// Refuses a step of the tool that switches a guard off where `decide`
+/// says so ([`crate::decide::decide_tool`]), with an audit line named
+/// `operation`. A policy that cannot be read leaves the built-in one to
+/// say who is an agent.
+pub fn tool_step(step: crate::decide::ToolStep, operation: &str) -> Result<(), Error> {
+    let repo = Repo::discover();
+    let policy = facts::load_policy(repo.as_ref(), false).unwrap_or_else(|_| Policy::built_in());
+    let actor = facts::actor(&policy, false);
+    let decision = crate::decide::decide_tool(&policy, actor, step);
+    let Some(err) = decision.denial() else {
+        return Ok(());
+    };
+    if let Some(repo) = &repo {
+        let contract = facts::contract(Some(repo)).ok().flatten().map(|c| c.0);
+        log(repo, operation, contract.as_deref(), Some(err));
+    }
+    Err(err.clone())
+}
+
 /// Writes the audit line of a tool command that runs no git of its own:
 /// allowed, or refused with `denied`.
 pub fn log(repo: &Repo, operation: &str, contract: Option<&str>, denied: Option<&Error>) {

@@ -102,6 +102,9 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
         return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
     }
     let form = if args.link { Form::Link } else { Form::File };
+    if args.link {
+        crate::commands::tool_step(crate::decide::ToolStep::LinkHooks, "ward.install")?;
+    }
     let result = install(&current_dir()?, args.server, args.force, form).map(|(dir, reports)| {
         let text = reports
             .iter()
@@ -118,7 +121,7 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
 
 /// Runs `git ward uninstall`.
 pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
-    let result = agent_may_not_uninstall()
+    let result = crate::commands::tool_step(crate::decide::ToolStep::Uninstall, "ward.uninstall")
         .and_then(|()| uninstall(&current_dir()?))
         .map(|(dir, reports)| {
             let text = reports
@@ -131,29 +134,6 @@ pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
             )
         });
     crate::cli::finish(args.json, result)
-}
-
-/// An agent removing the hooks switches them off (SPEC 3, EN-GIT-D-004),
-/// unless `enforce.allow_no_verify` lets agents do that; a person may
-/// always. A policy that cannot be read leaves the built-in one to say
-/// who is an agent.
-fn agent_may_not_uninstall() -> Result<()> {
-    let repo = crate::facts::Repo::discover();
-    let policy = crate::facts::load_policy(repo.as_ref(), false)
-        .unwrap_or_else(|_| crate::policy::Policy::built_in());
-    let actor = crate::facts::actor(&policy, false);
-    let decision = crate::decide::decide_uninstall(&policy, actor);
-    let Some(err) = decision.denial() else {
-        return Ok(());
-    };
-    if let Some(repo) = &repo {
-        let contract = crate::facts::contract(Some(repo))
-            .ok()
-            .flatten()
-            .map(|c| c.0);
-        crate::commands::log(repo, "ward.uninstall", contract.as_deref(), Some(err));
-    }
-    Err(err.clone())
 }
 
 /// git in the repository at `cwd`, and whether it is bare. Outside a

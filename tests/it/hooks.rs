@@ -142,6 +142,11 @@ fn uninstall_restores_every_foreign_hook_byte_for_byte() {
         .code(1)
         .stderr_has("ward: denied [EN-GIT-D-004]")
         .stderr_has("hint:");
+    // Nor make them links that git skips once the binary is gone.
+    repo.ward_env(["install", "--link"], &[("WARD_AGENT", "1")])
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-004] install --link");
+    assert_eq!(snapshot(&dir), installed);
     let refused = repo.audit_records(&["--decision", "deny"]);
     assert!(
         refused

@@ -173,6 +173,16 @@ fn rollback_restores_takes_a_safety_checkpoint_and_can_be_rolled_back() {
         .collect();
     assert!(text.contains("\"operation\":\"ward.rollback\""));
 
+    // An agent's rollback keeps what it overwrites undoable.
+    let agent = repo.state();
+    repo.ward_env(
+        ["rollback", "chk-local-2", "--yes", "--no-safety"],
+        &[("WARD_AGENT", "1")],
+    )
+    .code(1)
+    .stderr_has("ward: denied [EN-GIT-D-004] rollback --no-safety")
+    .stderr_has("hint:");
+    assert_eq!(repo.state(), agent);
     repo.ward(["rollback", "chk-local-2", "--yes", "--no-safety"])
         .ok();
     assert_eq!(
