@@ -455,8 +455,6 @@ fn built_in_settings() -> Settings {
                 "CLAUDECODE",
                 "CLAUDE_CODE_ENTRYPOINT",
                 "CODEX_SANDBOX",
-                "CODEX_HOME",
-                "AIDER_MODEL",
                 "CURSOR_AGENT",
                 "GEMINI_CLI",
                 "OPENHANDS",

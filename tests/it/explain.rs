@@ -68,6 +68,24 @@ fn an_agent_env_variable_counts_whatever_its_value() {
     }
 }
 
+/// The built-in list holds variables agents set for their commands, not
+/// settings people export in their own shells.
+#[test]
+fn a_persons_agent_tool_settings_do_not_make_an_agent() {
+    let repo = TestRepo::new();
+    for (env, actor) in [
+        (&[("CODEX_HOME", "/home/p/.codex")][..], "human"),
+        (&[("AIDER_MODEL", "sonnet")][..], "human"),
+        (&[("CODEX_SANDBOX", "seatbelt")][..], "agent"),
+    ] {
+        let run = repo
+            .ward_env(["explain", "--json", "--", "status"], env)
+            .ok();
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(v["facts"]["actor"], actor, "{env:?}");
+    }
+}
+
 #[test]
 fn explain_takes_the_command_line_with_or_without_git_in_front() {
     let repo = TestRepo::new();
