@@ -73,9 +73,9 @@ pub fn run(name: &str, dir: Option<&Path>, args: &[OsString]) -> Result<u8> {
         Ok(exit::OK) => {}
         other => return other,
     }
-    match chained {
-        Some(path) => run_chained(&path, &args, &stdin),
-        None => Ok(exit::OK),
+    match (chained, dir) {
+        (Some(path), Some(dir)) => run_chained(&path, &dir.join(name), &args, &stdin),
+        _ => Ok(exit::OK),
     }
 }
 
@@ -85,11 +85,26 @@ fn chained_hook(dir: &Path, name: &str) -> Option<PathBuf> {
     std::fs::symlink_metadata(&path).ok().map(|_| path)
 }
 
-/// Runs the chained hook with the same arguments and stdin; its status is ours.
-fn run_chained(path: &Path, args: &[String], stdin: &[u8]) -> Result<u8> {
+/// Runs the chained hook with the same arguments and stdin; its status is
+/// ours. A shell script is run by the name git gave the hook (`as`), as
+/// `$0`: hook managers (husky) read which hook runs from it. Others run
+/// from where they lie.
+fn run_chained(path: &Path, as_name: &Path, args: &[String], stdin: &[u8]) -> Result<u8> {
     use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
     use std::process::{Command, Stdio};
-    let mut cmd = Command::new(path);
+    // git runs a hook only when it may execute it.
+    let executable = std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+    let mut cmd = if executable && is_sh_script(path) {
+        let mut sh = Command::new("/bin/sh");
+        sh.arg("-c")
+            .arg(". \"$WARD_CHAINED_HOOK\"")
+            .arg(as_name)
+            .env("WARD_CHAINED_HOOK", path);
+        sh
+    } else {
+        Command::new(path)
+    };
     cmd.args(args).env_remove(env::WARD_HOOK_DIR);
     cmd.stdin(if stdin.is_empty() {
         Stdio::inherit()
@@ -114,6 +129,29 @@ fn run_chained(path: &Path, args: &[String], stdin: &[u8]) -> Result<u8> {
         Some(code) => code.clamp(0, 255) as u8,
         None => exit::DENIED,
     })
+}
+
+/// Does the file start with a `#!` line for a POSIX shell (`sh`, `dash`)?
+fn is_sh_script(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    let line = head[..n].split(|b| *b == b'\n').next().unwrap_or_default();
+    let Some(interpreter) = line.strip_prefix(b"#!") else {
+        return false;
+    };
+    let words: Vec<&[u8]> = interpreter
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let shell = match words.as_slice() {
+        [env, shell] if env.ends_with(b"/env") => *shell,
+        [shell] => shell.rsplit(|b| *b == b'/').next().unwrap_or_default(),
+        _ => return false,
+    };
+    matches!(shell, b"sh" | b"dash")
 }
 
 /// Where the hook runs: this worktree's git dir and the common one, found

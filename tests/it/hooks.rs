@@ -223,6 +223,37 @@ fn chained_hooks_still_run_with_their_arguments_and_stdin() {
         .stderr_has("no");
 }
 
+/// Hook managers such as husky read which hook runs from `$0`: a chained
+/// shell script runs by the name git gave the hook.
+#[test]
+fn a_chained_shell_hook_runs_by_its_own_name() {
+    let repo = TestRepo::new();
+    let dir = hooks_dir(&repo);
+    let log = repo.path("ran.log");
+    // husky's shape: every hook sources one script, which picks by name.
+    write_hook(
+        &dir.join("pre-commit"),
+        "#!/usr/bin/env sh\n. \"$(dirname \"$0\")/h\"\n",
+    );
+    std::fs::write(
+        dir.join("h"),
+        format!(
+            "n=$(basename \"$0\")\necho \"$n $*\" >> {}\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    // Not a shell script: run from where it lies.
+    write_hook(
+        &dir.join("commit-msg"),
+        &format!("#!/usr/bin/env python3\nimport sys, os\nopen({:?}, 'a').write(os.path.basename(sys.argv[0]) + '\\n')\n", log.display().to_string()),
+    );
+    repo.ward(["install"]).ok().stdout_has("chained");
+    repo.git(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text, "pre-commit \ncommit-msg.ward-orig\n");
+}
+
 #[test]
 fn a_real_pre_commit_framework_hook_keeps_running() {
     let Ok(pre_commit) = which::which("pre-commit") else {
