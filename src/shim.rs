@@ -607,7 +607,9 @@ pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), E
             git.output(["checkout", "--quiet", "--track", "-b", branch, &start])?
         }
         None if unborn => git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?,
-        None => git.output(["checkout", "--quiet", "-b", branch])?,
+        // Its own branch: no upstream from `branch.autoSetupMerge`
+        // (`inherit` would give it the protected branch's).
+        None => git.output(["checkout", "--quiet", "--no-track", "-b", branch])?,
     };
     if out.status.success() {
         return Ok(());

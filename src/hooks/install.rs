@@ -171,9 +171,16 @@ fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
             None
         };
         if let Some(why) = why {
+            // Unset where it is set (`git config --global --unset ...`).
+            let unset = match scope {
+                "global" | "system" | "worktree" => {
+                    format!("git config --{scope} --unset core.hooksPath")
+                }
+                _ => "git config --unset core.hooksPath".to_string(),
+            };
             return Err(Error::invalid(
                 format!("not installing: {why}"),
-                "unset it (`git config --unset core.hooksPath`) and install again, or pass --force to install into it anyway",
+                format!("unset it (`{unset}`) and install again, or pass --force to install into it anyway"),
             ));
         }
     }

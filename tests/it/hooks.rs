@@ -984,6 +984,9 @@ fn a_global_hooks_path_set_after_install_is_reported() {
         .stdout_has("core.hooksPath = ");
     // --fix does not install into a directory other repositories share.
     repo.ward(["doctor", "--fix"]).stdout_has("FAIL hooks");
+    repo.ward(["install"])
+        .code(2)
+        .stderr_has("`git config --global --unset core.hooksPath`");
     assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
     repo.shim_env(
         ["commit", "-q", "--allow-empty", "-m", "x"],

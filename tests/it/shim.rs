@@ -309,6 +309,21 @@ fn commit_on_main_with_contract_moves_to_the_agent_branch_carrying_the_work() {
     assert!(repo.rev("refs/heads/agent/c2").is_none());
 }
 
+/// The agent branch is its own: no upstream inherited from main.
+#[test]
+fn a_new_agent_branch_tracks_nothing_whatever_autosetupmerge_says() {
+    let repo = with_remote();
+    repo.git(["branch", "-q", "--set-upstream-to=origin/main", "main"])
+        .ok();
+    repo.git(["config", "branch.autoSetupMerge", "inherit"])
+        .ok();
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "work"], C1)
+        .ok();
+    assert_eq!(repo.branch(), "agent/c1");
+    repo.git(["rev-parse", "--abbrev-ref", "agent/c1@{upstream}"])
+        .code(128);
+}
+
 #[test]
 fn an_existing_agent_branch_is_checked_out_not_recreated() {
     let repo = TestRepo::new();
