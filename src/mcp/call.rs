@@ -293,12 +293,19 @@ impl<'a> Ctx<'a> {
 
     /// Writes the call's audit line, if it reached the rules.
     pub fn close(mut self, result: &ToolResult) {
+        let pending = match self.record.take() {
+            Some(pending) => Some(pending),
+            // Refused before the rules were asked (its arguments): logged
+            // too, in the repository the call names, if it is one.
+            None if result.is_err() => self.unassessed(),
+            None => None,
+        };
         let Some(Pending {
             mut record,
             audit_dir,
             git_dir,
             log,
-        }) = self.record.take()
+        }) = pending
         else {
             return;
         };
@@ -308,7 +315,8 @@ impl<'a> Ctx<'a> {
         match result {
             Ok(_) => record.exit_code = Some(0),
             Err(e) => {
-                if e.status() == "D" {
+                // The call did not run: refused, by the rules or for its arguments.
+                if matches!(e.status(), "D" | "I") {
                     record.decision = "deny".into();
                     record.denial_code = Some(e.code.clone());
                 }
@@ -323,6 +331,34 @@ impl<'a> Ctx<'a> {
         record.duration_ms = self.clock.elapsed().as_millis() as u64;
         record.timestamp = audit::rfc3339(SystemTime::now());
         audit::append(&audit_dir, &[record]);
+    }
+
+    /// The audit line of a call that ended before [`Ctx::admit`], in the
+    /// repository at its directory (none outside one).
+    fn unassessed(&self) -> Option<Pending> {
+        let repo = crate::facts::Repo::at(&self.dir)?;
+        let read_only = super::tools::find(self.tool).is_some_and(|t| t.read_only);
+        let record = Record {
+            started_at: audit::rfc3339(self.started),
+            trace_id: audit::new_trace_id(),
+            source: "mcp".into(),
+            actor: "agent".into(),
+            operation: format!("mcp.{}", self.tool),
+            argv: vec![
+                self.tool.to_string(),
+                Value::Object(self.args.clone()).to_string(),
+            ],
+            tier: u8::from(!read_only),
+            decision: "deny".into(),
+            worktree: repo.workdir().map(|w| w.display().to_string()),
+            ..Record::default()
+        };
+        Some(Pending {
+            record,
+            audit_dir: audit::dir(repo.common_dir()),
+            git_dir: repo.git_dir().to_path_buf(),
+            log: true,
+        })
     }
 
     /// The bound on this call's output: the policy's, as the rules read

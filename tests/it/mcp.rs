@@ -495,6 +495,19 @@ fn checkout_of_a_name_git_resolves_to_another_ref_is_d006() {
     let r = s.call(3, "git_checkout", json!({"branch_name": "nothing"}));
     assert_eq!(r["structuredContent"]["code"], "EN-GIT-I-001", "{r}");
     assert_eq!(repo.branch(), "main");
+    // Refused calls are in the audit log, arguments refused before the
+    // rules were asked too.
+    let r = s.call(4, "git_diff", json!({"file_path": "../outside"}));
+    assert_eq!(r["structuredContent"]["code"], "EN-GIT-I-001", "{r}");
+    let lines = repo.audit_records(&["--decision", "deny"]);
+    let refused = |op: &str, code: &str| {
+        lines
+            .iter()
+            .any(|l| l["source"] == "mcp" && l["operation"] == op && l["denial_code"] == code)
+    };
+    assert!(refused("git.checkout", "EN-GIT-D-006"), "{lines:?}");
+    assert!(refused("git.checkout", "EN-GIT-I-001"), "{lines:?}");
+    assert!(refused("mcp.git_diff", "EN-GIT-I-001"), "{lines:?}");
 }
 
 #[test]
