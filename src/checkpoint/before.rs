@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::clean::{Scope, Verdict};
 use super::snapshot::head_tree;
-use super::{lost, plan, snapshot, store, worktree, Ctx, Kind};
+use super::{lost, plan, snapshot, store, unheld, worktree, Ctx, Kind};
 use crate::action::{Action, CheckoutTarget, RefTarget};
 use crate::error::Result;
 use crate::facts::Repo;
@@ -70,13 +70,13 @@ pub fn before_destructive(
         return take(ctx, action).map(Some);
     }
     if let Some(ignored_too) = action.removes_repositories {
-        refuse_nested_repositories(ctx, ignored_too)?;
+        unheld::refuse_nested_repositories(ctx, ignored_too)?;
     }
     if let Some(untracked_too) = action.reaches_submodules {
         let limit = paths.map(|p| (cwd, p));
-        refuse_dirty_submodules(ctx, action, untracked_too, limit)?;
+        unheld::refuse_dirty_submodules(ctx, action, untracked_too, limit)?;
         if untracked_too {
-            refuse_kept_in_submodules(ctx, limit)?;
+            unheld::refuse_kept_in_submodules(ctx, limit)?;
         }
     }
     if matches!(
@@ -126,7 +126,7 @@ pub fn before_destructive(
         return match type_changed(ctx, paths.map(|p| (cwd, p)))? {
             Some(changed) if changed.is_empty() => Ok(None),
             Some(changed) => {
-                refuse_ignored_in_place(ctx, &changed)?;
+                unheld::refuse_ignored_in_place(ctx, &changed)?;
                 take(ctx, action).map(Some)
             }
             None => take(ctx, action).map(Some),
@@ -161,66 +161,9 @@ pub fn before_destructive(
         _ => None,
     });
     if let Some(tree) = written.filter(|_| limit.is_none()) {
-        refuse_writes_into_nested(ctx, &tree)?;
+        unheld::refuse_writes_into_nested(ctx, &tree)?;
     }
     take(ctx, action).map(Some)
-}
-
-/// The untracked nested repositories of the working tree (`dir/`), and
-/// with `ignored_too` the ignored ones: `ls-files -o` names each as a
-/// directory, where it lists the files of other untracked directories.
-fn nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result<Vec<String>> {
-    let mut args = vec!["ls-files", "-z", "-o"];
-    if !ignored_too {
-        args.push("--exclude-standard");
-    }
-    let out = ctx.git.output_with(args, &[], None)?;
-    Ok(out
-        .stdout
-        .split(|b| *b == 0)
-        .filter(|entry| entry.ends_with(b"/"))
-        .map(|entry| String::from_utf8_lossy(entry).into_owned())
-        .collect())
-}
-
-/// Fails when a checkout would write files of `tree` into an untracked
-/// nested repository: git takes such a directory for a plain one and
-/// overwrites what is there, and a checkpoint, which holds the
-/// superproject's files, holds none of the nested repository's.
-fn refuse_writes_into_nested(ctx: &Ctx, tree: &str) -> Result<()> {
-    let nested = nested_repositories(ctx, false)?;
-    if nested.is_empty() {
-        return Ok(());
-    }
-    let mut args = vec![
-        "--literal-pathspecs",
-        "ls-tree",
-        "-r",
-        "--name-only",
-        "-z",
-        tree,
-        "--",
-    ];
-    args.extend(nested.iter().map(String::as_str));
-    let out = ctx.git.output_with(args, &[], None)?;
-    let into: Vec<&String> = nested
-        .iter()
-        .filter(|dir| {
-            out.stdout
-                .split(|b| *b == 0)
-                .any(|path| path.starts_with(dir.as_bytes()))
-        })
-        .collect();
-    let Some(first) = into.first() else {
-        return Ok(());
-    };
-    Err(crate::error::Error::internal(format!(
-        "{tree} has files in {}, a nested repository, which git would overwrite and no checkpoint can hold",
-        into.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(", ")
-    ))
-    .with_hint(format!(
-        "move {first} out of the working tree (or commit it as a submodule) first, or let a person run this command"
-    )))
 }
 
 /// The tracked paths of HEAD within `limit` that are deleted (staged or
@@ -246,200 +189,6 @@ fn type_changed(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<Option<V
             .map(<[u8]>::to_vec)
             .collect(),
     ))
-}
-
-/// Fails when `stash` would delete ignored files where tracked `paths`
-/// were (a directory of them standing where a tracked file was, or one
-/// standing where a tracked directory was): the entry and a checkpoint
-/// hold no ignored file.
-fn refuse_ignored_in_place(ctx: &Ctx, paths: &[Vec<u8>]) -> Result<()> {
-    let mut places: Vec<&[u8]> = Vec::new();
-    for path in paths {
-        places.push(path);
-        let mut end = path.len();
-        while let Some(slash) = path[..end].iter().rposition(|b| *b == b'/') {
-            places.push(&path[..slash]);
-            end = slash;
-        }
-    }
-    let mut args: Vec<&OsStr> = [
-        "--literal-pathspecs",
-        "ls-files",
-        "-z",
-        "-o",
-        "-i",
-        "--exclude-standard",
-        "--",
-    ]
-    .map(OsStr::new)
-    .to_vec();
-    args.extend(places.iter().map(|p| OsStr::from_bytes(p)));
-    let out = ctx.git.output_with(args, &[], None)?;
-    if !out.status.success() {
-        return Err(crate::error::Error::internal(format!(
-            "git ls-files failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
-    }
-    let lost: Vec<String> = out
-        .stdout
-        .split(|b| *b == 0)
-        .filter(|f| {
-            // At a tracked path or below it, or at a parent of one; not
-            // elsewhere in a parent directory.
-            !f.is_empty()
-                && (places.contains(f)
-                    || paths
-                        .iter()
-                        .any(|p| f.starts_with(p) && f.get(p.len()) == Some(&b'/')))
-        })
-        .map(|f| String::from_utf8_lossy(f).into_owned())
-        .collect();
-    if lost.is_empty() {
-        return Ok(());
-    }
-    Err(crate::error::Error::internal(format!(
-        "stash would delete ignored files where tracked paths were, which neither the stash nor a checkpoint holds: {}",
-        lost.join(", ")
-    ))
-    .with_hint("move them aside (or restore the tracked paths) first, or let a person run this command"))
-}
-
-/// Fails when `clean -ff` would delete a nested repository: its commits
-/// and its own uncommitted work go with it, and a checkpoint, which holds
-/// the superproject's files, cannot hold them. Looked for in the whole
-/// working tree (ignored directories too when `ignored_too`), which errs
-/// toward refusing.
-fn refuse_nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result<()> {
-    let nested = nested_repositories(ctx, ignored_too)?;
-    if nested.is_empty() {
-        return Ok(());
-    }
-    Err(crate::error::Error::internal(format!(
-        "clean -ff would delete {} nested repositor{} with {} history, which no checkpoint can hold: {}",
-        nested.len(),
-        if nested.len() == 1 { "y" } else { "ies" },
-        if nested.len() == 1 { "its" } else { "their" },
-        nested.join(", ")
-    ))
-    .with_hint("move it out of the working tree (or commit it as a submodule) first, use a single -f, which leaves nested repositories alone, or let a person run this command"))
-}
-
-/// Fails when a command that reaches into submodules ([`Action::reaches_submodules`])
-/// would discard work in one: a checkpoint holds the superproject's files
-/// and each submodule's commit, not what is uncommitted inside it. One
-/// `git status` of the superproject (porcelain v2 says, per submodule,
-/// whether its tracked files changed and whether it has untracked ones),
-/// limited to the pathspecs the command names as git reads them (`limit`),
-/// else every submodule, which errs toward refusing.
-fn refuse_dirty_submodules(
-    ctx: &Ctx,
-    action: &Action,
-    untracked_too: bool,
-    limit: Option<(&Path, &[String])>,
-) -> Result<()> {
-    let args = [
-        "status",
-        "--porcelain=v2",
-        "-z",
-        "--ignore-submodules=none",
-        "--untracked-files=no",
-    ];
-    let out = read_within(ctx, args.map(OsStr::new).to_vec(), limit)?;
-    let dirty = dirty_submodules(&out.stdout, untracked_too);
-    if dirty.is_empty() {
-        return Ok(());
-    }
-    let what = action.destructive.as_deref().unwrap_or("this command");
-    Err(crate::error::Error::internal(format!(
-        "{what}: uncommitted work in submodule{} {}, which no checkpoint can hold",
-        if dirty.len() == 1 { "" } else { "s" },
-        dirty.join(", ")
-    ))
-    .with_hint(format!(
-        "commit or stash it inside the submodule first (`git -C {} stash -u`), or let a person run this command",
-        dirty[0]
-    )))
-}
-
-/// Fails when a command that removes submodules' working trees (`rm -f`,
-/// `submodule deinit --force`) would delete ignored files in one that
-/// `checkpoint.include_ignored` keeps: no checkpoint holds a submodule's
-/// files. Looked for only when the key names any, in the submodules
-/// within `limit`.
-fn refuse_kept_in_submodules(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> Result<()> {
-    let patterns: Vec<String> = ctx
-        .settings
-        .checkpoint
-        .include_ignored
-        .iter()
-        .flat_map(|p| snapshot::pathspecs_of(p))
-        .collect();
-    if patterns.is_empty() {
-        return Ok(());
-    }
-    let listing = read_within(
-        ctx,
-        ["ls-files", "-s", "-z"].map(OsStr::new).to_vec(),
-        limit,
-    )?;
-    let mut kept = Vec::new();
-    for entry in listing.stdout.split(|b| *b == 0) {
-        // "<mode> <id> <stage>\t<path>", a gitlink's mode 160000.
-        let Some(path) = entry.strip_prefix(b"160000 ").and_then(|rest| {
-            rest.iter()
-                .position(|b| *b == b'\t')
-                .map(|tab| &rest[tab + 1..])
-        }) else {
-            continue;
-        };
-        let sub = ctx.workdir.join(OsStr::from_bytes(path));
-        let mut args: Vec<&str> = vec!["ls-files", "-z", "-o", "-i", "--exclude-standard", "--"];
-        args.extend(patterns.iter().map(String::as_str));
-        let Ok(out) = ctx.git.clone().in_dir(&sub).output_with(
-            args,
-            &[
-                ("GIT_DIR", OsStr::new(".git")),
-                ("GIT_WORK_TREE", OsStr::new(".")),
-            ],
-            None,
-        ) else {
-            continue;
-        };
-        for file in out.stdout.split(|b| *b == 0).filter(|f| !f.is_empty()) {
-            kept.push(format!(
-                "{}/{}",
-                String::from_utf8_lossy(path),
-                String::from_utf8_lossy(file)
-            ));
-        }
-    }
-    if kept.is_empty() {
-        return Ok(());
-    }
-    Err(crate::error::Error::internal(format!(
-        "ignored files that checkpoint.include_ignored keeps are in a submodule this removes, and no checkpoint holds a submodule's files: {}",
-        kept.join(", ")
-    ))
-    .with_hint("move them out of the submodule first, or let a person run this command"))
-}
-
-/// The submodules that `git status --porcelain=v2 -z` reports with
-/// changed tracked files (and, with `untracked_too`, untracked files).
-fn dirty_submodules(status: &[u8], untracked_too: bool) -> Vec<String> {
-    super::status::parse(status)
-        .into_iter()
-        .filter_map(|record| match record {
-            super::status::Record::Changed(e) => Some(e),
-            _ => None,
-        })
-        .filter(|e| {
-            let sub = e.sub.as_bytes();
-            sub.first() == Some(&b'S')
-                && (sub.get(2) == Some(&b'M') || (untracked_too && sub.get(3) == Some(&b'U')))
-        })
-        .map(|e| String::from_utf8_lossy(e.path).into_owned())
-        .collect()
 }
 
 /// Takes a `pre-destructive` checkpoint before the shim moves an agent
@@ -687,7 +436,7 @@ fn is_clean(
 /// Runs a git command that reads the working tree, limited to the
 /// pathspecs of `limit` read from its directory, with optional locks off
 /// so that the real index is not rewritten with refreshed stat data.
-fn read_within<'a>(
+pub(super) fn read_within<'a>(
     ctx: &Ctx,
     mut args: Vec<&'a OsStr>,
     limit: Option<(&Path, &'a [String])>,

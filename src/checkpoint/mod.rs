@@ -42,6 +42,7 @@ pub mod status;
 pub mod store;
 pub mod turn;
 pub mod undo;
+mod unheld;
 pub mod worktree;
 
 use std::path::PathBuf;
