@@ -367,11 +367,10 @@ pub fn writes_into_guarded(
     } else {
         // The usual one is looked at too when it is itself a directory
         // named `.git` or in one (a repository made inside a git directory).
-        let dot_git = |w: &Path| w.components().any(|c| c.as_os_str() == ".git");
         let found = repo
             .and_then(|r| {
                 r.workdir()
-                    .filter(|w| Some(*w) != r.git_dir().parent() || dot_git(w))
+                    .filter(|w| Some(*w) != r.git_dir().parent() || named_dot_git(w))
             })
             .map(Path::to_path_buf);
         [
@@ -427,16 +426,8 @@ pub fn writes_into_guarded(
         .flatten()
         .map(|file| resolve(Path::new("/"), &file))
         .collect();
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let git_dirs: Vec<PathBuf> = repo.map_or_else(Vec::new, |r| {
-        vec![canonical(r.git_dir()), canonical(r.common_dir())]
-    });
-    // Any directory named `.git`, whichever repository `--git-dir` names.
-    let in_git_dir = |path: &Path| {
-        path.components()
-            .any(|c| c.as_os_str() == std::ffi::OsStr::new(".git"))
-            || git_dirs.iter().any(|dir| path.starts_with(dir))
-    };
+    let git_dirs = git_dirs(repo);
+    let in_git_dir = |path: &Path| in_git_dirs(path, &git_dirs);
     // An index file git is pointed at (`GIT_INDEX_FILE`), which any
     // command may write (even `status` refreshes it): in a git directory
     // only as an index of its own (`.git/index.tmp`), never over hooks,
@@ -474,12 +465,26 @@ pub fn writes_into_guarded(
 /// repository or working tree made there writes hooks, config and the
 /// local policy layer.
 pub fn in_a_git_dir(repo: Option<&Repo>, cwd: &Path, path: &Path) -> bool {
-    let path = resolve(cwd, path);
+    in_git_dirs(&resolve(cwd, path), &git_dirs(repo))
+}
+
+/// `repo`'s git directory and common directory, resolved.
+fn git_dirs(repo: Option<&Repo>) -> Vec<PathBuf> {
     let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    repo.map_or_else(Vec::new, |r| {
+        vec![canonical(r.git_dir()), canonical(r.common_dir())]
+    })
+}
+
+/// Is the resolved `path` in one of `git_dirs`, or in any directory named
+/// `.git` (whichever repository `--git-dir` names)?
+fn in_git_dirs(path: &Path, git_dirs: &[PathBuf]) -> bool {
+    named_dot_git(path) || git_dirs.iter().any(|dir| path.starts_with(dir))
+}
+
+/// Has `path` a component named `.git`?
+fn named_dot_git(path: &Path) -> bool {
     path.components().any(|c| c.as_os_str() == ".git")
-        || repo.is_some_and(|r| {
-            path.starts_with(canonical(r.git_dir())) || path.starts_with(canonical(r.common_dir()))
-        })
 }
 
 /// Does `dir` hold a repository already: a `.git` in it, or a git
