@@ -328,15 +328,19 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
             "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
             "checkpoint.before_destructive",
         ),
-        ToolStep::WorkspaceInGitDir(dir) => Decision::deny(
-            Code::D004,
-            format!(
-                "a workspace at {} would have its working tree in a git directory, whose hooks, config and policy its commands would write",
-                dir.display()
-            ),
-            "make the workspace outside any `.git` directory: `git ward init <dir>`",
-            "enforce.allow_no_verify",
-        ),
+        // No policy key lets anyone do this.
+        ToolStep::WorkspaceInGitDir(dir) => Decision {
+            key: None,
+            ..Decision::deny(
+                Code::D004,
+                format!(
+                    "a workspace at {} would have its working tree in a git directory, whose hooks, config and policy its commands would write",
+                    dir.display()
+                ),
+                "make the workspace outside any `.git` directory: `git ward init <dir>`",
+                "",
+            )
+        },
         _ => Decision::allow("a step of git-ward's own tool"),
     }
 }

@@ -3,7 +3,7 @@
 //! block that ends it (`git interpret-trailers`).
 
 /// The text before the scissors line, if there is one.
-pub(super) fn before_scissors(text: &str, comment: char) -> &str {
+fn before_scissors(text: &str, comment: char) -> &str {
     let scissors = format!("{comment} ------------------------ >8 ------------------------");
     let mut at = 0;
     for line in text.split_inclusive('\n') {
@@ -138,7 +138,7 @@ pub(super) fn is_footer(line: &str, footer: &str) -> bool {
     }
 }
 
-pub(super) fn blank(line: &str) -> bool {
+fn blank(line: &str) -> bool {
     line.trim().is_empty()
 }
 
