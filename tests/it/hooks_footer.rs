@@ -60,8 +60,6 @@ fn commit_m_gets_one_trailer() {
     repo.git_env(["commit", "-q", "--allow-empty", "-m", "work"], C1)
         .ok();
     assert_eq!(contracts(&repo, "HEAD"), ["c1"]);
-    let parsed = repo.git_env(["interpret-trailers", "--parse"], &[]).stdout;
-    let _ = parsed;
     assert_eq!(message(&repo, "HEAD"), "work\n\nContract: c1\n\n");
 }
 
@@ -147,6 +145,49 @@ fn merges_cherry_picks_and_rewording_rebases() {
         "{}",
         message(&repo, "HEAD")
     );
+}
+
+/// A commit written again under another contract (amend, cherry-pick, the
+/// picks of a rebase) keeps the footers it had and gets the current one:
+/// the footers name every contract that wrote it, and a person's commit an
+/// agent replayed counts as agent-made.
+#[test]
+fn a_rewritten_commit_names_every_contract_that_wrote_it() {
+    let repo = on_agent_branch();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "work"], C1)
+        .ok();
+    let c2 = [("WARD_AGENT", "1"), ("WARD_CONTRACT", "c2")];
+    repo.git_env(
+        ["commit", "-q", "--amend", "--allow-empty", "--no-edit"],
+        &c2,
+    )
+    .ok();
+    assert_eq!(contracts(&repo, "HEAD"), ["c1", "c2"]);
+    repo.git(["checkout", "-q", "-b", "pick", "main"]).ok();
+    repo.git_env(
+        ["cherry-pick", "--allow-empty", "agent/c1"],
+        &[("WARD_AGENT", "1"), ("WARD_CONTRACT", "c3")],
+    )
+    .ok();
+    assert_eq!(contracts(&repo, "HEAD"), ["c1", "c2", "c3"]);
+
+    // A person's commit on the agent branch, replayed by the agent's rebase.
+    repo.git(["checkout", "-q", "agent/c1"]).ok();
+    repo.write("fix.txt", "fix\n");
+    repo.commit("a reviewer's fix");
+    assert!(contracts(&repo, "HEAD").is_empty());
+    repo.git(["checkout", "-q", "main"]).ok();
+    repo.write("main.txt", "main\n");
+    repo.commit("main moved");
+    repo.git(["checkout", "-q", "agent/c1"]).ok();
+    repo.git_env(["rebase", "-q", "main"], C1).ok();
+    assert_eq!(
+        contracts(&repo, "HEAD"),
+        ["c1"],
+        "{}",
+        message(&repo, "HEAD")
+    );
+    assert_eq!(contracts(&repo, "HEAD~"), ["c1", "c2"]);
 }
 
 #[test]
