@@ -171,8 +171,15 @@ pub struct Action {
     /// remote is recorded as its own (protected branches never sync from
     /// it), and the record follows a rename or goes with a removal.
     pub remote_change: Option<RemoteChange>,
-    /// Syncing from a remote (`fetch`, `pull`).
+    /// Syncing from a remote (`fetch`, `pull`, `merge --ff-only` of
+    /// remote-tracking refs).
     pub syncs: bool,
+    /// A `merge` that may fast-forward, of one revision a fast-forward to
+    /// which is syncing: the current branch's upstream (`@{upstream}` for
+    /// a bare `git merge`) or a remote-tracking branch of its name
+    /// (`origin/main` on `main`). Syncing if it is a fast-forward, which
+    /// [`crate::decide::Facts::fast_forward`] says; making commits if not.
+    pub ff_target: Option<String>,
     /// Config the command sets that says where a branch syncs from
     /// (`remote.<name>.url`, `url.<base>.insteadof`, `branch.<name>.merge`
     /// and `.remote`), as keys: by `git config`, `-c`, the environment,
@@ -266,6 +273,7 @@ impl Action {
             new_trees: Vec::new(),
             remote_change: None,
             syncs: false,
+            ff_target: None,
             repoints: Vec::new(),
             needs_repo: true,
         }

@@ -100,6 +100,16 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {
                     facts.agent_remotes = crate::state_file::agent_remotes(repo.common_dir());
                 }
+                let on_protected = facts
+                    .head
+                    .as_ref()
+                    .and_then(|h| h.branch())
+                    .is_some_and(|b| policy.is_protected(&format!("refs/heads/{b}")));
+                if let (Some(target), Some(repo), true) =
+                    (&action.ff_target, repo.as_ref(), on_protected)
+                {
+                    facts.fast_forward = repo.fast_forwards(target);
+                }
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)
             }

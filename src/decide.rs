@@ -68,6 +68,9 @@ pub struct Facts {
     /// The remotes an agent added ([`crate::state_file::agent_remotes`]),
     /// read when the command re-points a remote: its own may be re-pointed.
     pub agent_remotes: Vec<String>,
+    /// The command's [`Action::ff_target`] is a fast-forward of HEAD
+    /// (asked only on a protected branch, where it makes the merge syncing).
+    pub fast_forward: bool,
 }
 
 impl Facts {
@@ -80,6 +83,7 @@ impl Facts {
             env_hooks_off: None,
             writes_guarded: None,
             agent_remotes: Vec::new(),
+            fast_forward: false,
         }
     }
 }
@@ -501,7 +505,15 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         .as_ref()
         .and_then(Head::branch)
         .filter(|b| policy.is_protected(&format!("refs/heads/{b}")));
+    // `git merge origin/main` on a `main` behind it: a fast-forward to its
+    // upstream, which the reference-transaction hook checks value by value.
+    let syncing =
+        action.ff_target.is_some() && facts.fast_forward && settings.branches.sync_from_upstream;
     let mut d = match on_protected {
+        Some(_) if action.creates_commits && syncing => Decision {
+            key: Some("branches.sync_from_upstream"),
+            ..Decision::allow("on a protected branch: a fast-forward to its upstream is syncing")
+        },
         Some(branch) if action.creates_commits => {
             let d = decide_commit_on_protected(policy, action, facts, branch);
             if d.denial().is_some() {

@@ -1240,3 +1240,47 @@ fn a_write_of_refs_unnamed_says_so() {
         "fetch can write refs its command line does not name, protected ones among them"
     );
 }
+
+/// `git merge origin/main` on a `main` behind it is syncing when it
+/// fast-forwards (the hook checks the value); otherwise it makes a commit,
+/// and the agent moves to its branch as for any other.
+#[test]
+fn a_fast_forward_to_the_upstream_is_syncing() {
+    let merge = Action {
+        ff_target: Some("refs/remotes/origin/main".into()),
+        ..commit_like("merge")
+    };
+    let ahead = Facts {
+        fast_forward: true,
+        ..agent("main", Some("c1"))
+    };
+    let no_sync = policy("[branches]\nsync_from_upstream = false\n");
+    let rows: [(&Action, &Facts, &Policy, Want); 5] = [
+        (&merge, &ahead, &Policy::built_in(), Want::Allow),
+        (
+            &merge,
+            &agent("main", Some("c1")),
+            &Policy::built_in(),
+            Want::Switch("agent/c1"),
+        ),
+        (&merge, &ahead, &no_sync, Want::Switch("agent/c1")),
+        (
+            &commit_like("merge"),
+            &ahead,
+            &Policy::built_in(),
+            Want::Switch("agent/c1"),
+        ),
+        (
+            &merge,
+            &Facts {
+                fast_forward: true,
+                ..agent("main", None)
+            },
+            &Policy::built_in(),
+            Want::Allow,
+        ),
+    ];
+    for (i, (action, facts, policy, want)) in rows.into_iter().enumerate() {
+        assert_eq!(outcome(&decide(policy, action, facts)), want, "row {i}");
+    }
+}

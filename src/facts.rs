@@ -564,6 +564,7 @@ pub fn gather_at(
         env_hooks_off,
         writes_guarded: None,
         agent_remotes: Vec::new(),
+        fast_forward: false,
     })
 }
 

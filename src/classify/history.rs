@@ -4,7 +4,7 @@
 
 use super::commands::every_ref;
 use super::names::{branch_ref, is_remote_form, is_special, looks_like_revision};
-use super::options::parse;
+use super::options::{parse, Parsed};
 use super::{tables, Context};
 use crate::action::{Action, Effect, RefOp, RefTarget, RefWrite};
 
@@ -36,7 +36,9 @@ pub(super) fn commit(args: &[String], a: &mut Action) {
 /// tree like `reset --merge` (destructive). `merge --ff-only` of
 /// remote-tracking refs only (`git merge --ff-only origin/main`) is syncing,
 /// like `pull --ff-only`: the reference-transaction hook checks the branch
-/// only moves to its upstream.
+/// only moves to its upstream. So is a merge that may fast-forward, of the
+/// branch's upstream or same-named remote-tracking branch, when it does
+/// ([`Action::ff_target`]): `git merge origin/main` on a `main` behind it.
 pub(super) fn merge(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::MERGE, false);
     if p.flag("abort") {
@@ -50,14 +52,75 @@ pub(super) fn merge(args: &[String], ctx: &Context, a: &mut Action) {
         a.hooks_off =
             Some("merge --no-verify skips the pre-merge-commit and commit-msg hooks".into());
     }
-    let syncing = p.flag("ff-only")
+    let ff = fast_forward_mode(&p, ctx);
+    let syncing = ff == Some(FastForward::Only)
         && !p.args.is_empty()
         && p.args.iter().all(|r| is_remote_form(r, ctx.remotes));
     if syncing {
         a.syncs = true;
-    } else {
-        a.creates_commits = true;
+        return;
     }
+    a.creates_commits = true;
+    if ff == Some(FastForward::Allow) && !p.flag("squash") && !p.flag("continue") {
+        a.ff_target = sync_target(&p.args, ctx);
+    }
+}
+
+/// How a merge may fast-forward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FastForward {
+    /// When it can (git's default).
+    Allow,
+    /// Never: always a merge commit (`--no-ff`, `merge.ff = false`).
+    Never,
+    /// Only (`--ff-only`, `merge.ff = only`).
+    Only,
+}
+
+/// The last of `--ff`, `--no-ff` and `--ff-only`, else `merge.ff`; `None`
+/// when the branch's `mergeOptions` may say otherwise (not read here).
+fn fast_forward_mode(p: &Parsed, ctx: &Context) -> Option<FastForward> {
+    match p.last_given(&["ff", "ff-only"]) {
+        Some(("ff", true)) => return Some(FastForward::Never),
+        Some(("ff", false)) => return Some(FastForward::Allow),
+        Some(_) => return Some(FastForward::Only),
+        None => {}
+    }
+    let options = ctx
+        .current_branch
+        .map(|b| (ctx.config)(&format!("branch.{b}.mergeoptions")));
+    if options.is_some_and(|o| o.iter().any(|v| !v.trim().is_empty())) {
+        return None;
+    }
+    Some(match (ctx.config)("merge.ff").last() {
+        Some(v) if v.eq_ignore_ascii_case("only") => FastForward::Only,
+        Some(v) if super::says_false(v) => FastForward::Never,
+        _ => FastForward::Allow,
+    })
+}
+
+/// The one revision a merge names, if a fast-forward of the current branch
+/// to it is syncing: its upstream (a bare `git merge`, `@{upstream}`,
+/// `@{u}`), or `<remote>/<branch>` of a configured remote
+/// (`remotes/...`, `refs/remotes/...` too).
+fn sync_target(args: &[String], ctx: &Context) -> Option<String> {
+    let branch = ctx.current_branch?;
+    let arg = match args {
+        [] => return Some("@{upstream}".to_string()),
+        [one] => one.as_str(),
+        _ => return None,
+    };
+    let upstream = ["@{upstream}", "@{u}", "HEAD@{upstream}", "HEAD@{u}"];
+    if upstream.iter().any(|u| arg.eq_ignore_ascii_case(u)) {
+        return Some("@{upstream}".to_string());
+    }
+    let short = arg
+        .strip_prefix("refs/remotes/")
+        .or_else(|| arg.strip_prefix("remotes/"))
+        .unwrap_or(arg);
+    let (remote, name) = short.split_once('/')?;
+    (name == branch && ctx.remotes.iter().any(|r| r == remote))
+        .then(|| format!("refs/remotes/{remote}/{name}"))
 }
 
 /// `rebase`: rewrites the current branch, or `<branch>` of

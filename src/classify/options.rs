@@ -133,6 +133,15 @@ impl Parsed {
             .is_some_and(|g| g.unset)
     }
 
+    /// The last given of these options, and whether it was negated
+    /// (`--no-ff` after `--ff-only` is `("ff", true)`).
+    pub fn last_given<'n>(&self, names: &[&'n str]) -> Option<(&'n str, bool)> {
+        self.given
+            .iter()
+            .rev()
+            .find_map(|g| names.iter().find(|n| g.opt.is(n)).map(|n| (*n, g.unset)))
+    }
+
     /// A flag's state, `default` when not given (`--guess` is on unless `--no-guess`).
     pub fn enabled(&self, name: &str, default: bool) -> bool {
         match self.given.iter().rev().find(|g| g.opt.is(name)) {

@@ -166,6 +166,13 @@ fn repoints(a: Action, key: &str) -> Action {
 fn syncs(a: Action) -> Action {
     Action { syncs: true, ..a }
 }
+/// A merge that syncs if it fast-forwards to `target`.
+fn ff(a: Action, target: &str) -> Action {
+    Action {
+        ff_target: Some(target.to_string()),
+        ..a
+    }
+}
 fn outside(a: Action) -> Action {
     Action {
         needs_repo: false,

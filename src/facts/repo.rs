@@ -580,6 +580,26 @@ impl Repo {
         Ok(None)
     }
 
+    /// Is HEAD an ancestor of `revision` (or the same commit), so that
+    /// merging it fast-forwards? Asked of the real git (`merge-base
+    /// --is-ancestor`, which knows grafts, replacements and shallow
+    /// history); no on any failure, an unborn HEAD among them.
+    pub fn fast_forwards(&self, revision: &str) -> bool {
+        let Ok(git) = crate::git::Git::locate() else {
+            return false;
+        };
+        git.detached_from_env()
+            .env("GIT_DIR", self.git_dir())
+            .output([
+                "merge-base",
+                "--is-ancestor",
+                "HEAD",
+                "--end-of-options",
+                revision,
+            ])
+            .is_ok_and(|out| out.status.success())
+    }
+
     /// The contract file of this worktree.
     pub fn contract_file(&self) -> PathBuf {
         self.git_dir().join("ward").join("contract")

@@ -541,3 +541,31 @@ fn a_remote_an_agent_adds_is_fetched_from_but_never_synced_from() {
         .ok();
     assert_eq!(repo.rev("main").as_deref(), Some(upstream.as_str()));
 }
+
+/// `git merge origin/main` on a `main` behind it fast-forwards `main`, as
+/// `pull` would (syncing); on a `main` with commits of its own the merge
+/// makes a commit, so the agent moves to its branch first and `main` stays.
+#[test]
+fn a_merge_that_fast_forwards_main_to_its_upstream_syncs() {
+    let (repo, _) = setup();
+    const C2: &[(&str, &str)] = &[("WARD_CONTRACT", "c2")];
+    repo.git(["checkout", "-q", "main"]).ok();
+    let ahead = upstream_moves(&repo);
+    repo.shim_env(["fetch", "-q"], C2).ok();
+    repo.shim_env(["merge", "-q", "origin/main"], C2).ok();
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.rev("main"), Some(ahead));
+
+    repo.commit("a person's work on main");
+    let mine = repo.rev("main");
+    let other = sibling(&repo, "other");
+    repo.git_in(&other, ["commit", "-q", "--allow-empty", "-m", "more"])
+        .ok();
+    repo.git_in(&other, ["push", "-q", "origin", "main"]).ok();
+    repo.shim_env(["fetch", "-q"], C2).ok();
+    repo.shim_env(["merge", "-q", "--no-edit", "origin/main"], C2)
+        .ok()
+        .stderr_has("switched to 'agent/c2'");
+    assert_eq!(repo.branch(), "agent/c2");
+    assert_eq!(repo.rev("main"), mine);
+}

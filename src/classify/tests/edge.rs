@@ -95,6 +95,36 @@ fn edge_cases() {
             ),
         ),
         ("merge --ff-only origin/main", syncs(m("merge"))),
+        // A merge that may fast-forward to the branch's upstream or its
+        // same-named remote-tracking branch syncs if it does (a fact).
+        (
+            "merge origin/main",
+            ff(commits(m("merge")), "refs/remotes/origin/main"),
+        ),
+        (
+            "merge refs/remotes/upstream/main",
+            ff(commits(m("merge")), "refs/remotes/upstream/main"),
+        ),
+        ("merge", ff(commits(m("merge")), "@{upstream}")),
+        ("merge @{u}", ff(commits(m("merge")), "@{upstream}")),
+        (
+            "merge --no-ff --ff origin/main",
+            ff(commits(m("merge")), "refs/remotes/origin/main"),
+        ),
+        ("merge origin/feature", commits(m("merge"))),
+        ("merge origin/main~1", commits(m("merge"))),
+        ("merge origin/main upstream/main", commits(m("merge"))),
+        ("merge --no-ff origin/main", commits(m("merge"))),
+        ("merge --squash origin/main", commits(m("merge"))),
+        // The last of --ff, --no-ff and --ff-only wins, as in git.
+        ("merge --ff-only --no-ff origin/main", commits(m("merge"))),
+        ("merge --no-ff --ff-only origin/main", syncs(m("merge"))),
+        ("-c merge.ff=false merge origin/main", commits(m("merge"))),
+        ("-c merge.ff=only merge origin/main", syncs(m("merge"))),
+        (
+            "-c branch.main.mergeOptions=--no-ff merge origin/main",
+            commits(m("merge")),
+        ),
         (
             "push -n origin main",
             pushes(r("push"), to("origin", &[("main", "main", false, false)])),
