@@ -684,6 +684,14 @@ impl Policy {
     }
 
     /// The protected patterns, in order (for finding the team layer's branch).
+    /// The branch the team layer was read from, if it was.
+    pub fn team_branch(&self) -> Option<&str> {
+        self.layers.iter().find_map(|(layer, _)| match layer {
+            Layer::Team(branch) => Some(branch.as_str()),
+            _ => None,
+        })
+    }
+
     pub fn protected_patterns(&self) -> &[String] {
         &self.settings.branches.protected
     }

@@ -181,7 +181,10 @@ fn checks(fix: bool) -> Vec<Check> {
                     layers.into_iter().collect::<Vec<_>>().join(", ")
                 ),
                 None,
-            ))
+            ));
+            if let Some((why, hint)) = repo.as_ref().and_then(super::policy::unread_team_file) {
+                out.push(check("team policy", Level::Warn, why, Some(hint)));
+            }
         }
         Err(e) => out.push(check(
             "policy",

@@ -53,9 +53,12 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
             crate::cli::finish(json, result)
         }
         PolicyCommand::Check { file, json } => {
+            let repo = Repo::discover();
+            let working_copy = file.is_none();
             let path = match file {
                 Some(p) => p,
-                None => Repo::discover()
+                None => repo
+                    .as_ref()
                     .and_then(|r| r.workdir().map(|w| w.join(".ward/policy.toml")))
                     .unwrap_or_else(|| PathBuf::from(".ward/policy.toml")),
             };
@@ -65,12 +68,59 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
             let result = read(&path)
                 .and_then(|text| Policy::built_in().with_layer(&text, Layer::Local(path.clone())))
                 .map(|_| {
-                    let msg = format!("{}: valid", path.display());
-                    (serde_json::json!({ "file": path, "valid": true }), msg)
+                    let warning = repo
+                        .as_ref()
+                        .filter(|_| working_copy)
+                        .and_then(unread_team_file);
+                    let mut msg = format!("{}: valid", path.display());
+                    if let Some((warning, hint)) = &warning {
+                        msg.push_str(&format!("\nwarning: {warning}\nhint: {hint}"));
+                    }
+                    let warning = warning.map(|(w, h)| format!("{w}; {h}"));
+                    let value =
+                        serde_json::json!({ "file": path, "valid": true, "warning": warning });
+                    (value, msg)
                 });
             crate::cli::finish(json, result)
         }
     }
+}
+
+/// Why the working copy's `.ward/policy.toml` is not the team layer, and
+/// what to do, when it is not: the layer is read only from the first
+/// protected branch (by the layers below it) that exists, so a team whose
+/// branch is `trunk` gets no team layer until `trunk` is protected below
+/// it or the file is committed to one that is. `None` when there is no
+/// such file, or a team layer was read.
+pub fn unread_team_file(repo: &Repo) -> Option<(String, String)> {
+    let path = repo.workdir()?.join(".ward/policy.toml");
+    if !path.is_file() {
+        return None;
+    }
+    let policy = facts::load_policy(Some(repo), false).ok()?;
+    if policy.team_branch().is_some() {
+        return None;
+    }
+    let branches: Vec<&String> = facts::literal_branches(policy.protected_patterns()).collect();
+    let list = branches
+        .iter()
+        .map(|b| format!("'{b}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let existing = branches.iter().find(|b| repo.is_local_branch(b));
+    let why = match existing {
+        Some(b) => format!(
+            ".ward/policy.toml is not read: the team layer comes from the committed tree of '{b}', which has no such file"
+        ),
+        None => format!(
+            ".ward/policy.toml is not read: the team layer comes from a branch the layers below protect ({list}), and none exists here"
+        ),
+    };
+    let hint = match existing {
+        Some(b) => format!("commit it to '{b}' (through review)"),
+        None => "commit it to one of them, or protect your main branch in the user or local layer (`branches.protected` in `$XDG_CONFIG_HOME/git-ward/policy.toml` or `<git-common-dir>/ward/policy.toml`)".to_string(),
+    };
+    Some((why, hint))
 }
 
 /// The text of the policy file to check: a file, or a committed one named

@@ -360,3 +360,52 @@ fn a_team_policy_committed_as_a_directory_or_symlink_is_an_error_not_skipped() {
         .stderr_has("is not a file");
     }
 }
+
+/// A team whose branch is `trunk` commits its policy there: the layer is
+/// read only from a branch the layers below protect, so `policy check` and
+/// `doctor` say it is not read, and how to fix it; once the user layer
+/// protects `trunk`, it is read and they say nothing.
+#[test]
+fn a_team_policy_on_a_branch_nothing_protects_is_reported_unread() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-q", "-m", "trunk"]).ok();
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nprotected = [\"trunk\"]\nagent_prefix = \"team/\"\n",
+    );
+    repo.commit("team policy");
+    repo.ward(["policy", "check"])
+        .ok()
+        .stdout_has("valid")
+        .stdout_has("warning: .ward/policy.toml is not read")
+        .stdout_has("('main', 'master')")
+        .stdout_has("hint: commit it to one of them, or protect your main branch");
+    repo.ward(["doctor"])
+        .stdout_has("team policy")
+        .stdout_has("none exists here");
+    let json = repo.ward(["policy", "check", "--json"]).ok().stdout;
+    assert!(
+        json.contains("\"warning\":\".ward/policy.toml is not read"),
+        "{json}"
+    );
+
+    let user = repo.home.join(".config/git-ward/policy.toml");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, "[branches]\nprotected = [\"trunk\"]\n").unwrap();
+    let check = repo.ward(["policy", "check"]).ok().stdout;
+    assert!(!check.contains("warning"), "{check}");
+    let doctor = repo.ward(["doctor"]).stdout;
+    assert!(!doctor.contains("team policy"), "{doctor}");
+    assert_eq!(
+        explain(&repo, &[("WARD_CONTRACT", "c1")])["switch_to"],
+        "team/c1"
+    );
+
+    // A protected branch that exists but does not carry the file.
+    std::fs::remove_file(&user).unwrap();
+    repo.git(["branch", "-q", "main", "HEAD~"]).ok();
+    repo.ward(["policy", "check"])
+        .ok()
+        .stdout_has("from the committed tree of 'main', which has no such file")
+        .stdout_has("hint: commit it to 'main'");
+}
