@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
 mod repo;
-pub use repo::Repo;
+pub use repo::{team_policy_at, Repo};
 
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
 /// small read, for audit lines written after git has run.
@@ -84,13 +84,16 @@ pub fn actor_for_env(agent_env: &[String], via_shim: bool) -> Actor {
     }
 }
 
+/// The longest contract id.
+pub const MAX_CONTRACT_LEN: usize = 100;
+
 /// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
 /// letter or digit; also a valid branch name component for git (no `..`,
 /// no trailing `.` or `.lock`).
 pub fn valid_contract(id: &str) -> bool {
     let bytes = id.as_bytes();
     !bytes.is_empty()
-        && bytes.len() <= 100
+        && bytes.len() <= MAX_CONTRACT_LEN
         && bytes[0].is_ascii_alphanumeric()
         && bytes
             .iter()
@@ -301,13 +304,11 @@ fn team_layer_broken(err: Error, branch: &str) -> Error {
 /// layers; `WARD_POLICY` applies only when the actor so far is a human.
 pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
     let clock = std::time::Instant::now();
-    let mut policy = Policy::built_in();
-    tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: built-in");
-    let system = policy::system_path();
-    policy.add_file(&system, Layer::System(system.clone()))?;
-    if let Some(user) = policy::user_path() {
-        policy.add_file(&user, Layer::User(user.clone()))?;
-    }
+    let mut policy = below_team()?;
+    tracing::debug!(
+        us = clock.elapsed().as_micros() as u64,
+        "policy: below team"
+    );
     if let Some(repo) = repo {
         if let Some((branch, text)) = repo.team_policy(policy.protected_patterns())? {
             policy
@@ -330,6 +331,18 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
             }
             policy.add_file(&path, Layer::Env(path.clone()))?;
         }
+    }
+    Ok(policy)
+}
+
+/// The layers below the team layer (built in, system, user): the ones
+/// that say which branches the team layer may come from.
+pub fn below_team() -> Result<Policy> {
+    let mut policy = Policy::built_in();
+    let system = policy::system_path();
+    policy.add_file(&system, Layer::System(system.clone()))?;
+    if let Some(user) = policy::user_path() {
+        policy.add_file(&user, Layer::User(user.clone()))?;
     }
     Ok(policy)
 }

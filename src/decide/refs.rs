@@ -392,6 +392,13 @@ pub struct ReceiveFacts {
     pub footer_on_first_parent: Vec<String>,
     /// Every new commit (`old..new`) that carries the contract footer.
     pub footer_anywhere: Vec<String>,
+    /// The ref is the branch the team layer comes from, or becomes it by
+    /// this push, and the pushed `.ward/policy.toml` is not a valid policy:
+    /// why (every later command would fail on it, pushes of its fix too).
+    pub team_policy_invalid: Option<String>,
+    /// Creating the ref makes it the branch the team layer comes from, in
+    /// place of this one, with another `.ward/policy.toml`.
+    pub takes_team_from: Option<String>,
 }
 
 /// pre-receive, for one pushed ref, for everyone: no deletion and no
@@ -399,6 +406,19 @@ pub struct ReceiveFacts {
 /// reach it per `server.agent_commits_to_protected`.
 pub fn decide_receive(policy: &Policy, update: &PushUpdate, facts: &ReceiveFacts) -> Decision {
     let name = display(&update.refname);
+    if update.refname.starts_with("refs/replace/") && update.new.is_some() {
+        // git reads `<other>` wherever the replaced commit is named: what
+        // `main` holds, and the team policy on it, would be the pusher's.
+        return Decision::deny(
+            Code::D001,
+            format!(
+                "push writes replacement ref '{}', which changes what every branch holds, protected ones among them",
+                update.refname
+            ),
+            "push the commits themselves; replacement refs on the server are the repository owner's to set",
+            "branches.protected",
+        );
+    }
     if !policy.is_protected(&update.refname) {
         return Decision::allow("not a protected ref");
     }
@@ -412,13 +432,37 @@ pub fn decide_receive(policy: &Policy, update: &PushUpdate, facts: &ReceiveFacts
                 "branches.protected",
             )
         }
-        (Some(_), Some(_)) if is_tag || !update.fast_forward => return Decision::deny(
+        (Some(_), Some(_)) if is_tag => {
+            return Decision::deny(
+                Code::D005,
+                format!("push moves protected tag '{name}'"),
+                "protected tags never move: push a new tag for the new commit",
+                "branches.protected",
+            )
+        }
+        (Some(_), Some(_)) if !update.fast_forward => return Decision::deny(
             Code::D005,
             format!("push rewrites protected ref '{name}' (not a fast-forward)"),
             "protected refs only move forward: merge or rebase onto the server's value, then push",
             "branches.protected",
         ),
         _ => {}
+    }
+    if let Some(why) = &facts.team_policy_invalid {
+        return Decision::deny(
+            Code::E001,
+            format!("push makes .ward/policy.toml on '{name}' the team policy, and it is not valid: {why}"),
+            "fix it (`git ward policy check .ward/policy.toml`) and push again; every command on this server reads it",
+            "branches.protected",
+        );
+    }
+    if let Some(source) = &facts.takes_team_from {
+        return Decision::deny(
+            Code::D001,
+            format!("creating protected branch '{name}' makes its .ward/policy.toml the team policy in place of the one on '{source}'"),
+            format!("create it with the .ward/policy.toml that '{source}' has (change the policy on '{source}' through review first), or ask the repository's owner"),
+            "branches.protected",
+        );
     }
     let offenders = match policy.settings.server.agent_commits_to_protected {
         ServerAgentCommits::Allow => &[][..],
@@ -458,19 +502,51 @@ pub fn commit_needs_switch(operation: &str, branch: &str, target: &str) -> Decis
     )
 }
 
-/// Is a footer line present in `message`? `template` is `commit.footer`
-/// (`Contract: {contract}`); any contract id counts.
+/// Is a footer line present in `message`, for any contract id? `template`
+/// is `commit.footer` (`Contract: {contract}`). Read at least as
+/// generously as the commit hooks read a footer that is there already, so
+/// that no spelling they leave alone passes as a person's commit: any
+/// line, blanks around it ignored; a trailer-shaped template matches a
+/// trailer whose key is its key in any case, with any blanks around the
+/// `:` (`contract :c1`); every `{contract}` stands for the same id.
 pub fn footer_in(message: &str, template: &str) -> bool {
-    let Some((prefix, suffix)) = template.split_once("{contract}") else {
+    let template = template.trim();
+    let wanted = trailer_parts(template);
+    message.lines().any(|line| {
+        let line = line.trim();
+        match (wanted, trailer_parts(line)) {
+            (Some((key, value)), Some((k, v))) => key.eq_ignore_ascii_case(k) && fills(v, value),
+            (Some(_), None) => false,
+            (None, _) => fills(line, template),
+        }
+    })
+}
+
+/// A trailer's key and value, blanks around both taken off, when `line`
+/// is `Key: value` as git's trailer code reads it (letters, digits and
+/// `-`, perhaps blanks, then the `:`).
+fn trailer_parts(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    let key = key.trim_end();
+    let shaped = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    shaped.then(|| (key, value.trim()))
+}
+
+/// Is `text` the `template` with each `{contract}` one and the same valid id?
+fn fills(text: &str, template: &str) -> bool {
+    let Some((prefix, _)) = template.split_once("{contract}") else {
         return false;
     };
-    message.lines().any(|line| {
-        let line = line.trim_end();
-        line.len() > prefix.len() + suffix.len()
-            && line.starts_with(prefix)
-            && line.ends_with(suffix)
-            && crate::facts::valid_contract(&line[prefix.len()..line.len() - suffix.len()])
-    })
+    let Some(rest) = text.strip_prefix(prefix) else {
+        return false;
+    };
+    rest.char_indices()
+        .map(|(at, c)| at + c.len_utf8())
+        .take(crate::facts::MAX_CONTRACT_LEN)
+        .any(|end| {
+            let id = &rest[..end];
+            crate::facts::valid_contract(id) && text == template.replace("{contract}", id)
+        })
 }
 
 fn display(refname: &str) -> String {
@@ -845,10 +921,20 @@ mod tests {
         let merged = ReceiveFacts {
             footer_on_first_parent: vec![],
             footer_anywhere: vec![A.into()],
+            ..ReceiveFacts::default()
         };
         let direct = ReceiveFacts {
             footer_on_first_parent: vec![A.into()],
             footer_anywhere: vec![A.into()],
+            ..ReceiveFacts::default()
+        };
+        let invalid = ReceiveFacts {
+            team_policy_invalid: Some("x.toml:1:1: bad".into()),
+            ..ReceiveFacts::default()
+        };
+        let takes = ReceiveFacts {
+            takes_team_from: Some("master".into()),
+            ..ReceiveFacts::default()
         };
         let via_merge = policy("");
         let deny = policy("[server]\nagent_commits_to_protected = \"deny\"\n");
@@ -890,6 +976,26 @@ mod tests {
             (&via_merge, main.clone(), &direct, Some(Code::D001)),
             (&deny, main.clone(), &merged, Some(Code::D001)),
             (&allow, main.clone(), &direct, None),
+            (&via_merge, main.clone(), &invalid, Some(Code::E001)),
+            (
+                &via_merge,
+                up("refs/heads/main", None, Some(B), true),
+                &takes,
+                Some(Code::D001),
+            ),
+            // Replacement refs: never written by a push, deleted freely.
+            (
+                &allow,
+                up("refs/replace/1111", None, Some(B), true),
+                &none,
+                Some(Code::D001),
+            ),
+            (
+                &via_merge,
+                up("refs/replace/1111", Some(A), None, true),
+                &none,
+                None,
+            ),
             (
                 &via_merge,
                 up("refs/heads/agent/c1", Some(A), Some(B), true),
@@ -915,5 +1021,29 @@ mod tests {
         let b = "[Contract: {contract}]";
         assert!(footer_in("subject\n\n[Contract: task-7]\n", b));
         assert!(!footer_in("subject\n\nContract: task-7\n", b));
+    }
+
+    /// Every spelling the commit hooks take for the footer already there.
+    #[test]
+    fn footers_are_found_in_every_spelling_the_hooks_accept() {
+        let t = "Contract: {contract}";
+        for body in [
+            "s\n\ncontract: c1\n",
+            "s\n\nCONTRACT:c1\n",
+            "s\n\nContract :\tc1\n",
+            "s\n\n  Contract: c1  \n",
+            "s\n\nSigned-off-by: A <a@b>\n Contract: c1\n",
+        ] {
+            assert!(footer_in(body, t), "{body:?}");
+        }
+        assert!(!footer_in("s\n\nContracts: c1\n", t));
+        assert!(!footer_in("s\n\nContract: c1 c2\n", t));
+        // A template naming the contract twice: the same id both times.
+        let twice = "Contract: {contract} (task {contract})";
+        assert!(footer_in("s\n\nContract: c1 (task c1)\n", twice));
+        assert!(footer_in("s\n\ncontract:  c1 (task c1)\n", twice));
+        assert!(!footer_in("s\n\nContract: c1 (task c2)\n", twice));
+        let b = "[Contract: {contract}]";
+        assert!(footer_in("s\n\n  [Contract: c-1.x]\n", b));
     }
 }

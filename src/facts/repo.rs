@@ -558,24 +558,8 @@ impl Repo {
                 ));
             }
             let id = String::from_utf8_lossy(&found.stdout).trim().to_string();
-            // `<mode> <type> <id>\t<path>`, or nothing when it is not there.
-            let listed = git.run(["ls-tree", &id, "--", TEAM_POLICY])?;
-            let Some((meta, _)) = listed.split_once('\t') else {
-                return Ok(None);
-            };
-            let mut fields = meta.split(' ');
-            let (mode, blob) = (fields.next().unwrap_or(""), fields.nth(1).unwrap_or(""));
-            if !matches!(mode, "100644" | "100755") {
-                return Err(team_policy_not_a_file(pattern));
-            }
-            let text = git.output(["cat-file", "blob", blob])?;
-            if !text.status.success() {
-                return Err(team_policy_unreadable(pattern, &"its blob cannot be read"));
-            }
-            return Ok(Some((
-                pattern.clone(),
-                String::from_utf8_lossy(&text.stdout).into_owned(),
-            )));
+            let text = team_policy_at(&git, &id, pattern)?;
+            return Ok(text.map(|text| (pattern.clone(), text)));
         }
         Ok(None)
     }
@@ -604,6 +588,29 @@ impl Repo {
     pub fn contract_file(&self) -> PathBuf {
         self.git_dir().join("ward").join("contract")
     }
+}
+
+/// The team policy file in `commit`'s tree as `git` reads it (pre-receive
+/// reads pushed commits this way: they are still in git's quarantine, which
+/// only git's own environment names): its text, `None` when there is none,
+/// an error when it is not a file or cannot be read. `branch` names it in
+/// the error.
+pub fn team_policy_at(git: &crate::git::Git, commit: &str, branch: &str) -> Result<Option<String>> {
+    // `<mode> <type> <id>\t<path>`, or nothing when it is not there.
+    let listed = git.run(["ls-tree", commit, "--", TEAM_POLICY])?;
+    let Some((meta, _)) = listed.split_once('\t') else {
+        return Ok(None);
+    };
+    let mut fields = meta.split(' ');
+    let (mode, blob) = (fields.next().unwrap_or(""), fields.nth(1).unwrap_or(""));
+    if !matches!(mode, "100644" | "100755") {
+        return Err(team_policy_not_a_file(branch));
+    }
+    let text = git.output(["cat-file", "blob", blob])?;
+    if !text.status.success() {
+        return Err(team_policy_unreadable(branch, &"its blob cannot be read"));
+    }
+    Ok(Some(String::from_utf8_lossy(&text.stdout).into_owned()))
 }
 
 /// The system and user config files git reads, in order, as git finds them

@@ -122,3 +122,162 @@ fn agent_commits_reach_main_only_through_a_human_merge() {
     .unwrap();
     repo.git(["push", "-q", "origin", "main"]).ok();
 }
+
+/// A commit with `message`, made with git alone (no hooks add anything).
+fn commit_with(repo: &TestRepo, message: &str) -> String {
+    repo.git([
+        "commit",
+        "-q",
+        "--allow-empty",
+        "--no-verify",
+        "-m",
+        message,
+    ])
+    .ok();
+    repo.rev("HEAD").unwrap()
+}
+
+/// Every spelling of the footer the commit hooks take as there already,
+/// any byte in the message, and agent commits the server holds on an
+/// agent branch: none reaches a protected ref without a merge.
+#[test]
+fn agent_commits_are_found_however_they_are_spelled_or_wherever_they_wait() {
+    let (repo, remote) = server();
+    let before = server_main(&repo, &remote);
+    for message in [
+        "w\n\ncontract:c1",
+        "w\n\nCONTRACT :\tc1",
+        "w\n\nSigned-off-by: A <a@b>\n  Contract: c1",
+        "w \u{2} \u{1} hidden\n\nContract: c1",
+    ] {
+        repo.git(["checkout", "-q", "-B", "agent/c1", "main"]).ok();
+        commit_with(&repo, message);
+        repo.git(["push", "origin", "agent/c1:main"])
+            .code(1)
+            .stderr_has("EN-GIT-D-001");
+    }
+    // Signatures shown by `git log` on the server change nothing.
+    repo.git([
+        "--git-dir",
+        remote.to_str().unwrap(),
+        "config",
+        "log.showSignature",
+        "true",
+    ])
+    .ok();
+    repo.git(["push", "origin", "agent/c1:main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    // Pushed to its own branch first, then on to a new protected one.
+    repo.git(["push", "-q", "-f", "origin", "agent/c1"]).ok();
+    repo.git(["push", "origin", "agent/c1:release/1"])
+        .code(1)
+        .stderr_has("agent commit");
+    assert_eq!(server_main(&repo, &remote), before);
+    // A template that names the contract twice is found too.
+    std::fs::create_dir_all(remote.join("ward")).unwrap();
+    std::fs::write(
+        remote.join("ward/policy.toml"),
+        "[commit]\nfooter = \"Contract: {contract} (task {contract})\"\n",
+    )
+    .unwrap();
+    repo.git(["checkout", "-q", "-B", "agent/c1", "main"]).ok();
+    commit_with(&repo, "w\n\nContract: c1 (task c1)");
+    repo.git(["push", "origin", "agent/c1:main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+}
+
+/// A replacement ref would change what `main` holds for every reader, the
+/// hook included; a symbolic ref on the server writes the ref it names.
+#[test]
+fn replacement_refs_and_symbolic_aliases_do_not_get_around_the_rules() {
+    let (repo, remote) = server();
+    let before = server_main(&repo, &remote);
+    repo.git(["checkout", "-q", "--orphan", "other"]).ok();
+    let other = commit_with(&repo, "unrelated");
+    let main = repo.rev("main").unwrap();
+    repo.git(["replace", &main, &other]).ok();
+    repo.git(["push", "origin", &format!("refs/replace/{main}")])
+        .code(1)
+        .stderr_has("replacement ref");
+    // Planted on the server by other means: the hook reads around it.
+    repo.git(["push", "-q", "origin", "other"]).ok();
+    let git_dir = remote.to_str().unwrap();
+    repo.git(["--git-dir", git_dir, "replace", &main, &other])
+        .ok();
+    repo.git(["push", "--force", "origin", "other:main"])
+        .code(1)
+        .stderr_has("EN-GIT-D-005");
+    repo.git(["--git-dir", git_dir, "replace", "-d", &main])
+        .ok();
+    assert_eq!(server_main(&repo, &remote), before);
+
+    repo.git([
+        "--git-dir",
+        git_dir,
+        "symbolic-ref",
+        "refs/heads/trunk",
+        "refs/heads/main",
+    ])
+    .ok();
+    repo.git(["push", "--force", "origin", "other:trunk"])
+        .code(1)
+        .stderr_has("protected ref 'main'");
+    assert_eq!(server_main(&repo, &remote), before);
+}
+
+/// The team layer comes from `main` (or the first protected branch that
+/// exists): a push may not leave it invalid, and creating a branch ahead
+/// of it may not swap in another policy.
+#[test]
+fn the_team_policy_is_neither_broken_nor_swapped_by_a_push() {
+    let (repo, remote) = server();
+    repo.write(".ward/policy.toml", "[branches]\nprotected = \"main\"\n");
+    repo.commit("a broken policy");
+    repo.git(["push", "origin", "main"])
+        .code(1)
+        .stderr_has("EN-GIT-E-001")
+        .stderr_has("not valid");
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nprotected = [\"main\", \"master\", \"prod\"]\n",
+    );
+    repo.commit("the team policy");
+    repo.git(["push", "-q", "origin", "main"]).ok();
+
+    // On a server whose main line is `master`, a new `main` may not bring
+    // its own policy; with the same file it may be created.
+    let git_dir = remote.to_str().unwrap();
+    repo.git(["push", "-q", "origin", "main:master"]).ok();
+    repo.git([
+        "--git-dir",
+        git_dir,
+        "symbolic-ref",
+        "HEAD",
+        "refs/heads/master",
+    ])
+    .ok();
+    repo.git(["--git-dir", git_dir, "update-ref", "-d", "refs/heads/main"])
+        .ok();
+    repo.git(["checkout", "-q", "-b", "evil"]).ok();
+    repo.write(".ward/policy.toml", "[branches]\nprotected = []\n");
+    repo.commit("no protection");
+    repo.git(["push", "origin", "evil:refs/heads/main"])
+        .code(1)
+        .stderr_has("in place of the one on 'master'");
+    repo.git(["push", "-q", "origin", "evil~1:refs/heads/main"])
+        .ok();
+}
+
+#[test]
+fn a_protected_tag_is_never_moved_and_the_denial_says_so() {
+    let (repo, _remote) = server();
+    repo.git(["tag", "v1", "HEAD~1"]).ok();
+    repo.git(["push", "-q", "origin", "v1"]).ok();
+    repo.git(["tag", "-f", "v1", "HEAD"]).ok();
+    repo.git(["push", "--force", "origin", "v1"])
+        .code(1)
+        .stderr_has("push moves protected tag 'tags/v1'")
+        .stderr_has("push a new tag");
+}
