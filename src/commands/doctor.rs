@@ -257,7 +257,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     let mut missing = not_installed(repo);
     let mut fix_failed = None;
     if fix && !missing.is_empty() {
-        fix_failed = reinstall(repo, me, false).err();
+        fix_failed = reinstall(repo, me, false, bare).err();
         missing = not_installed(repo);
     }
     let mut problems = install::health(repo);
@@ -265,7 +265,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     // elsewhere are not fixed by installing again here; installing
     // into that directory is the user's call (`install --force`).
     let elsewhere = install::hooks_run_elsewhere(repo).is_some();
-    if fix && !problems.is_empty() && !elsewhere && reinstall(repo, me, true).is_ok() {
+    if fix && !problems.is_empty() && !elsewhere && reinstall(repo, me, true, bare).is_ok() {
         problems = install::health(repo);
     }
     if !missing.is_empty() {
@@ -296,6 +296,8 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     if !problems.is_empty() {
         let hint = if elsewhere {
             "unset core.hooksPath where it is set (`git config --global --unset core.hooksPath` for the global config), or install into its directory with `git ward install --force`"
+        } else if bare {
+            "run `git ward doctor --fix` (or `git ward install --server`)"
         } else {
             "run `git ward doctor --fix` (or `git ward install`)"
         };
@@ -310,14 +312,23 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
 }
 
 /// Runs `git ward install` (with `--force`: over a hook that replaced
-/// git-ward's) in the repository; its error's first line when it fails.
-fn reinstall(repo: &Repo, me: Option<&Path>, force: bool) -> std::result::Result<(), String> {
+/// git-ward's; `--server` in a bare repository, whose hook is
+/// pre-receive) in the repository; its error's first line when it fails.
+fn reinstall(
+    repo: &Repo,
+    me: Option<&Path>,
+    force: bool,
+    bare: bool,
+) -> std::result::Result<(), String> {
     let me = me.ok_or("cannot find git-ward's own path")?;
     let mut cmd = std::process::Command::new(me);
     cmd.arg("install")
         .current_dir(repo.workdir().unwrap_or(repo.git_dir()));
     if force {
         cmd.arg("--force");
+    }
+    if bare {
+        cmd.arg("--server");
     }
     let out = cmd.output().map_err(|e| e.to_string())?;
     if out.status.success() {

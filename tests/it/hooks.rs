@@ -1127,7 +1127,17 @@ fn doctor_passes_without_hooks_outside_a_repository_and_in_a_bare_one() {
     std::fs::remove_file(bare.join("hooks/pre-receive")).unwrap();
     doctor(&bare)
         .code(3)
-        .stdout_has("pre-receive hook is missing");
+        .stdout_has("pre-receive hook is missing")
+        .stdout_has("`git ward install --server`");
+    // `--fix` puts it back as `install --server` would.
+    let mut cmd = repo.ward_command(["doctor", "--fix"]);
+    cmd.current_dir(&bare)
+        .env("GIT_CEILING_DIRECTORIES", repo.tmp.path());
+    crate::common::Run::from(cmd.output().unwrap()).ok();
+    assert!(bare.join("hooks/pre-receive").exists());
+    doctor(&bare)
+        .ok()
+        .stdout_has("ok   hooks      installed and current");
 }
 
 /// A package manager keeps git-ward in a versioned directory with a link
