@@ -86,10 +86,18 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "classified");
     let policy = facts::load_policy(repo.as_ref(), via_shim);
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy loaded");
+    let unreadable = match &repo {
+        Some(_) => None,
+        None => Repo::why_unreadable(&git.globals),
+    };
     let (facts, decision) = match &policy {
         Ok(policy) => match repo
             .as_ref()
             .map_or(Ok(()), Repo::refs_readable)
+            .and_then(|()| match unreadable {
+                Some(why) => Err(Error::internal(why).with_hint(facts::UNREADABLE_HINT)),
+                None => Ok(()),
+            })
             // Refs git-ward cannot read: the facts are missing, not an argument.
             .map_err(|e| Error::internal(e.message).with_hint(e.hint.unwrap_or_default()))
             .and_then(|()| facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim))

@@ -54,13 +54,15 @@ pub fn main(args: Vec<OsString>) -> u8 {
     let Some(repo) = a.repo.as_ref().filter(|_| a.action.needs_repo) else {
         // Outside a repository, or a command that needs none: git's
         // business, but for a write into a git directory or onto a policy
-        // file (`config --file`, `diff --no-index --output`).
-        if let (Verdict::Deny(err), Some(_)) = (
-            &a.decision.verdict,
-            a.facts.as_ref().and_then(|f| f.writes_guarded.as_ref()),
-        ) {
-            report_denial(err);
-            return exit::DENIED;
+        // file (`config --file`, `diff --no-index --output`), and for a
+        // command in a repository git-ward cannot read (SHA-256), which
+        // is refused as without facts.
+        let guarded = a.facts.as_ref().is_some_and(|f| f.writes_guarded.is_some());
+        if let Verdict::Deny(err) = &a.decision.verdict {
+            if guarded || a.action.needs_repo {
+                report_denial(err);
+                return exit::DENIED;
+            }
         }
         return exec(&real, &args, None, None);
     };

@@ -163,12 +163,7 @@ impl<'r> Ctx<'r> {
 
 /// The repository of the current directory, for the tool's commands.
 pub fn tool_repo() -> Result<Repo> {
-    Repo::discover().ok_or_else(|| {
-        Error::invalid(
-            "not in a git repository",
-            "run it inside the repository's working tree",
-        )
-    })
+    Repo::for_tool("run it inside the repository's working tree")
 }
 
 fn absolute(path: &std::path::Path) -> PathBuf {

@@ -44,12 +44,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
 
 /// The lines of the log that pass the filters.
 fn query(args: &AuditArgs) -> Result<Vec<audit::Record>> {
-    let repo = Repo::discover().ok_or_else(|| {
-        Error::invalid(
-            "not in a git repository",
-            "run `git ward audit` inside the repository whose log you want",
-        )
-    })?;
+    let repo = Repo::for_tool("run `git ward audit` inside the repository whose log you want")?;
     if let Some(c) = args.contract.as_deref() {
         if !facts::valid_contract(c) {
             return Err(facts::invalid_contract(c));

@@ -28,12 +28,7 @@ pub enum ContractCommand {
 }
 
 fn repo() -> Result<Repo> {
-    Repo::discover().ok_or_else(|| {
-        Error::invalid(
-            "not in a git repository",
-            "run it inside the repository the agent works in",
-        )
-    })
+    Repo::for_tool("run it inside the repository the agent works in")
 }
 
 /// Runs `git ward contract ...`.

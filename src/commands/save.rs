@@ -247,7 +247,11 @@ pub fn save(request: &Request, ctx: &Context) -> Result<Saved> {
     args.extend(["commit", "--allow-empty", "-F", "-"].map(OsString::from));
     let mut a = assess(&args, ctx.as_agent);
     as_commit(&mut a);
-    let repo = a.repo.as_ref().ok_or_else(not_a_repo)?;
+    // Outside a repository; or in one git-ward cannot read, refused as such.
+    let repo = a
+        .repo
+        .as_ref()
+        .ok_or_else(|| a.decision.denial().cloned().unwrap_or_else(not_a_repo))?;
     let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
     let contract = a.facts.as_ref().and_then(|f| f.contract.clone());
     let agent = ctx.as_agent || a.facts.as_ref().is_some_and(|f| f.actor == Actor::Agent);

@@ -53,6 +53,10 @@ pub struct Repo {
     user_config: OnceCell<Vec<gix::config::File>>,
 }
 
+/// What to do in a repository git-ward cannot read.
+pub const UNREADABLE_HINT: &str =
+    "git-ward reads SHA-1 repositories of the files or reftable backend; let a person run this command here";
+
 /// How gix opens repositories here: the repository's config only (the
 /// user's and system's are read on demand), the path as given, and
 /// object-store slots as the packs on disk need (with a fixed few, an
@@ -101,6 +105,59 @@ impl Repo {
             repo.workdir = Some(tree.canonicalize().unwrap_or(tree));
         }
         Some(repo)
+    }
+
+    /// Why there is a repository where git would find one for these
+    /// globals, but it cannot be read here ([`Repo::for_globals`] gave
+    /// none): a SHA-256 repository, an extension gix does not know. Then
+    /// nothing git-ward decides there can rest on facts, and it says so.
+    pub fn why_unreadable(globals: &Globals) -> Option<String> {
+        let cwd = effective_cwd(globals);
+        let dir = match globals
+            .git_dir
+            .clone()
+            .or_else(|| env::var_os("GIT_DIR").map(PathBuf::from))
+        {
+            Some(dir) => cwd.join(dir),
+            None => Dirs::discover(&physical_cwd(globals)?)?.git_dir,
+        };
+        let err = gix::open_opts(&dir, options()).err()?;
+        let format = gix::config::File::from_path_no_includes(
+            dir.join("config"),
+            gix::config::Source::Local,
+        )
+        .ok()
+        .and_then(|c| c.string("extensions.objectFormat").map(|v| v.to_string()))
+        .filter(|f| !f.eq_ignore_ascii_case("sha1"));
+        let why = match format {
+            Some(format) => format!("it stores {format} objects, which git-ward cannot read"),
+            None => {
+                let mut why = err.to_string();
+                let mut source = std::error::Error::source(&err);
+                while let Some(e) = source {
+                    why = format!("{why}: {e}");
+                    source = e.source();
+                }
+                why
+            }
+        };
+        Some(format!(
+            "cannot read the repository at {}: {why}",
+            dir.display()
+        ))
+    }
+
+    /// The repository of the current directory for one of the tool's
+    /// commands: not in one is an invalid argument (with `hint`, where to
+    /// run it); in one git-ward cannot read, an error saying why.
+    pub fn for_tool(hint: &str) -> Result<Repo> {
+        if let Some(repo) = Repo::discover() {
+            return Ok(repo);
+        }
+        Err(match Repo::why_unreadable(&Globals::default()) {
+            Some(why) => Error::internal(why).with_hint(UNREADABLE_HINT),
+            None => Error::invalid("not in a git repository", hint),
+        })
     }
 
     /// The repository of the current directory (tool and hook faces).

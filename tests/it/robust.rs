@@ -550,3 +550,43 @@ fn a_ward_policy_path_that_is_not_utf8_is_honoured() {
         run.stderr
     );
 }
+
+/// A SHA-256 repository, which git-ward cannot read: an agent's mutating
+/// commands are refused as without facts (so nothing runs unchecked and
+/// without a checkpoint), reads pass, and the tool says why.
+#[test]
+fn a_repository_git_ward_cannot_read_refuses_mutations_and_says_why() {
+    let repo = TestRepo::new();
+    let dir = repo.path("sha");
+    repo.git([
+        "init",
+        "-q",
+        "--object-format=sha256",
+        "-b",
+        "main",
+        dir.to_str().unwrap(),
+    ])
+    .ok();
+    std::fs::write(dir.join("a.txt"), "one\n").unwrap();
+    repo.git_in(&dir, ["add", "a.txt"]).ok();
+    repo.git_in(&dir, ["commit", "-q", "-m", "one"]).ok();
+    std::fs::write(dir.join("a.txt"), "work\n").unwrap();
+    let agent = [("WARD_CONTRACT", "c1")];
+    repo.shim_in(&dir, ["reset", "--hard"], &agent)
+        .code(1)
+        .stderr_has("[EN-GIT-E-001]")
+        .stderr_has("sha256 objects")
+        .stderr_has("hint: ");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.txt")).unwrap(),
+        "work\n"
+    );
+    repo.shim_in(&dir, ["status", "--short"], &agent)
+        .ok()
+        .stdout_has(" M a.txt");
+    let mut cmd = repo.ward_command(["checkpoint"]);
+    cmd.current_dir(&dir);
+    crate::common::Run::from(cmd.output().unwrap())
+        .code(3)
+        .stderr_has("sha256 objects");
+}
