@@ -31,7 +31,7 @@ mod worktree;
 pub use names::{is_command, is_read as always_reads};
 pub use output::may_write_file;
 pub use refspec::{fetch_line, push_repository, source_for, FetchLine};
-pub use worktree::STASH_PUSH;
+pub use worktree::{STASH_PUSH, WORKTREE_PRUNE};
 
 use std::collections::HashMap;
 use std::ffi::OsString;

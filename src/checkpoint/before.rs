@@ -102,6 +102,21 @@ pub fn before_destructive(
         }
         return Ok(Some(id));
     }
+    if action.destructive.as_deref() == Some(crate::classify::WORKTREE_PRUNE) {
+        let heads = lost::pruned_heads(ctx);
+        if heads.is_empty() {
+            return Ok(None);
+        }
+        let id = take(ctx, action)?;
+        lost::keep(ctx, &id, &heads)?;
+        crate::output::errln!(
+            "ward: checkpoint {id} keeps {} commit{} that HEADs of pruned worktrees held ({}{id}/lost)",
+            heads.len(),
+            plan::plural(heads.len()),
+            store::KEPT
+        );
+        return Ok(Some(id));
+    }
     if !action.writes_files.is_empty() {
         // What is at stake is what is at those paths now, tracked or not: a
         // new file, or one outside the working tree, loses nothing here.
@@ -152,7 +167,10 @@ pub fn before_destructive(
         .map(|paths| (cwd, paths));
     // Paths written from a tree-ish overwrite skip-worktree files too.
     let skipped_at_stake = action.from_tree || action.effect == crate::action::Effect::Unknown;
-    if !moves_refs && is_clean(ctx, tracked, untracked, skipped_at_stake, limit)? {
+    // A removed worktree's detached HEAD goes with it: kept as the
+    // checkpoint's parent, whatever the files.
+    let drops_head = removed_ctx.is_some() && ctx.repo.head().is_some_and(|h| h.branch().is_none());
+    if !moves_refs && !drops_head && is_clean(ctx, tracked, untracked, skipped_at_stake, limit)? {
         return Ok(None);
     }
     // The commit whose files a checkout or a reset writes.
@@ -318,7 +336,7 @@ fn can_move_refs(action: &Action) -> bool {
     !action.refs.is_empty()
         || matches!(
             action.command.as_str(),
-            "rebase" | "branch" | "stash" | "update-ref" | "worktree"
+            "rebase" | "branch" | "stash" | "update-ref"
         )
 }
 

@@ -52,6 +52,30 @@ fn has_refs(ctx: &Ctx) -> Result<bool> {
         .is_empty())
 }
 
+/// The detached HEADs of the worktrees `git worktree prune` would delete
+/// the records of: not locked, their directory gone (what their `gitdir`
+/// file names). Those on a branch lose nothing.
+pub fn pruned_heads(ctx: &Ctx) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(ctx.common_dir.join("worktrees")) else {
+        return Vec::new();
+    };
+    let mut heads = Vec::new();
+    for entry in entries.flatten() {
+        let admin = entry.path();
+        let read = |name: &str| std::fs::read_to_string(admin.join(name)).ok();
+        let gone = read("gitdir").is_some_and(|dir| !std::path::Path::new(dir.trim()).exists());
+        if admin.join("locked").exists() || !gone {
+            continue;
+        }
+        if let Some(head) = read("HEAD").map(|h| h.trim().to_string()) {
+            if crate::hooks::is_object_id(&head) {
+                heads.push(head);
+            }
+        }
+    }
+    heads
+}
+
 /// Keeps `commits` reachable from `refs/ward/kept/<id>/lost`.
 pub fn keep(ctx: &Ctx, id: &str, commits: &[String]) -> Result<()> {
     let empty_tree = ctx.git.run_with(

@@ -599,6 +599,12 @@ pub(super) const WORKTREE_ADD: &[Opt] = &[
 
 pub(super) const WORKTREE_REMOVE: &[Opt] = &[opt('f', "force", No, true)];
 
+pub(super) const WORKTREE_PRUNE: &[Opt] = &[
+    opt('n', "dry-run", No, true),
+    opt('v', "verbose", No, true),
+    opt('\0', "expire", Required, true),
+];
+
 /// `git config`, old and new forms together (`--get`, `get`, `set --value`).
 pub(super) const CONFIG: &[Opt] = &[
     opt('\0', "global", No, true),

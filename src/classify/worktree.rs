@@ -277,6 +277,12 @@ pub(super) fn clean(args: &[String], a: &mut Action) {
 /// which deletes an untracked file where a tracked path was (a tracked
 /// directory replaced by a file, or a file by a directory) and keeps it
 /// nowhere: destructive, checkpointed only then (see `checkpoint::before`).
+/// `worktree prune` deletes the records of worktrees whose directories are
+/// gone, and with them their HEADs: a detached one may be all that
+/// reaches commits made there (kept first, see `checkpoint::before`).
+pub const WORKTREE_PRUNE: &str =
+    "worktree prune deletes the records of worktrees whose directories are gone, their detached HEADs with them";
+
 pub const STASH_PUSH: &str =
     "stash push resets the working tree: an untracked file where a tracked path was is deleted";
 
@@ -308,7 +314,9 @@ pub(super) fn stash(args: &[String], a: &mut Action) {
 }
 
 /// `worktree`: `list` reads; `remove --force` deletes a worktree with its
-/// uncommitted changes (SPEC), `remove` names it; `add` and `move` make a
+/// uncommitted changes (SPEC), `remove` a clean one with its HEAD (a
+/// detached one may be all that reaches commits made there): both
+/// destructive, and name the worktree; `add` and `move` make a
 /// working tree at a path ([`Action::new_trees`]); `add` makes a branch with `-b`/`-B`, or
 /// guesses one like `checkout` (from a remote with `<commit-ish>` naming a
 /// branch that exists there only; named after the path's last component
@@ -319,12 +327,16 @@ pub(super) fn worktree(args: &[String], ctx: &Context, a: &mut Action) {
         Some("list") => a.effect = Effect::Read,
         Some("remove") => {
             let p = parse(rest, tables::WORKTREE_REMOVE, false);
-            if p.count("force") > 0 {
-                a.destructive = Some(
-                    "worktree remove --force deletes the worktree's uncommitted changes".into(),
-                );
-            }
+            a.destructive = Some(if p.count("force") > 0 {
+                "worktree remove --force deletes the worktree's uncommitted changes".into()
+            } else {
+                // git refuses a dirty one; a detached HEAD goes with it.
+                "worktree remove deletes the worktree's HEAD, the only ref to commits made there detached".into()
+            });
             a.removes_worktree = p.args.first().cloned();
+        }
+        Some("prune") if !parse(rest, tables::WORKTREE_PRUNE, false).flag("dry-run") => {
+            a.destructive = Some(WORKTREE_PRUNE.into());
         }
         Some("add") => worktree_add(rest, ctx, a),
         Some("move") => {

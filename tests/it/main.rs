@@ -21,4 +21,5 @@ mod tracking;
 mod undo;
 mod undo_state;
 mod workflow;
+mod worktrees;
 mod written_files;

@@ -1032,10 +1032,19 @@ fn edge_cases() {
         ),
         ("worktree list", r("worktree")),
         (
+            "worktree prune -v",
+            destroys(m("worktree"), crate::classify::WORKTREE_PRUNE),
+        ),
+        ("worktree prune --dry-run", m("worktree")),
+        ("worktree prune -nv", m("worktree")),
+        (
             "worktree remove ../wt",
             Action {
                 removes_worktree: Some("../wt".into()),
-                ..m("worktree")
+                ..destroys(
+                    m("worktree"),
+                    "worktree remove deletes the worktree's HEAD, the only ref to commits made there detached",
+                )
             },
         ),
         (

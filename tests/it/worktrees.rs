@@ -1,0 +1,51 @@
+//! Linked worktrees: what removing or pruning one takes with it.
+
+use crate::common::{sibling, TestRepo};
+
+const AGENT: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
+
+/// Is `commit` reachable from some ref (refs/ward included)?
+fn reachable(repo: &TestRepo, commit: &str) -> bool {
+    let refs = repo
+        .git(["for-each-ref", "--format=%(objectname)"])
+        .ok()
+        .stdout;
+    refs.lines()
+        .any(|tip| repo.git(["merge-base", "--is-ancestor", commit, tip]).code == Some(0))
+}
+
+/// Commits an agent made on a detached HEAD in a linked worktree are all
+/// its HEAD reaches: a clean `worktree remove` (through the shim), and a
+/// `worktree prune` of one whose directory is gone, keep them first.
+#[test]
+fn removing_or_pruning_a_worktree_keeps_its_detached_commits() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let detached = |name: &str| {
+        let wt = sibling(&repo, name);
+        repo.git(["worktree", "add", "-q", "--detach", wt.to_str().unwrap()])
+            .ok();
+        repo.shim_in(
+            &wt,
+            ["commit", "-q", "--allow-empty", "-m", "detached work"],
+            AGENT,
+        )
+        .ok();
+        let head = repo.git_in(&wt, ["rev-parse", "HEAD"]).ok().stdout;
+        (wt, head.trim().to_string())
+    };
+    let (wt, work) = detached("wt1");
+    repo.shim_env(["worktree", "remove", wt.to_str().unwrap()], AGENT)
+        .ok();
+    assert!(!wt.exists());
+    assert!(reachable(&repo, &work), "{work} lost by worktree remove");
+
+    let (wt, work) = detached("wt2");
+    std::fs::remove_dir_all(&wt).unwrap();
+    repo.shim_env(["worktree", "prune"], AGENT)
+        .ok()
+        .stderr_has("keeps 1 commit that HEADs of pruned worktrees held");
+    assert!(reachable(&repo, &work), "{work} lost by worktree prune");
+    // A dry run prunes nothing, and keeps nothing.
+    repo.shim_env(["worktree", "prune", "-n"], AGENT).ok();
+}
