@@ -277,9 +277,14 @@ pub struct RefStep {
     pub to: String,
     /// The value the command left (zeros: it deleted the ref).
     pub from: String,
-    /// `move-back`, `moved-since` or `unchanged`.
+    /// `move-back`, `moved-since`, `checked-out` (a branch another
+    /// worktree has checked out, which git itself never moves or deletes
+    /// from here) or `unchanged`.
     pub action: &'static str,
     pub now: Option<String>,
+    /// For `checked-out`: the worktree that has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<String>,
 }
 
 /// Collapses a command's journal into one step per ref.
@@ -288,6 +293,7 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
         .git
         .output(["symbolic-ref", "-q", "HEAD"])
         .is_ok_and(|o| o.status.success());
+    let elsewhere = worktree::branches_elsewhere(ctx);
     let mut order: Vec<String> = Vec::new();
     let mut span: BTreeMap<String, (String, String)> = BTreeMap::new();
     for m in moves {
@@ -315,12 +321,18 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
                 None => current(ctx, &name),
             };
             let now_z = now.clone().unwrap_or_else(|| ZERO.to_string());
+            let checked_out = name
+                .strip_prefix("refs/heads/")
+                .and_then(|b| elsewhere.iter().find(|(branch, _)| branch == b))
+                .map(|(_, path)| path.display().to_string());
             let action = if now_z == old {
                 "unchanged"
-            } else if now_z == new {
-                "move-back"
-            } else {
+            } else if now_z != new {
                 "moved-since"
+            } else if checked_out.is_some() {
+                "checked-out"
+            } else {
+                "move-back"
             };
             RefStep {
                 name,
@@ -328,6 +340,7 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
                 from: new,
                 action,
                 now,
+                worktree: checked_out.filter(|_| action == "checked-out"),
             }
         })
         .filter(|s| s.to != s.from)
@@ -477,6 +490,11 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
                 s.now.as_deref().map(short).unwrap_or("deleted"),
                 short(&s.from)
             ),
+            "checked-out" => format!(
+                "  REF       {} is checked out in {}: left alone (`git worktree remove` it first to undo this too)\n",
+                s.name,
+                s.worktree.as_deref().unwrap_or("another worktree")
+            ),
             _ => format!("  REF       {} already at {}\n", s.name, short(&s.to)),
         };
         out.say(&line);
@@ -588,7 +606,10 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         && !index_changes
         && lost_stashes.is_empty()
     {
-        let moved_since = steps.iter().filter(|s| s.action == "moved-since").count();
+        let moved_since = steps
+            .iter()
+            .filter(|s| matches!(s.action, "moved-since" | "checked-out"))
+            .count();
         out.say(&match plan.lost() {
             Some(lost) => {
                 format!("Nothing can be undone: {lost}; everything else is as it was before it.")

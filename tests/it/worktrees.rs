@@ -49,3 +49,32 @@ fn removing_or_pruning_a_worktree_keeps_its_detached_commits() {
     // A dry run prunes nothing, and keeps nothing.
     repo.shim_env(["worktree", "prune", "-n"], AGENT).ok();
 }
+
+/// Undo of `worktree add -b <branch>` would delete a branch another
+/// worktree has checked out (which git itself refuses): it leaves it, and
+/// says which worktree has it.
+#[test]
+fn undo_leaves_a_branch_another_worktree_has_checked_out() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    let wt = sibling(&repo, "wt");
+    repo.shim_env(
+        [
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "agent/new",
+            wt.to_str().unwrap(),
+        ],
+        AGENT,
+    )
+    .ok();
+    repo.ward(["undo", "--yes"])
+        .ok()
+        .stdout_has("refs/heads/agent/new is checked out in")
+        .stdout_has("left alone");
+    assert!(repo.rev("refs/heads/agent/new").is_some());
+    repo.git_in(&wt, ["rev-parse", "--verify", "HEAD"]).ok();
+}
