@@ -106,11 +106,47 @@ pub fn named(git: &Git, cwd: &Path, arg: &str) -> Option<PathBuf> {
         .find(|p| std::fs::canonicalize(p).is_ok_and(|p| p == wanted))
 }
 
-/// Where a checkpoint's worktree was, when that is not `ctx`'s.
+/// Where a checkpoint's worktree was, when that is not `ctx`'s. It is
+/// `ctx`'s when it was taken at the same top, or of the same git dir (a
+/// linked worktree moved with `git worktree move` keeps its own), or, its
+/// paths gone, of the same worktree of the repository (the main one, or
+/// linked `<name>`): the repository's directory was moved or renamed.
 fn elsewhere(ctx: &Ctx, cp: &Checkpoint) -> Option<PathBuf> {
     let dir = PathBuf::from(cp.workdir.as_deref()?);
     let same = dir == ctx.workdir || std::fs::canonicalize(&dir).is_ok_and(|d| d == ctx.workdir);
-    (!same).then_some(dir)
+    let git_dir = cp.worktree.as_deref().map(PathBuf::from);
+    let same_git_dir = git_dir.as_ref().is_some_and(|g| {
+        g == &ctx.git_dir || std::fs::canonicalize(g).is_ok_and(|g| g == ctx.git_dir)
+    });
+    let moved = !dir.exists()
+        && git_dir
+            .as_ref()
+            .is_some_and(|g| !g.exists() && identity(g) == identity_here(ctx));
+    (!same && !same_git_dir && !moved).then_some(dir)
+}
+
+/// Which worktree of its repository a git dir is, by its shape:
+/// `Some(name)` for `<common>/worktrees/<name>`, `None` for the main one.
+fn identity(git_dir: &Path) -> Option<String> {
+    let parent = git_dir.parent()?;
+    (parent.file_name()? == "worktrees")
+        .then(|| {
+            git_dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .flatten()
+}
+
+/// [`identity`] of `ctx`'s worktree, as its repository says.
+fn identity_here(ctx: &Ctx) -> Option<String> {
+    (ctx.git_dir != ctx.common_dir)
+        .then(|| {
+            ctx.git_dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .flatten()
 }
 
 /// The worktree of this repository whose top is `dir`, if there is one.

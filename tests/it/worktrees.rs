@@ -78,3 +78,55 @@ fn undo_leaves_a_branch_another_worktree_has_checked_out() {
     assert!(repo.rev("refs/heads/agent/new").is_some());
     repo.git_in(&wt, ["rev-parse", "--verify", "HEAD"]).ok();
 }
+
+/// A checkpoint stays its worktree's after `git worktree move`, and after
+/// the whole repository's directory is renamed: rollback restores in place.
+#[test]
+fn rollback_follows_a_moved_worktree_and_a_renamed_repository() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let wt = sibling(&repo, "wt");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "agent/c1",
+        wt.to_str().unwrap(),
+    ])
+    .ok();
+    std::fs::write(wt.join("README"), "precious\n").unwrap();
+    repo.shim_in(&wt, ["reset", "-q", "--hard"], AGENT).ok();
+    let moved = sibling(&repo, "wt-moved");
+    repo.git([
+        "worktree",
+        "move",
+        wt.to_str().unwrap(),
+        moved.to_str().unwrap(),
+    ])
+    .ok();
+    let mut cmd = repo.ward_command(["rollback", "chk-c1-1", "--yes"]);
+    cmd.current_dir(&moved);
+    crate::common::Run::from(cmd.output().unwrap()).ok();
+    assert_eq!(
+        std::fs::read_to_string(moved.join("README")).unwrap(),
+        "precious\n"
+    );
+
+    // The main worktree, its repository renamed.
+    repo.write("README", "mine\n");
+    repo.shim_env(["reset", "-q", "--hard"], AGENT).ok();
+    let (_, list) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let id = list["checkpoints"][0]["id"].as_str().unwrap().to_string();
+    let renamed = sibling(&repo, "renamed");
+    std::fs::rename(&repo.dir, &renamed).unwrap();
+    let mut cmd = repo.ward_command(["rollback", &id, "--yes"]);
+    cmd.current_dir(&renamed);
+    let run = crate::common::Run::from(cmd.output().unwrap());
+    std::fs::rename(&renamed, &repo.dir).unwrap();
+    run.ok();
+    assert_eq!(
+        std::fs::read_to_string(repo.dir.join("README")).unwrap(),
+        "mine\n"
+    );
+}
