@@ -118,6 +118,10 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 {
                     facts.fast_forward = repo.fast_forwards(target);
                 }
+                if let (Some(repo), true) = (repo.as_ref(), on_protected && action.creates_commits)
+                {
+                    facts.checked_out_elsewhere = repo.branches_elsewhere();
+                }
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)
             }

@@ -71,6 +71,10 @@ pub struct Facts {
     /// The command's [`Action::ff_target`] is a fast-forward of HEAD
     /// (asked only on a protected branch, where it makes the merge syncing).
     pub fast_forward: bool,
+    /// Branches other worktrees have checked out, with where (read only
+    /// for a command that makes commits on a protected branch: git will
+    /// not check the agent branch out here too).
+    pub checked_out_elsewhere: Vec<(String, String)>,
 }
 
 impl Facts {
@@ -84,6 +88,7 @@ impl Facts {
             writes_guarded: None,
             agent_remotes: Vec::new(),
             fast_forward: false,
+            checked_out_elsewhere: Vec::new(),
         }
     }
 }
@@ -605,6 +610,14 @@ fn decide_commit_on_protected(
             ),
             Some(contract) => {
                 let target = format!("{}{contract}", policy.settings.branches.agent_prefix);
+                if let Some((_, path)) = facts.checked_out_elsewhere.iter().find(|(b, _)| *b == target) {
+                    return Decision::deny(
+                        Code::D001,
+                        format!("{op} on protected branch '{branch}': '{target}' is checked out in another worktree ({path})"),
+                        format!("work on it there (`cd {path}`), or commit on a new branch here (`git switch -c {target}-2`)"),
+                        "capabilities.ensure_working_branch",
+                    );
+                }
                 Decision {
                     rule: format!("on protected '{branch}' with contract '{contract}': switch to '{target}'"),
                     verdict: Verdict::Switch(target),

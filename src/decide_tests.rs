@@ -1284,3 +1284,24 @@ fn a_fast_forward_to_the_upstream_is_syncing() {
         assert_eq!(outcome(&decide(policy, action, facts)), want, "row {i}");
     }
 }
+
+/// The agent branch checked out in another worktree: git would not move
+/// this one onto it, so the commit is refused up front, saying where it is.
+#[test]
+fn an_agent_branch_checked_out_elsewhere_is_refused_up_front() {
+    let elsewhere = Facts {
+        checked_out_elsewhere: vec![("agent/c1".into(), "/w/wt".into())],
+        ..agent("main", Some("c1"))
+    };
+    let d = decide(&Policy::built_in(), &commit(), &elsewhere);
+    assert_eq!(outcome(&d), Want::Deny(Code::D001));
+    assert!(d.denial().unwrap().message.contains("/w/wt"));
+    let other = Facts {
+        checked_out_elsewhere: vec![("agent/c2".into(), "/w/wt".into())],
+        ..agent("main", Some("c1"))
+    };
+    assert_eq!(
+        outcome(&decide(&Policy::built_in(), &commit(), &other)),
+        Want::Switch("agent/c1")
+    );
+}

@@ -578,6 +578,7 @@ pub fn gather_at(
         writes_guarded: None,
         agent_remotes: Vec::new(),
         fast_forward: false,
+        checked_out_elsewhere: Vec::new(),
     })
 }
 

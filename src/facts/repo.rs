@@ -641,6 +641,37 @@ impl Repo {
             .is_ok_and(|out| out.status.success())
     }
 
+    /// The branches the repository's other worktrees have checked out,
+    /// with their tops, from their HEAD files (no git run).
+    pub fn branches_elsewhere(&self) -> Vec<(String, String)> {
+        let branch_of = |admin: &Path| {
+            let head = std::fs::read_to_string(admin.join("HEAD")).ok()?;
+            let name = head.trim().strip_prefix("ref: refs/heads/")?.to_string();
+            Some(name)
+        };
+        let mut out = Vec::new();
+        if self.git_dir != self.common_dir {
+            if let (Some(b), Some(top)) = (branch_of(&self.common_dir), self.common_dir.parent()) {
+                out.push((b, top.display().to_string()));
+            }
+        }
+        let Ok(entries) = std::fs::read_dir(self.common_dir.join("worktrees")) else {
+            return out;
+        };
+        for admin in entries.flatten().map(|e| e.path()) {
+            if admin == self.git_dir {
+                continue;
+            }
+            let top = std::fs::read_to_string(admin.join("gitdir"))
+                .ok()
+                .map(|g| g.trim().trim_end_matches("/.git").to_string());
+            if let (Some(b), Some(top)) = (branch_of(&admin), top) {
+                out.push((b, top));
+            }
+        }
+        out
+    }
+
     /// The contract file of this worktree.
     pub fn contract_file(&self) -> PathBuf {
         self.git_dir().join("ward").join("contract")

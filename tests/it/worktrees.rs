@@ -4,6 +4,17 @@ use crate::common::{sibling, TestRepo};
 
 const AGENT: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
 
+/// Hooks installed, `agent/c1` checked out in a linked worktree `wt`.
+fn with_agent_worktree() -> (TestRepo, std::path::PathBuf) {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let wt = sibling(&repo, "wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1", path])
+        .ok();
+    (repo, wt)
+}
+
 /// Is `commit` reachable from some ref (refs/ward included)?
 fn reachable(repo: &TestRepo, commit: &str) -> bool {
     let refs = repo
@@ -83,18 +94,7 @@ fn undo_leaves_a_branch_another_worktree_has_checked_out() {
 /// the whole repository's directory is renamed: rollback restores in place.
 #[test]
 fn rollback_follows_a_moved_worktree_and_a_renamed_repository() {
-    let repo = TestRepo::new();
-    repo.ward(["install"]).ok();
-    let wt = sibling(&repo, "wt");
-    repo.git([
-        "worktree",
-        "add",
-        "-q",
-        "-b",
-        "agent/c1",
-        wt.to_str().unwrap(),
-    ])
-    .ok();
+    let (repo, wt) = with_agent_worktree();
     std::fs::write(wt.join("README"), "precious\n").unwrap();
     repo.shim_in(&wt, ["reset", "-q", "--hard"], AGENT).ok();
     let moved = sibling(&repo, "wt-moved");
@@ -128,5 +128,24 @@ fn rollback_follows_a_moved_worktree_and_a_renamed_repository() {
     assert_eq!(
         std::fs::read_to_string(repo.dir.join("README")).unwrap(),
         "mine\n"
+    );
+}
+
+/// `explain` and the shim agree when the agent branch is checked out in
+/// another worktree: refused, naming it, nothing changed.
+#[test]
+fn an_agent_branch_checked_out_in_another_worktree_is_refused_as_explained() {
+    let (repo, wt) = with_agent_worktree();
+    repo.write("README", "work\n");
+    repo.ward_env(["explain", "--", "commit", "-am", "w"], AGENT)
+        .stdout_has("decision:   deny");
+    repo.shim_env(["commit", "-q", "-am", "w"], AGENT)
+        .code(1)
+        .stderr_has("'agent/c1' is checked out in another worktree")
+        .stderr_has(wt.file_name().unwrap().to_str().unwrap());
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(
+        std::fs::read_to_string(repo.dir.join("README")).unwrap(),
+        "work\n"
     );
 }
