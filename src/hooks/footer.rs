@@ -41,13 +41,69 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
         return Ok(exit::OK);
     }
     let footer = quick.footer.replace("{contract}", &contract);
-    let Ok(text) = std::fs::read_to_string(file) else {
+    let Ok(bytes) = std::fs::read(file) else {
         return Ok(exit::OK);
     };
-    if let Some(new) = with_footer(&text, &footer, comment_char(&dirs)) {
+    // A message in another encoding (`i18n.commitEncoding`, or bytes that
+    // are simply not UTF-8) gets the footer too: its bytes are kept as
+    // they are around it.
+    let new = match String::from_utf8(bytes) {
+        Ok(text) => with_footer(&text, &footer, comment_char(&dirs)).map(String::into_bytes),
+        Err(e) => match escaped(e.as_bytes()) {
+            Some(text) => with_footer(&text, &footer, comment_char(&dirs)).map(|t| unescaped(&t)),
+            None => Some([e.as_bytes(), format!("\n\n{footer}\n").as_bytes()].concat()),
+        },
+    };
+    if let Some(new) = new {
         std::fs::write(file, new).at("write", file)?;
     }
     Ok(exit::OK)
+}
+
+/// Where bytes that are not UTF-8 stand in [`escaped`] text: one char of
+/// this private-use block per byte (U+F780 for 0x80 ...).
+const ESCAPE: u32 = 0xF700;
+
+/// Text for bytes that are not all UTF-8, that [`unescaped`] turns back
+/// into exactly them: each byte outside a UTF-8 sequence becomes a char
+/// of a private-use block. `None` when the text itself uses that block.
+fn escaped(bytes: &[u8]) -> Option<String> {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(text) => {
+                out.push_str(text);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let n = e.error_len().unwrap_or(bad.len());
+                out.extend(
+                    bad[..n]
+                        .iter()
+                        .filter_map(|b| char::from_u32(ESCAPE + u32::from(*b))),
+                );
+                rest = &bad[n..];
+            }
+        }
+    }
+    let used = |c: char| (ESCAPE + 0x80..=ESCAPE + 0xFF).contains(&u32::from(c));
+    let original = String::from_utf8_lossy(bytes);
+    (!original.chars().any(used)).then_some(out)
+}
+
+/// The bytes [`escaped`] text stands for.
+fn unescaped(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u32::from(c).checked_sub(ESCAPE) {
+            Some(b @ 0x80..=0xFF) => out.push(b as u8),
+            _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
 }
 
 /// git's `core.commentChar` (`#` unless set; `auto` counts as `#`). The
@@ -108,6 +164,16 @@ pub fn with_footer(text: &str, footer: &str, comment: char) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bytes that are not UTF-8 come back as they were, the footer added.
+    #[test]
+    fn a_message_that_is_not_utf8_gets_the_footer_and_keeps_its_bytes() {
+        let raw = b"fix caf\xe9 \xff\xfe\n\nbody \xc3\n";
+        let text = escaped(raw).unwrap();
+        assert_eq!(unescaped(&text), raw);
+        let new = unescaped(&with_footer(&text, F, '#').unwrap());
+        assert_eq!(new, b"fix caf\xe9 \xff\xfe\n\nbody \xc3\n\nContract: c1\n");
+    }
 
     const F: &str = "Contract: c1";
 

@@ -377,3 +377,16 @@ fn a_commit_made_from_a_template_carries_the_footer() {
         "Template subject\n\nContract: c1\n\n"
     );
 }
+
+/// A message that is not UTF-8 (a Latin-1 byte) gets the footer too
+/// (git then stores it converted, with a warning of its own).
+#[test]
+fn a_message_that_is_not_utf8_gets_the_footer() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let repo = on_agent_branch();
+    let message = OsStr::from_bytes(b"fix caf\xe9");
+    let args = ["commit", "-q", "--allow-empty", "-m"].map(OsStr::new);
+    repo.git_env(args.into_iter().chain([message]), C1).ok();
+    assert_eq!(contracts(&repo, "HEAD"), ["c1"]);
+}
