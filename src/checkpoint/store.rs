@@ -357,14 +357,26 @@ pub fn ids(ctx: &Ctx) -> Vec<String> {
         .collect()
 }
 
-/// The next free number for ids with this prefix.
+/// The largest number git-ward gives a checkpoint. A larger one in a ref
+/// or a state file was written by hand (`chk-local-18446744073709551615`):
+/// it is left out when the next number is chosen, so it can neither make
+/// the count overflow nor stop checkpoints from being taken.
+pub const MAX_NUMBER: u64 = 999_999_999_999;
+
+/// The next free number for ids with this prefix: one past the highest
+/// taken, or, once that reaches [`MAX_NUMBER`], the lowest free one.
 pub fn next_number(ids: &[String], prefix: &str) -> u64 {
-    ids.iter()
+    let taken: std::collections::BTreeSet<u64> = ids
+        .iter()
         .filter_map(|id| id.strip_prefix(prefix))
         .filter_map(|n| n.parse::<u64>().ok())
-        .max()
-        .unwrap_or(0)
-        + 1
+        .filter(|n| *n <= MAX_NUMBER)
+        .collect();
+    match taken.last() {
+        None => 1,
+        Some(&highest) if highest < MAX_NUMBER => highest + 1,
+        Some(_) => (1..).find(|n| !taken.contains(n)).unwrap_or(1),
+    }
 }
 
 /// Where the next number for an id prefix is remembered: a hint that
@@ -377,13 +389,15 @@ fn seq_file(ctx: &Ctx, prefix: &str) -> std::path::PathBuf {
         .join(prefix.trim_end_matches('-'))
 }
 
-/// The remembered next number for `prefix`, if any.
+/// The remembered next number for `prefix`, if any (one out of range is
+/// none: the refs are listed instead).
 pub fn read_seq(ctx: &Ctx, prefix: &str) -> Option<u64> {
     std::fs::read_to_string(seq_file(ctx, prefix))
         .ok()?
         .trim()
         .parse()
         .ok()
+        .filter(|n| (1..=MAX_NUMBER).contains(n))
 }
 
 /// Remembers the next number for `prefix` (best effort).
@@ -557,6 +571,17 @@ mod tests {
         assert!(!valid_id("chk-local-x"));
         assert!(!valid_id("../x"));
         assert!(!valid_id("chk-a/b-1"));
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_not_counted() {
+        let ids = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let prefix = id_prefix(None);
+        let absurd = ids(&["chk-local-2", "chk-local-18446744073709551615"]);
+        assert_eq!(next_number(&absurd, &prefix), 3);
+        let top = format!("chk-local-{MAX_NUMBER}");
+        assert_eq!(next_number(&ids(&["chk-local-1", &top]), &prefix), 2);
+        assert_eq!(next_number(&ids(&["chk-local-2", &top]), &prefix), 1);
     }
 
     #[test]

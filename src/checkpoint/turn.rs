@@ -56,7 +56,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
             && c.worktree.as_deref() == Some(&ctx.git_dir.display().to_string())
     };
     let before: Vec<Checkpoint> = store::list(&ctx)?.iter().filter(mine).cloned().collect();
-    let n = before.iter().filter_map(|c| c.turn).max().unwrap_or(0) + 1;
+    let n = next_turn(&before);
     let mut opts = Options::new(Kind::Turn);
     opts.description = format!("turn {n}: tests {status}");
     opts.turn = Some(n);
@@ -142,6 +142,22 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
         )));
     }
     Ok((value, text))
+}
+
+/// The largest turn number git-ward writes. A larger `Ward-Turn` trailer
+/// was written by hand: it is left out when the next number is chosen, so
+/// it cannot make the count overflow.
+const MAX_TURN: u32 = 999_999_999;
+
+/// The number of the turn after `before`.
+fn next_turn(before: &[Checkpoint]) -> u32 {
+    before
+        .iter()
+        .filter_map(|c| c.turn)
+        .filter(|n| *n < MAX_TURN)
+        .max()
+        .unwrap_or(0)
+        + 1
 }
 
 /// Runs the test command with a time limit. Its output passes through

@@ -541,3 +541,50 @@ fn listing_and_showing_run_while_the_policy_is_broken() {
         .code(3)
         .stderr_has("EN-GIT-E-001");
 }
+
+#[test]
+fn numbers_written_by_hand_cannot_stop_checkpoints() {
+    let repo = TestRepo::new();
+    let huge = "refs/ward/checkpoints/chk-local-18446744073709551615";
+    repo.git(["update-ref", huge, "HEAD"]).ok();
+    assert_eq!(repo.checkpoint("after a huge ref"), "chk-local-1");
+    std::fs::write(
+        repo.dir.join(".git/ward/seq/chk-local"),
+        "18446744073709551615\n",
+    )
+    .unwrap();
+    assert_eq!(
+        repo.checkpoint("after a huge remembered number"),
+        "chk-local-2"
+    );
+
+    // A turn checkpoint whose turn number is the largest there is.
+    let (_, v) = repo.ward_json(["turn", "--tests", "true", "--json"], &[]);
+    let turn = v["checkpoint"].as_str().unwrap().to_string();
+    let message = repo
+        .git([
+            "log",
+            "-1",
+            "--format=%B",
+            &format!("refs/ward/checkpoints/{turn}"),
+        ])
+        .ok()
+        .stdout
+        .replace("Ward-Turn: 1\n", "Ward-Turn: 4294967295\n")
+        .replace(&format!("Ward-Id: {turn}\n"), "Ward-Id: chk-local-50\n");
+    let tree = format!("refs/ward/checkpoints/{turn}^{{tree}}");
+    let forged = repo.git_stdin(["commit-tree", &tree], &message).ok().stdout;
+    repo.git([
+        "update-ref",
+        "refs/ward/checkpoints/chk-local-50",
+        forged.trim(),
+    ])
+    .ok();
+    let (run, v) = repo.ward_json(["turn", "--tests", "true", "--json"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["turn"], 2);
+
+    repo.write("README", "dirty\n");
+    repo.shim_env(["checkout", "--", "."], &[]).ok();
+    assert_eq!(repo.read("README").as_deref(), Some("hello\n"));
+}
