@@ -336,8 +336,16 @@ pub fn id_number(id: &str) -> Option<u64> {
 }
 
 /// Is `id` shaped like a checkpoint id (so it can be put in a ref name)?
+/// Every id git-ward makes is: `chk-`, `local` or a valid contract id (up
+/// to 100 characters), `-`, a number.
 pub fn valid_id(id: &str) -> bool {
-    id.starts_with("chk-") && id_number(id).is_some() && crate::facts::valid_contract(id)
+    let Some((contract, n)) = id.strip_prefix("chk-").and_then(|r| r.rsplit_once('-')) else {
+        return false;
+    };
+    crate::facts::valid_contract(contract)
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && n.parse::<u64>().is_ok()
 }
 
 /// The error for an id that names no checkpoint.
@@ -571,6 +579,15 @@ mod tests {
         assert!(!valid_id("chk-local-x"));
         assert!(!valid_id("../x"));
         assert!(!valid_id("chk-a/b-1"));
+        assert!(!valid_id("chk-local-+1"));
+        assert!(!valid_id("chk--1"));
+        let longest = "c".repeat(100);
+        assert!(valid_id(&format!(
+            "{}{}",
+            id_prefix(Some(&longest)),
+            u64::MAX
+        )));
+        assert!(!valid_id(&format!("chk-{longest}c-1")));
     }
 
     #[test]

@@ -1463,3 +1463,19 @@ fn a_stash_pop_that_conflicts_over_a_staged_edit_comes_back_unconflicted() {
     assert_eq!(unmerged, "", "still unmerged");
     assert_eq!(repo.state(), before);
 }
+
+#[test]
+fn a_checkpoint_of_the_longest_contract_id_is_undone_and_rolled_back_to() {
+    let repo = TestRepo::new();
+    let contract = "c".repeat(100);
+    let env = [("WARD_CONTRACT", contract.as_str())];
+    repo.write("README", "precious\n");
+    repo.shim_env(["checkout", "--", "README"], &env).ok();
+    let id = format!("chk-{contract}-1");
+    repo.ward(["checkpoint", "show", &id]).ok().stdout_has(&id);
+    repo.ward_env(["undo", "--yes"], &env).ok();
+    assert_eq!(repo.read("README").as_deref(), Some("precious\n"));
+    repo.write("README", "later\n");
+    repo.ward(["rollback", &id, "--yes"]).ok();
+    assert_eq!(repo.read("README").as_deref(), Some("precious\n"));
+}
