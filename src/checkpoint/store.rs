@@ -199,14 +199,19 @@ impl Checkpoint {
         m
     }
 
-    /// Reads a checkpoint back from its commit's message.
+    /// Reads a checkpoint back from its commit's message. The trailers
+    /// follow the first blank line; without one the description was empty
+    /// (git drops a message's leading blank lines), and all are trailers.
     pub fn parse(commit: &str, tree: &str, message: &str) -> Option<Checkpoint> {
-        let mut lines = message.lines();
-        let description = lines.next().unwrap_or("").to_string();
-        let mut cp = Checkpoint::new(String::new(), Kind::Manual, description);
+        let message = message.trim_end_matches('\n');
+        let (description, trailers) = match message.split_once("\n\n") {
+            Some((first, rest)) => (first.lines().next().unwrap_or(""), rest),
+            None => ("", message),
+        };
+        let mut cp = Checkpoint::new(String::new(), Kind::Manual, description.to_string());
         cp.commit = commit.to_string();
         cp.tree = tree.to_string();
-        for line in lines {
+        for line in trailers.lines() {
             let Some((key, value)) = line.strip_prefix("Ward-").and_then(|l| l.split_once(": "))
             else {
                 continue;
@@ -638,6 +643,27 @@ mod tests {
         assert_eq!(back.merge_state, c.merge_state);
         assert!(back.pinned);
         assert_eq!(back.commit, "cc");
+    }
+
+    #[test]
+    fn an_empty_description_is_read_back_empty() {
+        let mut c = Checkpoint::new("chk-local-1".into(), Kind::Manual, String::new());
+        c.created = "2026-01-01T00:00:00.000Z".into();
+        let message = c.message();
+        // As written, and as `%(contents)` gives it back, its blank lines gone.
+        let listed = format!("{}\n", message.trim_start_matches('\n'));
+        for text in [message.as_str(), listed.as_str()] {
+            let back = Checkpoint::parse("cc", "tt", text).unwrap();
+            assert_eq!(back.id, "chk-local-1");
+            assert_eq!(back.description, "");
+            assert_eq!(back.created, c.created);
+        }
+        c.description = "Ward-Id: chk-local-9".into();
+        let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
+        assert_eq!(
+            (back.id.as_str(), back.description.as_str()),
+            ("chk-local-1", "Ward-Id: chk-local-9")
+        );
     }
 
     proptest::proptest! {

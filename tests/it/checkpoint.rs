@@ -588,3 +588,18 @@ fn numbers_written_by_hand_cannot_stop_checkpoints() {
     repo.shim_env(["checkout", "--", "."], &[]).ok();
     assert_eq!(repo.read("README").as_deref(), Some("hello\n"));
 }
+
+#[test]
+fn a_checkpoint_with_an_empty_message_is_listed_and_restored() {
+    let repo = TestRepo::new();
+    repo.write("README", "kept\n");
+    let (run, v) = repo.ward_json(["checkpoint", "-m", "", "--json"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let id = v["checkpoint"]["id"].as_str().unwrap().to_string();
+    let (_, list) = repo.ward_json(["checkpoints", "--json"], &[]);
+    assert_eq!(list["checkpoints"][0]["id"], id.as_str());
+    assert_eq!(list["checkpoints"][0]["description"], "");
+    repo.write("README", "lost\n");
+    repo.ward(["rollback", &id, "--yes"]).ok();
+    assert_eq!(repo.read("README").as_deref(), Some("kept\n"));
+}
