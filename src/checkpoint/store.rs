@@ -422,33 +422,61 @@ pub fn write_seq(ctx: &Ctx, prefix: &str, n: u64) {
 /// checkpoint ref whose commit is gone (a damaged repository, a prune by
 /// hand) is left out with a warning, not allowed to hide all the others.
 pub fn list(ctx: &Ctx) -> Result<Vec<Checkpoint>> {
-    const FORMAT: &str = "--format=%(objectname)%00%(tree)%00%(contents)%1e";
+    const FORMAT: &str = "--format=%(objectname) %(tree) %(contents:size)%00%(contents)";
     let out = ctx.git.output(["for-each-ref", FORMAT, PREFIX])?;
     let out = if out.status.success() {
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        out.stdout
     } else {
         let present = refs_with_objects(ctx)?;
         if present.is_empty() {
-            String::new()
+            Vec::new()
         } else {
-            ctx.git.run(
-                ["for-each-ref", FORMAT]
-                    .into_iter()
-                    .chain(present.iter().map(String::as_str)),
-            )?
+            let args = ["for-each-ref", FORMAT]
+                .into_iter()
+                .chain(present.iter().map(String::as_str));
+            let out = ctx.git.output(args)?;
+            if !out.status.success() {
+                return Err(Error::internal(format!(
+                    "git for-each-ref failed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )));
+            }
+            out.stdout
         }
     };
-    let mut all: Vec<Checkpoint> = out
-        .split('\x1e')
-        .filter_map(|rec| {
-            let rec = rec.trim_start_matches('\n');
-            let mut f = rec.splitn(3, '\0');
-            let (commit, tree, msg) = (f.next()?, f.next()?, f.next()?);
-            Checkpoint::parse(commit, tree, msg)
-        })
-        .collect();
+    let mut all = records(&out);
     all.sort_by(|a, b| a.created.cmp(&b.created).then(a.number().cmp(&b.number())));
     Ok(all)
+}
+
+/// The checkpoints in `for-each-ref` output of `<commit> <tree> <size>\0
+/// <message>\n` records: the size says where a message ends, so it may
+/// hold any byte (a separator would hide the checkpoint that holds it).
+fn records(mut out: &[u8]) -> Vec<Checkpoint> {
+    let mut all = Vec::new();
+    while let Some(nul) = out.iter().position(|&b| b == 0) {
+        let head = String::from_utf8_lossy(&out[..nul]);
+        let mut fields = head.split(' ');
+        let (Some(commit), Some(tree), Some(Ok(size))) = (
+            fields.next(),
+            fields.next(),
+            fields.next().map(str::parse::<usize>),
+        ) else {
+            break;
+        };
+        let rest = &out[nul + 1..];
+        let Some(message) = rest.get(..size) else {
+            break;
+        };
+        all.extend(Checkpoint::parse(
+            commit,
+            tree,
+            &String::from_utf8_lossy(message),
+        ));
+        out = &rest[size..];
+        out = out.strip_prefix(b"\n").unwrap_or(out);
+    }
+    all
 }
 
 /// The checkpoint refs whose objects exist; each other one is named in a
@@ -663,6 +691,26 @@ mod tests {
         assert_eq!(
             (back.id.as_str(), back.description.as_str()),
             ("chk-local-1", "Ward-Id: chk-local-9")
+        );
+    }
+
+    #[test]
+    fn records_end_where_their_size_says() {
+        let mut out = Vec::new();
+        for (commit, description) in [("c1", &b"a\x1e\n\xff"[..]), ("c2", b"b")] {
+            let mut message = description.to_vec();
+            message.extend_from_slice(format!("\n\nWard-Id: chk-local-{commit}\n").as_bytes());
+            out.extend_from_slice(format!("{commit} t {}\0", message.len()).as_bytes());
+            out.extend_from_slice(&message);
+            out.push(b'\n');
+        }
+        let listed: Vec<(String, String)> = records(&out)
+            .into_iter()
+            .map(|c| (c.commit, c.description))
+            .collect();
+        assert_eq!(
+            listed,
+            [("c1".into(), "a\x1e".into()), ("c2".into(), "b".into())]
         );
     }
 

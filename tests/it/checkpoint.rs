@@ -603,3 +603,29 @@ fn a_checkpoint_with_an_empty_message_is_listed_and_restored() {
     repo.ward(["rollback", &id, "--yes"]).ok();
     assert_eq!(repo.read("README").as_deref(), Some("kept\n"));
 }
+
+#[test]
+fn any_byte_in_a_message_keeps_the_checkpoint_listed() {
+    let repo = TestRepo::new();
+    let odd = repo.checkpoint("a\u{1e}b\u{1f}c\tfield");
+    let plain = repo.checkpoint("plain");
+    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let listed: Vec<(&str, &str)> = v["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap(),
+                c["description"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            (plain.as_str(), "plain"),
+            (odd.as_str(), "a\u{1e}b\u{1f}c\tfield")
+        ]
+    );
+}
