@@ -695,13 +695,7 @@ pub(super) fn finish(
     keep_reachable(ctx, cp)?;
     store::exclude_decoration(ctx);
     let keep = ctx.settings.checkpoint.keep;
-    // Listing every checkpoint costs; below `keep` for this prefix there is
-    // rarely anything to drop (other prefixes are caught every 16th time).
-    let due = n > u64::from(keep) || n % 16 == 0;
-    if let Err(err) = due
-        .then(|| store::retain(ctx, keep, &[Some(cp.id.as_str()), spare]))
-        .transpose()
-    {
+    if let Err(err) = store::retain_if_due(ctx, keep, &[Some(cp.id.as_str()), spare]) {
         crate::output::errln!(
             "ward: warning: checkpoint retention failed: {}",
             err.message

@@ -534,15 +534,41 @@ pub fn find(ctx: &Ctx, id: &str) -> Result<Checkpoint> {
     }
 }
 
-/// Deletes checkpoints of this worktree beyond the newest `keep`, except
-/// pinned ones and those in `spare`. Returns the ids deleted. Reading every
-/// checkpoint's trailers costs, so pruning waits until the repository holds
-/// a tenth more than `keep`, then prunes down to `keep`.
-pub fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
-    let slack = keep as usize / 10;
-    if ids(ctx).len() <= keep as usize + slack {
+/// Where this worktree's count of checkpoints is remembered: the one the
+/// last retention left, plus one per checkpoint taken since. It may count
+/// too many (checkpoints deleted by hand), which only brings the next
+/// retention forward.
+fn count_file(ctx: &Ctx) -> std::path::PathBuf {
+    ctx.git_dir.join("ward").join("checkpoint-count")
+}
+
+/// Counts the checkpoint just taken in this worktree and applies retention
+/// once the worktree may hold a tenth more than `keep`. Reading every
+/// checkpoint's trailers costs, so the count decides when; the repository's
+/// number of checkpoints stands in for it when none is remembered.
+pub fn retain_if_due(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
+    let remembered = std::fs::read_to_string(count_file(ctx))
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok());
+    let count = match remembered {
+        Some(n) => n.saturating_add(1),
+        None => ids(ctx).len() as u64,
+    };
+    if count <= u64::from(keep) + u64::from(keep / 10) {
+        write_count(ctx, count);
         return Ok(Vec::new());
     }
+    retain(ctx, keep, spare)
+}
+
+/// Remembers this worktree's count of checkpoints (best effort).
+fn write_count(ctx: &Ctx, count: u64) {
+    let _ = crate::state_file::replace(&count_file(ctx), format!("{count}\n").as_bytes());
+}
+
+/// Deletes checkpoints of this worktree beyond the newest `keep`, except
+/// pinned ones and those in `spare`. Returns the ids deleted.
+fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
     let here = ctx.git_dir.display().to_string();
     let mine: Vec<Checkpoint> = list(ctx)?
         .into_iter()
@@ -555,6 +581,7 @@ pub fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String
         .filter(|c| !c.pinned && !spare.contains(&Some(c.id.as_str())))
         .collect();
     if doomed.is_empty() {
+        write_count(ctx, mine.len() as u64);
         return Ok(Vec::new());
     }
     let mut stdin = String::new();
@@ -566,6 +593,7 @@ pub fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String
     }
     ctx.git
         .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
+    write_count(ctx, (mine.len() - doomed.len()) as u64);
     Ok(doomed.iter().map(|c| c.id.clone()).collect())
 }
 

@@ -209,6 +209,38 @@ fn retention_keeps_the_newest_and_the_pinned() {
 }
 
 #[test]
+fn retention_keeps_the_newest_per_worktree_whatever_the_contracts() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 3\n");
+    let other = repo.path("other");
+    let other_dir = other.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", other_dir, "-b", "side"])
+        .ok();
+    let mut cmd = repo.ward_command(["checkpoint", "-m", "other"]);
+    let run = cmd.current_dir(&other).output().unwrap();
+    assert!(run.status.success());
+    for task in 1..=5 {
+        let env = [("WARD_CONTRACT", format!("task{task}"))];
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        for _ in 0..2 {
+            repo.ward_env(["checkpoint"], &env).ok();
+        }
+    }
+    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    let ids: Vec<&str> = v["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        vec!["chk-task5-2", "chk-task5-1", "chk-task4-2", "chk-local-1"],
+        "three of this worktree's, and the other worktree's one"
+    );
+}
+
+#[test]
 fn retention_spares_the_checkpoint_a_rollback_restores_from() {
     let repo = TestRepo::new();
     repo.local_policy("[checkpoint]\nkeep = 2\n");
