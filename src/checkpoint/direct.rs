@@ -228,24 +228,19 @@ fn write(
     Ok(cp)
 }
 
-/// The first number from `n` on whose id no ref holds yet.
-fn free_number(ctx: &Ctx, prefix: &str, mut n: u64) -> u64 {
-    for attempt in 0..20 {
-        if ctx
-            .repo
+/// A number from `n` on whose id no ref holds yet: when `n`'s is taken
+/// (the remembered number is stale), one past the highest taken.
+fn free_number(ctx: &Ctx, prefix: &str, n: u64) -> u64 {
+    let taken = |n: u64| {
+        ctx.repo
             .ref_target(&format!("{}{prefix}{n}", store::PREFIX))
-            .is_none()
-        {
-            break;
-        }
-        // The remembered number may be stale: after a few, list them.
-        n = if attempt == 2 {
-            store::next_number(&store::ids(ctx), prefix).max(n + 1)
-        } else {
-            n + 1
-        };
+            .is_some()
+    };
+    if taken(n) {
+        store::next_number(&store::ids(ctx), prefix).max(n + 1)
+    } else {
+        n
     }
-    n
 }
 
 /// Author, committer (git-ward) and fast-import's date format. Dates come

@@ -644,6 +644,10 @@ pub(super) fn first_number(ctx: &Ctx) -> (String, u64) {
     (prefix, n)
 }
 
+/// How many ids a checkpoint tries before it gives up: more than the
+/// processes that could plausibly take checkpoints at the same moment.
+const CLAIM_ATTEMPTS: u32 = 100;
+
 /// Commits the checkpoint's tree with `parents` and claims the first free
 /// id from `n` on (`update-ref` with an empty old value). Returns the number.
 pub(super) fn claim(
@@ -666,18 +670,16 @@ pub(super) fn claim(
             return Ok(n);
         }
         attempts += 1;
-        if attempts > 20 {
+        if attempts >= CLAIM_ATTEMPTS {
             return Err(Error::internal(format!(
                 "cannot create {name}: {}",
                 String::from_utf8_lossy(&out.stderr).trim()
             )));
         }
-        // Another worktree took this id: the next one (the hint may be stale).
-        n = if attempts == 3 {
-            store::next_number(&store::ids(ctx), prefix).max(n + 1)
-        } else {
-            n + 1
-        };
+        // Another process took this id: one past the highest taken now (the
+        // remembered number may be stale). Those that lost the same race
+        // try the same one next, and each time round one of them takes it.
+        n = store::next_number(&store::ids(ctx), prefix).max(n + 1);
     }
 }
 

@@ -661,3 +661,44 @@ fn any_byte_in_a_message_keeps_the_checkpoint_listed() {
         ]
     );
 }
+
+#[test]
+fn many_checkpoints_at_once_each_get_an_id() {
+    let repo = TestRepo::new();
+    let trees: Vec<std::path::PathBuf> = (1..=3)
+        .map(|w| {
+            let dir = repo.path(&format!("wt{w}"));
+            let branch = format!("w{w}");
+            repo.git([
+                "worktree",
+                "add",
+                "-q",
+                dir.to_str().unwrap(),
+                "-b",
+                &branch,
+            ])
+            .ok();
+            std::fs::write(dir.join("README"), format!("dirty {w}\n")).unwrap();
+            dir
+        })
+        .collect();
+    let children: Vec<std::process::Child> = (0..36)
+        .map(|k| {
+            let mut cmd = repo.ward_command(["checkpoint", "-m", &format!("k{k}")]);
+            cmd.current_dir(&trees[k % 3])
+                .env("WARD_CONTRACT", "shared")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped());
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(repo.checkpoint_count(), 36);
+}
