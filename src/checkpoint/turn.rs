@@ -61,6 +61,8 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
     opts.description = format!("turn {n}: tests {status}");
     opts.turn = Some(n);
     opts.tests = Some(status.to_string());
+    // Retention must not take the turn a pollution rollback restores from.
+    opts.spare = newest_passing(&before).map(|c| c.id.clone());
     let cp = snapshot::checkpoint(&ctx, opts)?;
     super::cmd::record(
         &ctx,
@@ -91,11 +93,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
         );
         return Ok((value, text));
     }
-    let Some(good) = turns
-        .iter()
-        .rev()
-        .find(|c| c.tests.as_deref() == Some("pass"))
-    else {
+    let Some(good) = newest_passing(&turns) else {
         text.push_str("No passing turn to roll back to: nothing changed.\n");
         value["rolled_back_to"] = serde_json::Value::Null;
         return Ok((value, text));
@@ -142,6 +140,14 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
         )));
     }
     Ok((value, text))
+}
+
+/// The newest turn whose tests passed, the one a rollback restores from.
+fn newest_passing(turns: &[Checkpoint]) -> Option<&Checkpoint> {
+    turns
+        .iter()
+        .rev()
+        .find(|c| c.tests.as_deref() == Some("pass"))
 }
 
 /// The largest turn number git-ward writes. A larger `Ward-Turn` trailer

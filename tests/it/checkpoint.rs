@@ -393,6 +393,31 @@ fn turns_roll_back_to_the_newest_passing_turn_on_pollution() {
 }
 
 #[test]
+fn the_turn_a_pollution_rollback_restores_from_outlives_retention() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    repo.write("code.txt", "good\n");
+    repo.ward(["turn", "--tests", "true"]).ok();
+    repo.write("code.txt", "bad\n");
+    repo.ward(["turn", "--tests", "false"]).ok();
+    repo.write("code.txt", "worse\n");
+    let (run, v) = repo.ward_json(
+        [
+            "turn",
+            "--tests",
+            "false",
+            "--rollback-on-pollution",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["rolled_back_to"], "chk-local-1");
+    assert_eq!(repo.read("code.txt").as_deref(), Some("good\n"));
+    repo.ward(["checkpoint", "show", "chk-local-1"]).ok();
+}
+
+#[test]
 fn turns_without_a_passing_one_change_nothing() {
     let repo = TestRepo::new();
     repo.local_policy("[turns]\nrollback_on_pollution = true\npollution_threshold = 1\n");
