@@ -41,6 +41,14 @@ pub fn run(args: TurnArgs) -> Result<u8> {
 }
 
 fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
+    // `sh -c ''` passes: an empty command (an unset variable) would record
+    // a passing turn that ran no test.
+    if args.tests.trim().is_empty() {
+        return Err(Error::invalid(
+            "the test command is empty",
+            "name the command that runs the tests: `git ward turn --tests 'cargo test'`",
+        ));
+    }
     let out = Out { json: args.json };
     let repo = tool_repo()?;
     let ctx = Ctx::for_tool(&repo)?;

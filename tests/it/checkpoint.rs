@@ -418,6 +418,21 @@ fn the_turn_a_pollution_rollback_restores_from_outlives_retention() {
 }
 
 #[test]
+fn a_turn_without_a_test_command_is_refused() {
+    let repo = TestRepo::new();
+    for tests in ["", " \t\n"] {
+        repo.ward(["turn", "--tests", tests])
+            .code(2)
+            .stderr_has("EN-GIT-I-001")
+            .stderr_has("test command is empty");
+        let (run, v) = repo.ward_json(["turn", "--json", "--tests", tests], &[]);
+        assert_eq!(run.code, Some(2));
+        assert_eq!(v["status"], "I");
+    }
+    assert_eq!(repo.checkpoint_count(), 0);
+}
+
+#[test]
 fn turns_without_a_passing_one_change_nothing() {
     let repo = TestRepo::new();
     repo.local_policy("[turns]\nrollback_on_pollution = true\npollution_threshold = 1\n");
