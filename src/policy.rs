@@ -283,14 +283,24 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
             ),
         );
     }
-    if has("turns", "test_timeout") && parse_duration(&settings.turns.test_timeout).is_none() {
-        return bad(
-            "turns.test_timeout",
-            format!(
-                "'{}' is not a duration like 30m",
-                settings.turns.test_timeout
-            ),
-        );
+    if has("turns", "test_timeout") {
+        let timeout = &settings.turns.test_timeout;
+        match parse_duration(timeout) {
+            None => {
+                return bad(
+                    "turns.test_timeout",
+                    format!("'{timeout}' is not a duration like 30m"),
+                )
+            }
+            // No test finishes in no time: every turn would fail.
+            Some(limit) if limit.is_zero() => {
+                return bad(
+                    "turns.test_timeout",
+                    format!("'{timeout}' leaves the tests no time; give them at least 1s"),
+                )
+            }
+            Some(_) => {}
+        }
     }
     for (section, key, value) in [
         ("checkpoint", "keep", u64::from(settings.checkpoint.keep)),
@@ -1060,6 +1070,10 @@ mod tests {
             (
                 "[turns]\ntest_timeout = \"5x\"\n",
                 "p.toml:2:16: key `turns.test_timeout`: '5x' is not a duration like 30m",
+            ),
+            (
+                "[turns]\ntest_timeout = \"0s\"\n",
+                "p.toml:2:16: key `turns.test_timeout`: '0s' leaves the tests no time; give them at least 1s",
             ),
             (
                 "[commit]\nfooter = \"Task\"\n",
