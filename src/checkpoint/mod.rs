@@ -23,7 +23,8 @@
 //! - [`merge`]: a merge in progress, recorded and put back;
 //! - [`lost`]: commits only reflogs keep, kept before they are expired;
 //! - [`plan`]: what a rollback would change, and the restore itself;
-//! - `cmd`, `rollback`, `undo`, `turn`: one command each.
+//! - `cmd`, `rollback`, `undo`, `turn`: one command each, with `suite`
+//!   (a turn's test command, killed whole when it ends or is stopped).
 
 mod before;
 pub mod clean;
@@ -40,6 +41,7 @@ pub mod snapshot;
 pub mod stash;
 pub mod status;
 pub mod store;
+mod suite;
 pub mod turn;
 pub mod undo;
 mod unheld;

@@ -6,9 +6,7 @@
 //! working tree goes back to the newest passing turn (safety checkpoint
 //! first).
 
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
 
@@ -16,7 +14,7 @@ use super::rollback::{self, Out};
 use super::snapshot::{self, Options};
 use super::store::{self, Checkpoint, Kind};
 use super::{tool_repo, Ctx};
-use crate::error::{Error, IoContext, Result};
+use crate::error::{Error, Result};
 
 /// Run the tests, take a `turn` checkpoint with their status, and roll back
 /// to the newest passing turn when the last `turns.pollution_threshold`
@@ -55,7 +53,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
     let limit = crate::policy::parse_duration(&ctx.settings.turns.test_timeout)
         .unwrap_or(Duration::from_secs(30 * 60));
     let started = std::time::SystemTime::now();
-    let passed = run_tests(&args.tests, limit, args.json)?;
+    let passed = super::suite::run(&args.tests, limit, args.json)?;
     let status = if passed { "pass" } else { "fail" };
 
     let mine = |c: &&Checkpoint| {
@@ -172,45 +170,4 @@ fn next_turn(before: &[Checkpoint]) -> u32 {
         .max()
         .unwrap_or(0)
         + 1
-}
-
-/// Runs the test command with a time limit. Its output passes through
-/// (to stderr with `--json`, so stdout stays one JSON object).
-fn run_tests(cmd: &str, limit: Duration, json: bool) -> Result<bool> {
-    let mut command = Command::new("sh");
-    command.arg("-c").arg(cmd).stdin(Stdio::null());
-    if json {
-        // SAFETY: dup2 in the child before exec; async-signal-safe.
-        unsafe {
-            command.pre_exec(|| {
-                if libc::dup2(2, 1) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-    }
-    command.process_group(0);
-    let mut child = command
-        .spawn()
-        .map_err(|e| Error::internal(format!("cannot run the tests: {e}")))?;
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().doing("wait for the tests")? {
-            return Ok(status.success());
-        }
-        if start.elapsed() > limit {
-            // SAFETY: kill(2) on the process group we created.
-            unsafe {
-                libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
-            }
-            let _ = child.wait();
-            crate::output::errln!(
-                "ward: the tests ran longer than turns.test_timeout ({}s): counted as failing",
-                limit.as_secs()
-            );
-            return Ok(false);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }

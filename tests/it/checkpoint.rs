@@ -433,6 +433,57 @@ fn a_turn_without_a_test_command_is_refused() {
 }
 
 #[test]
+fn a_turn_ends_what_its_tests_left_running() {
+    let repo = TestRepo::new();
+    let start = std::time::Instant::now();
+    // The output read through a pipe, as a harness reads it.
+    let out = repo
+        .ward_command(["turn", "--tests", "sleep 20 & echo tests done; exit 1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("tests fail"));
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "the leftover sleep held the pipe"
+    );
+}
+
+#[test]
+fn a_stopped_turn_stops_its_tests() {
+    use std::os::unix::process::ExitStatusExt;
+    let repo = TestRepo::new();
+    let (started, late) = (repo.path("started.txt"), repo.path("late.txt"));
+    let tests = format!(
+        "echo > '{}'; sleep 2; echo late > '{}'",
+        started.display(),
+        late.display()
+    );
+    let mut turn = repo
+        .ward_command(["turn", "--tests", &tests])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..500 {
+        if started.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(started.exists(), "the tests started");
+    // SAFETY: kill(2) of the child just started.
+    unsafe {
+        libc::kill(turn.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = turn.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGTERM));
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    assert!(!late.exists(), "the tests went on after git-ward stopped");
+    assert_eq!(repo.checkpoint_count(), 0);
+}
+
+#[test]
 fn turns_without_a_passing_one_change_nothing() {
     let repo = TestRepo::new();
     repo.local_policy("[turns]\nrollback_on_pollution = true\npollution_threshold = 1\n");
