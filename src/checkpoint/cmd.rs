@@ -126,19 +126,59 @@ fn show(args: ShowArgs) -> Result<(serde_json::Value, String)> {
     }
     if args.branch {
         let name = format!("snapshot/{}", cp.id);
-        if repo.ref_target(&format!("refs/heads/{name}")).is_some() {
+        if let Some(taken) = clashing_branch(&repo, &name) {
             return Err(Error::invalid(
-                format!("branch '{name}' already exists"),
+                format!("branch '{taken}' already exists, so '{name}' cannot be created"),
                 format!(
-                    "inspect it with `git log {name}`, or delete it with `git branch -D {name}`"
+                    "inspect it with `git log {taken}`, or delete it with `git branch -D {taken}`"
                 ),
             ));
+        }
+        if let Some(err) = branch_denial(&ctx, &name, &cp.commit) {
+            return Err(err);
         }
         ctx.git.run(["branch", &name, &cp.commit])?;
         text.push_str(&format!("Created branch {name} at {}\n", short(&cp.commit)));
         value["branch"] = name.into();
     }
     Ok((value, text))
+}
+
+/// The branch that keeps branch `name` from being created: `name` itself,
+/// a branch named as one of its directories, or one inside it.
+fn clashing_branch(repo: &crate::facts::Repo, name: &str) -> Option<String> {
+    let exists = |branch: &str| repo.ref_target(&format!("refs/heads/{branch}")).is_some();
+    let mut dirs = name.match_indices('/').map(|(i, _)| &name[..i]);
+    if let Some(dir) = dirs.find(|d| exists(d)) {
+        return Some(dir.to_string());
+    }
+    if exists(name) {
+        return Some(name.to_string());
+    }
+    let inside = repo.ref_names(&format!("refs/heads/{name}/"))?;
+    inside
+        .first()
+        .and_then(|r| r.strip_prefix("refs/heads/"))
+        .map(str::to_string)
+}
+
+/// `decide`'s refusal, if any, of `git branch <name> <commit>` by whoever
+/// runs git-ward (an agent may not create a protected branch): asked before
+/// the branch is written, so a refusal is reported as one (status D, exit
+/// 1, the rule's hint), not as git failing in the hook. Audited.
+fn branch_denial(ctx: &Ctx, name: &str, commit: &str) -> Option<Error> {
+    let started = std::time::SystemTime::now();
+    let args = ["branch", name, commit].map(std::ffi::OsString::from);
+    let err = crate::assess::assess(&args, false)
+        .decision
+        .denial()?
+        .clone();
+    let mut line = tool_record(ctx, "ward.checkpoint.show", started, Vec::new());
+    line.decision = "deny".into();
+    line.denial_code = Some(err.code.as_str().to_string());
+    line.exit_code = Some(err.exit_code().into());
+    audit::append(&ctx.audit_dir(), &[line]);
+    Some(err)
 }
 
 /// The empty tree's id (SHA-1).

@@ -151,6 +151,32 @@ fn checkpoints_lists_and_show_opens_a_branch() {
 }
 
 #[test]
+fn a_snapshot_branch_the_rules_deny_is_a_denial_and_a_taken_name_invalid() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.local_policy("[branches]\nprotected = [\"main\", \"snapshot/*\"]\n");
+    let id = repo.checkpoint("x");
+    let agent = [("WARD_AGENT", "1")];
+    repo.ward_env(["checkpoint", "show", &id, "--branch"], &agent)
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-001]");
+    let (run, v) = repo.ward_json(["checkpoint", "show", &id, "--branch", "--json"], &agent);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        (v["status"].as_str(), v["code"].as_str()),
+        (Some("D"), Some("EN-GIT-D-001"))
+    );
+    assert!(repo.rev(&format!("refs/heads/snapshot/{id}")).is_none());
+
+    repo.local_policy("");
+    repo.git(["branch", "snapshot"]).ok();
+    repo.ward(["checkpoint", "show", &id, "--branch"])
+        .code(2)
+        .stderr_has("EN-GIT-I-001")
+        .stderr_has("branch 'snapshot' already exists");
+}
+
+#[test]
 fn ids_carry_the_contract_and_stay_unique_across_worktrees() {
     let repo = TestRepo::new();
     let other = repo.path("other");
