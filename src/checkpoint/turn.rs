@@ -14,7 +14,7 @@ use super::rollback::{self, Out};
 use super::snapshot::{self, Options};
 use super::store::{self, Checkpoint, Kind};
 use super::{tool_repo, Ctx};
-use crate::error::{Error, Result};
+use crate::error::{exit, Error, Result};
 
 /// Run the tests, take a `turn` checkpoint with their status, and roll back
 /// to the newest passing turn when the last `turns.pollution_threshold`
@@ -35,10 +35,10 @@ pub struct TurnArgs {
 /// Runs `git ward turn`.
 pub fn run(args: TurnArgs) -> Result<u8> {
     let json = args.json;
-    crate::cli::finish(json, turn(args))
+    crate::cli::finish_coded(json, turn(args))
 }
 
-fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
+fn turn(args: TurnArgs) -> Result<(serde_json::Value, u8)> {
     // `sh -c ''` passes: an empty command (an unset variable) would record
     // a passing turn that ran no test.
     if args.tests.trim().is_empty() {
@@ -76,7 +76,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
         started,
         vec![format!("checkpoint {}", cp.id), format!("tests {status}")],
     );
-    let mut text = format!("Turn {n}: tests {status}; checkpoint {}\n", cp.id);
+    out.say(&format!("Turn {n}: tests {status}; checkpoint {}\n", cp.id));
     let mut value = json!({ "turn": n, "tests": status, "checkpoint": cp.id });
 
     let threshold = ctx.settings.turns.pollution_threshold.max(1) as usize;
@@ -88,42 +88,53 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
             .all(|c| c.tests.as_deref() == Some("fail"));
     value["polluted"] = polluted.into();
     if !polluted {
-        return Ok((value, text));
+        return Ok((value, exit::OK));
     }
-    text.push_str(&format!(
+    out.say(&format!(
         "The last {threshold} turns failed: the context looks polluted.\n"
     ));
     if !(args.rollback_on_pollution || ctx.settings.turns.rollback_on_pollution) {
-        text.push_str(
+        out.say(
             "Roll back with --rollback-on-pollution (or policy turns.rollback_on_pollution).\n",
         );
-        return Ok((value, text));
+        return Ok((value, exit::OK));
     }
     let Some(good) = newest_passing(&turns) else {
-        text.push_str("No passing turn to roll back to: nothing changed.\n");
+        out.say("No passing turn to roll back to: nothing changed.\n");
         value["rolled_back_to"] = serde_json::Value::Null;
-        return Ok((value, text));
+        return Ok((value, exit::OK));
     };
-    out.say(&text);
-    text.clear();
-    let prepared = rollback::prepare(&ctx, good, &[], false)?;
+    roll_back(&ctx, &out, good, value)
+}
+
+/// Rolls the working tree back to the passing turn `good`, after a safety
+/// checkpoint, and reports it as `git ward rollback` does: the safety
+/// checkpoint named first, each path that could not be restored with its
+/// reason, then an error (exit 3) if any could not.
+fn roll_back(
+    ctx: &Ctx,
+    out: &Out,
+    good: &Checkpoint,
+    mut value: serde_json::Value,
+) -> Result<(serde_json::Value, u8)> {
+    let prepared = rollback::prepare(ctx, good, &[], false)?;
     let safety = rollback::take_safety(
-        &ctx,
+        ctx,
         &prepared.present,
         &format!("before rollback to {} (pollution)", good.id),
         Some(&good.id),
     )?;
-    text.push_str(&rollback::safety_line(&safety));
+    out.say(&rollback::safety_line(&safety));
     let entries: Vec<_> = prepared.plan.entries.iter().collect();
-    let failures = super::plan::apply(&ctx, &entries, &prepared.plan.private_dirs)?;
-    text.push_str(&format!(
+    let failures = super::plan::apply(ctx, &entries, &prepared.plan.private_dirs)?;
+    out.say(&format!(
         "Rolled back to {} (turn {}, tests pass)\n",
         good.id,
         good.turn.unwrap_or(0)
     ));
-    text.push_str(&rollback::summary(&entries, &failures));
+    out.say(&rollback::summary(&entries, &failures));
     super::cmd::record(
-        &ctx,
+        ctx,
         "ward.rollback",
         std::time::SystemTime::now(),
         vec![
@@ -133,19 +144,13 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, String)> {
     );
     value["rolled_back_to"] = good.id.clone().into();
     value["safety_checkpoint"] = safety.into();
-    if !failures.is_empty() {
-        return Err(Error::internal(format!(
-            "rolled back to {}, but {} file(s) could not be restored: {}",
-            good.id,
-            failures.len(),
-            failures
-                .iter()
-                .map(|f| f.path.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+    value["restored"] = (entries.len() - failures.len()).into();
+    value["failures"] = serde_json::to_value(&failures).unwrap_or_default();
+    if failures.is_empty() {
+        Ok((value, exit::OK))
+    } else {
+        Ok(out.failed(value, failures.len(), "rollback on pollution"))
     }
-    Ok((value, text))
 }
 
 /// The newest turn whose tests passed, the one a rollback restores from.

@@ -510,6 +510,45 @@ fn a_stopped_turn_stops_its_tests() {
 }
 
 #[test]
+fn a_partial_pollution_rollback_names_its_safety_checkpoint_and_what_failed() {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", "*.o\n").commit("ignore");
+    repo.write("x", "keep\n");
+    repo.ward(["turn", "--tests", "true"]).ok();
+    std::fs::remove_file(repo.dir.join("x")).unwrap();
+    repo.write("x/f.o", "ignored, in the way\n")
+        .write("README", "changed\n");
+    repo.ward(["turn", "--tests", "false"]).ok();
+    let run = repo
+        .ward(["turn", "--tests", "false", "--rollback-on-pollution"])
+        .code(3)
+        .stdout_has("Safety checkpoint: chk-local-4")
+        .stdout_has("not restored: x: ")
+        .stderr_has("EN-GIT-E-001");
+    assert!(
+        run.stdout.contains("Rolled back to chk-local-1"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(repo.read("README").as_deref(), Some("hello\n"));
+    repo.write("README", "changed again\n");
+    let (run, v) = repo.ward_json(
+        [
+            "turn",
+            "--json",
+            "--tests",
+            "false",
+            "--rollback-on-pollution",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(3));
+    assert_eq!(v["status"], "E");
+    assert_eq!(v["safety_checkpoint"], "chk-local-6");
+    assert_eq!(v["failures"][0]["path"], "x");
+}
+
+#[test]
 fn turns_without_a_passing_one_change_nothing() {
     let repo = TestRepo::new();
     repo.local_policy("[turns]\nrollback_on_pollution = true\npollution_threshold = 1\n");
