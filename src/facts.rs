@@ -19,7 +19,7 @@ pub use repo::{team_policy_at, Repo, UNREADABLE_HINT};
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
 /// small read, for audit lines written after git has run.
 pub fn head_branch_file(git_dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let text = crate::state_file::read_text(&git_dir.join("HEAD")).ok()?;
     Some(match text.trim().strip_prefix("ref: ") {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),

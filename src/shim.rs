@@ -294,7 +294,7 @@ fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) 
     }
     let contract = match env::var(env::WARD_CONTRACT) {
         Some(id) => Some(id),
-        None => std::fs::read_to_string(dirs.git_dir.join("ward").join("contract"))
+        None => crate::state_file::read_text(&dirs.git_dir.join("ward").join("contract"))
             .ok()
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty()),

@@ -405,7 +405,7 @@ fn seq_file(ctx: &Ctx, prefix: &str) -> std::path::PathBuf {
 /// The remembered next number for `prefix`, if any (one out of range is
 /// none: the refs are listed instead).
 pub fn read_seq(ctx: &Ctx, prefix: &str) -> Option<u64> {
-    std::fs::read_to_string(seq_file(ctx, prefix))
+    crate::state_file::read_text(&seq_file(ctx, prefix))
         .ok()?
         .trim()
         .parse()
@@ -547,7 +547,7 @@ fn count_file(ctx: &Ctx) -> std::path::PathBuf {
 /// checkpoint's trailers costs, so the count decides when; the repository's
 /// number of checkpoints stands in for it when none is remembered.
 pub fn retain_if_due(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
-    let remembered = std::fs::read_to_string(count_file(ctx))
+    let remembered = crate::state_file::read_text(&count_file(ctx))
         .ok()
         .and_then(|t| t.trim().parse::<u64>().ok());
     let count = match remembered {

@@ -67,7 +67,7 @@ fn start(id: &str, force: bool) -> Result<(serde_json::Value, String)> {
     }
     let repo = repo()?;
     let path = repo.contract_file();
-    let current = std::fs::read_to_string(&path)
+    let current = crate::state_file::read_text(&path)
         .ok()
         .map(|s| s.trim().to_string());
     if let Some(cur) = current.as_deref().filter(|c| !c.is_empty() && *c != id) {
@@ -92,7 +92,7 @@ fn start(id: &str, force: bool) -> Result<(serde_json::Value, String)> {
 fn end() -> Result<(serde_json::Value, String)> {
     let repo = repo()?;
     let path = repo.contract_file();
-    let current = std::fs::read_to_string(&path)
+    let current = crate::state_file::read_text(&path)
         .ok()
         .map(|s| s.trim().to_string());
     let _ = std::fs::remove_file(&path);

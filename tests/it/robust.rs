@@ -429,6 +429,18 @@ fn a_policy_or_state_file_that_never_ends_is_an_error_not_a_hang() {
     let mut explain = repo.ward_command(["explain", "--", "commit", "-m", "x"]);
     explain.env("GIT_CONFIG_GLOBAL", "/dev/zero");
     assert!(finishes(explain).success());
+    // The contract file and a checkpoint sequence file: a read through
+    // the shim, a contract started over it, a checkpoint all finish.
+    std::os::unix::fs::symlink("/dev/zero", ward.join("contract")).unwrap();
+    let mut status = repo.shim_command(["status", "--short"]);
+    status.env_remove("WARD_CONTRACT");
+    assert!(finishes(status).success());
+    std::fs::create_dir_all(ward.join("seq")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", ward.join("seq/chk-local")).unwrap();
+    let checkpoint = repo.ward_command(["checkpoint"]);
+    assert!(finishes(checkpoint).success());
+    let start = repo.ward_command(["contract", "start", "c9"]);
+    assert!(finishes(start).success());
     // The local policy layer: the tool says it cannot read it.
     std::os::unix::fs::symlink("/dev/zero", ward.join("policy.toml")).unwrap();
     let show = repo.ward_command(["policy", "show"]);
