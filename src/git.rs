@@ -136,9 +136,7 @@ impl Git {
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| Error::internal(format!("cannot run {}: {e}", self.path.display())))?;
+        let mut child = cmd.spawn().map_err(|e| self.spawn_error(&e))?;
         if let (Some(data), Some(mut pipe)) = (stdin, child.stdin.take()) {
             let data = data.to_vec();
             // A writer thread: a large input must not deadlock against a full stdout pipe.
@@ -165,6 +163,19 @@ impl Git {
                 ))
                 .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow"))
             }
+        }
+    }
+
+    /// Why git could not be started: the directory it was to run in, when
+    /// that is not one (a `--work-tree` or `GIT_WORK_TREE` that does not
+    /// exist), else git itself.
+    fn spawn_error(&self, e: &std::io::Error) -> Error {
+        match self.cwd.as_ref().filter(|dir| !dir.is_dir()) {
+            Some(dir) => Error::invalid(
+                format!("the working tree {} is not a directory", dir.display()),
+                "check --work-tree, GIT_WORK_TREE and core.worktree",
+            ),
+            None => Error::internal(format!("cannot run {}: {e}", self.path.display())),
         }
     }
 

@@ -602,3 +602,21 @@ fn a_repository_git_ward_cannot_read_refuses_mutations_and_says_why() {
         .code(3)
         .stderr_has("sha256 objects");
 }
+
+/// A destructive command told of a working tree that is not a directory:
+/// nothing runs, and the error names that directory, not git.
+#[test]
+fn a_working_tree_that_is_not_a_directory_is_named_in_the_error() {
+    let repo = TestRepo::new();
+    repo.write("untracked.txt", "keep\n");
+    let run = repo.shim_env(
+        ["--work-tree=nothere", "clean", "-fd"],
+        &[("WARD_CONTRACT", "c1")],
+    );
+    no_panic(&run, "clean with a missing work tree");
+    run.code(3)
+        .stderr_has("the working tree")
+        .stderr_has("nothere is not a directory")
+        .stderr_has("hint: nothing was run; check --work-tree");
+    assert!(repo.dir.join("untracked.txt").exists());
+}
