@@ -248,7 +248,9 @@ impl Checkpoint {
                         .split_once(' ')
                         .and_then(|(m, path)| Some((u32::from_str_radix(m, 8).ok()?, path)));
                     if let Some((mode, path)) = parsed {
-                        cp.modes.push((mode & 0o7777, path.to_string()));
+                        // Permission bits only: never set-user-id,
+                        // set-group-id or sticky, whatever a trailer says.
+                        cp.modes.push((mode & 0o777, path.to_string()));
                     }
                 }
                 "Ref" => {
@@ -688,6 +690,10 @@ mod tests {
         c.modes.push((0o700, "secret dir".into()));
         let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
         assert_eq!(back.modes, c.modes);
+        // A trailer asking for set-user-id gets the permission bits only.
+        let forged = c.message().replace("Ward-Mode: 600 .env", "Ward-Mode: 4777 .env");
+        let back_forged = Checkpoint::parse("cc", "tt", &forged).unwrap();
+        assert_eq!(back_forged.modes[0], (0o777, ".env".to_string()));
         assert_eq!(back.description, "turn 2 more");
         assert_eq!(back.kind, Kind::Turn);
         assert_eq!(back.turn, Some(2));
