@@ -116,6 +116,10 @@ pub struct Decision {
     /// Not a decision of its own (the word stays `allow`): the audit line
     /// says `checkpoint` when one was taken.
     pub save_staged: bool,
+    /// Run git with `pull.ff=only`: on a protected branch a `pull` may only
+    /// sync it, and a merge it would make there is then refused by git
+    /// before it touches the working tree (not by the hook after it has).
+    pub fast_forward_only: bool,
     /// The rule, in words.
     pub rule: String,
     /// The policy key that decided, for `explain --origin` (`branches.protected`).
@@ -128,6 +132,7 @@ impl Decision {
             verdict: Verdict::Allow,
             checkpoint: false,
             save_staged: false,
+            fast_forward_only: false,
             rule: rule.into(),
             key: None,
         }
@@ -145,6 +150,7 @@ impl Decision {
             verdict: Verdict::Deny(Error::denied(code, message, hint)),
             checkpoint: false,
             save_staged: false,
+            fast_forward_only: false,
             key: Some(key),
         }
     }
@@ -538,6 +544,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             None => "detached HEAD: allowed; the ref-level check still guards protected refs",
         }),
     };
+    if on_protected.is_some() && action.pull_merges && settings.branches.sync_from_upstream {
+        d.fast_forward_only = true;
+        d.rule = format!("{}; a pull there only fast-forwards (pull.ff=only)", d.rule);
+    }
     let then = |d: &Decision, what: &str| match &d.verdict {
         Verdict::Switch(_) => format!("{}; {what}", d.rule),
         _ => what.to_string(),
@@ -623,6 +633,7 @@ fn decide_commit_on_protected(
                     verdict: Verdict::Switch(target),
                     checkpoint: false,
                     save_staged: false,
+                    fast_forward_only: false,
                     key: Some("capabilities.ensure_working_branch"),
                 }
             }

@@ -1305,3 +1305,19 @@ fn an_agent_branch_checked_out_elsewhere_is_refused_up_front() {
         Want::Switch("agent/c1")
     );
 }
+
+/// A `pull` that would merge runs fast-forward only on a protected branch
+/// (syncing), and as typed anywhere else.
+#[test]
+fn a_pull_on_a_protected_branch_only_fast_forwards() {
+    let pull = Action {
+        syncs: true,
+        pull_merges: true,
+        ..Action::mutating("pull")
+    };
+    let p = Policy::built_in();
+    assert!(decide(&p, &pull, &agent("main", Some("c1"))).fast_forward_only);
+    assert!(!decide(&p, &pull, &agent("agent/c1", Some("c1"))).fast_forward_only);
+    let no_sync = policy("[branches]\nsync_from_upstream = false\n");
+    assert!(!decide(&no_sync, &pull, &agent("main", Some("c1"))).fast_forward_only);
+}

@@ -151,7 +151,22 @@ pub fn main(args: Vec<OsString>) -> u8 {
         return exec(&real, &args, Some(&trace_id), contract.as_deref());
     }
     let branch_refs = branch_writes(repo, &a.action);
+    let args = match a.decision.fast_forward_only {
+        true => {
+            record.actions_taken.push("run fast-forward only".into());
+            fast_forward_only(args, pre.rest.len())
+        }
+        false => args,
+    };
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
+    if a.decision.fast_forward_only && !status.as_ref().is_ok_and(|s| s.success()) {
+        crate::output::errln!(
+            "ward: on a protected branch a pull only fast-forwards it to its upstream (pull.ff=only)"
+        );
+        crate::output::errln!(
+            "hint: where the branch has commits of its own, merge on your agent branch: `git switch -c agent/<contract>`, then `git pull --no-rebase`"
+        );
+    }
     if let (Some(change), Ok(s)) = (&a.action.remote_change, &status) {
         if s.success() {
             record_remote_change(repo, change);
@@ -467,6 +482,26 @@ fn export(trace_id: Option<&str>, contract: Option<&str>) {
     for (name, value) in child_env(trace_id, contract) {
         std::env::set_var(name, value);
     }
+}
+
+/// Has the real git run `pull` fast-forward only: `--ff-only` right after
+/// the command word (`rest` words from the end of `args`), which git
+/// honours over `--no-rebase` and `pull.ff` alike (a later `--ff` or
+/// `--no-ff` the agent typed still wins, as git reads them); for an alias,
+/// `pull.ff=only` after the config the environment carries.
+fn fast_forward_only(mut args: Vec<OsString>, rest: usize) -> Vec<OsString> {
+    let at = args.len() - rest;
+    if args.get(at).is_some_and(|w| w == "pull") {
+        args.insert(at + 1, "--ff-only".into());
+        return args;
+    }
+    let mut params = std::env::var_os("GIT_CONFIG_PARAMETERS").unwrap_or_default();
+    if !params.is_empty() {
+        params.push(" ");
+    }
+    params.push("'pull.ff=only'");
+    std::env::set_var("GIT_CONFIG_PARAMETERS", params);
+    args
 }
 
 /// Replaces this process with the real git.

@@ -691,7 +691,9 @@ mod tests {
         let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
         assert_eq!(back.modes, c.modes);
         // A trailer asking for set-user-id gets the permission bits only.
-        let forged = c.message().replace("Ward-Mode: 600 .env", "Ward-Mode: 4777 .env");
+        let forged = c
+            .message()
+            .replace("Ward-Mode: 600 .env", "Ward-Mode: 4777 .env");
         let back_forged = Checkpoint::parse("cc", "tt", &forged).unwrap();
         assert_eq!(back_forged.modes[0], (0o777, ".env".to_string()));
         assert_eq!(back.description, "turn 2 more");

@@ -166,6 +166,13 @@ fn repoints(a: Action, key: &str) -> Action {
 fn syncs(a: Action) -> Action {
     Action { syncs: true, ..a }
 }
+/// A `pull` that merges into the current branch.
+fn merges(a: Action) -> Action {
+    Action {
+        pull_merges: true,
+        ..a
+    }
+}
 /// A merge that syncs if it fast-forwards to `target`.
 fn ff(a: Action, target: &str) -> Action {
     Action {

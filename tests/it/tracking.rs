@@ -569,3 +569,23 @@ fn a_merge_that_fast_forwards_main_to_its_upstream_syncs() {
     assert_eq!(repo.branch(), "agent/c2");
     assert_eq!(repo.rev("main"), mine);
 }
+
+/// A `pull` on a `main` with commits of its own would merge there, which
+/// the hook refuses only after git has written the merge into the index
+/// and files: run fast-forward only, git refuses it first, nothing changed.
+#[test]
+fn a_pull_that_would_merge_on_main_changes_nothing() {
+    let (repo, _) = setup();
+    repo.git(["checkout", "-q", "main"]).ok();
+    upstream_moves(&repo);
+    repo.write("mine.txt", "a person's work\n");
+    repo.commit("a person's commit on main");
+    let before = repo.rev("main");
+    let run = repo.shim_env(["pull", "--no-rebase"], &[("WARD_CONTRACT", "c1")]);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    run.stderr_has("a pull only fast-forwards it to its upstream")
+        .stderr_has("hint: ");
+    assert_eq!(repo.rev("main"), before);
+    assert_eq!(repo.git(["status", "--porcelain"]).ok().stdout, "");
+    assert!(!repo.dir.join(".git/MERGE_HEAD").exists());
+}

@@ -903,7 +903,10 @@ fn edge_cases() {
         ),
         ("fetch -t origin", syncs(m("fetch"))),
         ("pull --ff-only", syncs(m("pull"))),
-        ("pull --rebase=false", syncs(m("pull"))),
+        ("pull --rebase=false", merges(syncs(m("pull")))),
+        ("pull", merges(syncs(m("pull")))),
+        ("pull --ff-only --ff", merges(syncs(m("pull")))),
+        ("pull --no-ff --ff-only origin", syncs(m("pull"))),
         (
             "pull -r origin main:main",
             syncs(destroys(
@@ -917,7 +920,7 @@ fn edge_cases() {
         (
             "pull --no-verify",
             syncs(hooks(
-                m("pull"),
+                merges(m("pull")),
                 "pull --no-verify skips the pre-merge-commit and commit-msg hooks",
             )),
         ),
