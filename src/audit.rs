@@ -114,7 +114,7 @@ fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     // The file the appender opens: today's, by UTC date.
     let today = dir.join(format!("audit.{}.jsonl", &rfc3339(SystemTime::now())[..10]));
-    let mut after_partial = !ends_a_line(&today)?;
+    let mut after_partial = !settled_line_end(&today)?;
     let mut appender = tracing_appender::rolling::RollingFileAppender::builder()
         .rotation(tracing_appender::rolling::Rotation::DAILY)
         .filename_prefix("audit")
@@ -137,6 +137,21 @@ fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
         line.clear();
     }
     appender.flush()
+}
+
+/// [`ends_a_line`], asked again for up to about 20 ms while the answer is
+/// no: another process's long line may still be landing (a reader can see
+/// part of an append in progress), and a newline written before it ends
+/// would leave an empty line. Only a line a writer left unfinished (it
+/// died) stays so.
+fn settled_line_end(path: &Path) -> std::io::Result<bool> {
+    for _ in 0..20 {
+        if ends_a_line(path)? {
+            return Ok(true);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    ends_a_line(path)
 }
 
 /// Is the log at `path` missing, empty, or ending in a newline? Four system
@@ -394,6 +409,28 @@ mod tests {
         assert_eq!(ids, ["", "2", "3"]);
         let text = std::fs::read_to_string(&file).unwrap();
         assert_eq!(text.lines().nth(1), Some(r#"{"timestamp":"2026"#));
+    }
+
+    /// Another process's line still landing is waited for, not broken
+    /// off with a newline of ours (which would leave an empty line).
+    #[test]
+    fn a_line_still_landing_is_waited_for() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        std::fs::write(&path, b"{\"half\":").unwrap();
+        let writer = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(3));
+                let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+                f.write_all(b"1}\n").unwrap();
+            })
+        };
+        assert!(settled_line_end(&path).unwrap());
+        writer.join().unwrap();
+        std::fs::write(&path, b"{\"dead\":").unwrap();
+        assert!(!settled_line_end(&path).unwrap());
     }
 
     #[test]
