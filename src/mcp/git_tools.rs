@@ -52,6 +52,8 @@ pub fn log(ctx: &mut Ctx) -> ToolResult {
         check_rev("ref", r)?;
         argv.push(r.into());
     }
+    // Revisions end here: a name that is also a path stays a revision.
+    argv.push("--".into());
     let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
     let g = ctx.govern("git.log", &argv, None)?;
     if rev.is_none() {
@@ -76,7 +78,7 @@ pub fn show(ctx: &mut Ctx) -> ToolResult {
     } else {
         "--patch-with-stat"
     });
-    argv.push(rev);
+    argv.extend([rev, "--"]);
     let g = ctx.govern("git.show", &argv, None)?;
     verify_rev(&g, "commit_ref", rev)?;
     let out = run(&g, &argv)?;
@@ -126,10 +128,8 @@ pub fn diff(ctx: &mut Ctx) -> ToolResult {
             v.push("--stat".into());
         }
         v.extend(extra.iter().map(|s| s.to_string()));
-        if let Some(p) = path {
-            v.push("--".into());
-            v.push(p.into());
-        }
+        v.push("--".into());
+        v.extend(path.map(String::from));
         v
     };
     let refs: Vec<&str> = [from, to].into_iter().flatten().collect();

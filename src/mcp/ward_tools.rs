@@ -54,6 +54,9 @@ pub fn explain(ctx: &mut Ctx) -> ToolResult {
             "pass git's arguments as a list, without `git`: [\"commit\", \"-m\", \"x\"]",
         ));
     }
+    for arg in &args {
+        passable("args", arg)?;
+    }
     let mut argv = vec!["explain", "--as-agent", "--json", "--"];
     argv.extend(args);
     child(ctx, "ward.explain", Action::read("ward"), &argv, "")
@@ -63,10 +66,12 @@ pub fn explain(ctx: &mut Ctx) -> ToolResult {
 pub fn checkpoint_create(ctx: &mut Ctx) -> ToolResult {
     let message = ctx.str_arg("message")?;
     let pin = ctx.bool_arg("pin", false)?;
+    let flag = message
+        .map(|m| passable("message", m).map(|()| format!("--message={m}")))
+        .transpose()?;
     let mut argv = vec!["checkpoint", "--json"];
-    if let Some(m) = message {
-        argv.extend(["-m", m]);
-    }
+    // One word, so that a message starting with `-` stays a message.
+    argv.extend(flag.as_deref());
     if pin {
         argv.push("--pin");
     }
@@ -101,6 +106,9 @@ pub fn rollback(ctx: &mut Ctx) -> ToolResult {
             format!("'{id}' is not a checkpoint id"),
             "take an id from checkpoint_list, like chk-task-42-3",
         ));
+    }
+    for file in &files {
+        passable("files", file)?;
     }
     if let Some(bad) = files.iter().find(|f| f.is_empty() || f.starts_with('-')) {
         return Err(ToolError::invalid(
@@ -160,6 +168,29 @@ pub fn undo(ctx: &mut Ctx) -> ToolResult {
             "this is the plan only: call undo again with confirm: true to apply it",
         )
     })
+}
+
+/// The longest argument handed to a child (the kernel takes 128 KiB).
+const MAX_ARG: usize = 64 * 1024;
+
+/// Can `value` go to a child process as one argument? Not with a NUL
+/// (which ends it there), nor past [`MAX_ARG`].
+fn passable(name: &str, value: &str) -> Result<(), ToolError> {
+    if value.contains('\0') {
+        return Err(ToolError::invalid(
+            "invalid_argument",
+            format!("argument '{name}' holds a NUL character"),
+            "pass text without NUL characters",
+        ));
+    }
+    if value.len() > MAX_ARG {
+        return Err(ToolError::invalid(
+            "invalid_argument",
+            format!("argument '{name}' is longer than {} KiB", MAX_ARG / 1024),
+            "pass a shorter value",
+        ));
+    }
+    Ok(())
 }
 
 /// Adds `next` (what to call to go on) to a JSON result.

@@ -541,3 +541,32 @@ fn checkout_reports_git_failures_and_timeouts_by_kind() {
         .unwrap()
         .contains("timeouts.git_seconds"));
 }
+
+/// Arguments reach git and git-ward as written: a message starting with
+/// `-` stays a message, one a child cannot take (a NUL) is an invalid
+/// argument with a hint, and a revision that is also a path stays one.
+#[test]
+fn arguments_reach_git_and_git_ward_as_written() {
+    let repo = TestRepo::new();
+    repo.write("docs/a", "x\n").commit("docs");
+    repo.git(["branch", "docs"]).ok();
+    let mut s = Raw::start(&repo);
+    let r = s.call(1, "checkpoint_create", json!({"message": "--pin me"}));
+    assert_eq!(r["isError"], false, "{r}");
+    let (_, list) = repo.ward_json(["checkpoints", "--json"], &[]);
+    assert_eq!(list["checkpoints"][0]["description"], "--pin me");
+    assert_eq!(list["checkpoints"][0]["pinned"], false);
+    let r = s.call(2, "checkpoint_create", json!({"message": "a\u{0}b"}));
+    assert_eq!(r["isError"], true, "{r}");
+    let text = r["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("NUL") && text.contains("hint"), "{r}");
+    let calls = [
+        ("git_log", json!({"ref": "docs"})),
+        ("git_show", json!({"commit_ref": "docs", "stat_only": true})),
+        ("git_diff", json!({"from_ref": "docs"})),
+    ];
+    for (id, (tool, args)) in calls.into_iter().enumerate() {
+        let r = s.call(10 + id as u64, tool, args);
+        assert_eq!(r["isError"], false, "{tool}: {r}");
+    }
+}
