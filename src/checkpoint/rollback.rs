@@ -208,7 +208,15 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         value["committed_on"] = branch.clone().into();
         actions.push(format!("committed on {branch}"));
     }
-    super::cmd::record(&ctx, "ward.rollback", started, actions);
+    if !failures.is_empty() {
+        let n = failures.len();
+        actions.push(format!("{n} path{} not restored", plan::plural(n)));
+    }
+    let mut record = super::cmd::tool_record(&ctx, "ward.rollback", started, actions);
+    if !failures.is_empty() {
+        record.exit_code = Some(exit::INTERNAL.into());
+    }
+    crate::audit::append(&ctx.audit_dir(), &[record]);
     value["restored"] = (selected.len() - failures.len()).into();
     value["failures"] = serde_json::to_value(&failures).unwrap_or_default();
     if failures.is_empty() {

@@ -753,6 +753,13 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             format!("undid {}", last.trace_id),
         ],
     );
+    let not_done = failures.len() + ref_failures.len();
+    if not_done > 0 {
+        record.exit_code = Some(exit::INTERNAL.into());
+        record
+            .actions_taken
+            .push(format!("{not_done} not undone (paths and refs)"));
+    }
     // The next undo (a redo) puts HEAD where this one found it.
     if let Some(h) = head.as_ref().filter(|_| head_moved) {
         record.branch_before = Some(h.from.clone());

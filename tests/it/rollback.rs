@@ -397,6 +397,20 @@ fn a_path_that_cannot_be_restored_ends_in_an_error_with_a_hint() {
     assert_eq!(v["status"], "E", "{v}");
     assert_eq!(v["code"], "EN-GIT-E-001", "{v}");
     assert!(v["hint"].is_string(), "{v}");
+    // The audit line says so too.
+    let lines = repo.audit_records(&[]);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|r| r["operation"] == "ward.rollback")
+        .unwrap();
+    assert_eq!(last["exit_code"], 3, "{last}");
+    assert!(
+        last["actions_taken"]
+            .to_string()
+            .contains("1 path not restored"),
+        "{last}"
+    );
 }
 
 #[test]
