@@ -252,6 +252,8 @@ fn child(
         Some(v) if v.get("code").is_some_and(Value::is_string) => {
             let code = v["code"].as_str().unwrap_or_default().to_string();
             let status = v["status"].as_str().unwrap_or("E");
+            let mut message = v["message"].as_str().unwrap_or("failed").to_string();
+            message.push_str(&partial_details(&v));
             Err(ToolError {
                 kind: match status {
                     "D" => "denied",
@@ -259,7 +261,7 @@ fn child(
                     _ => "failed",
                 },
                 code,
-                message: v["message"].as_str().unwrap_or("failed").to_string(),
+                message,
                 hint: v["hint"].as_str().map(str::to_string),
             })
         }
@@ -280,6 +282,42 @@ fn child(
             ))
         }
     }
+}
+
+/// What a rollback or undo that restored only part of its plan says
+/// beyond its error: the safety checkpoint, and each path or ref not
+/// restored with why (`; safety checkpoint chk-..; not restored: a.txt:
+/// ...`). Empty for other errors.
+fn partial_details(v: &Value) -> String {
+    let mut out = String::new();
+    if let Some(safety) = v["safety_checkpoint"].as_str() {
+        out.push_str(&format!(
+            "; safety checkpoint {safety} holds the tree as it was before"
+        ));
+    }
+    let mut each = Vec::new();
+    let mut collect = |f: &Value| match f {
+        Value::String(s) => each.push(s.clone()),
+        Value::Object(o) => each.push(format!(
+            "{}: {}",
+            o.get("path").and_then(Value::as_str).unwrap_or("?"),
+            o.get("reason").and_then(Value::as_str).unwrap_or("?")
+        )),
+        _ => {}
+    };
+    match &v["failures"] {
+        Value::Array(list) => list.iter().for_each(&mut collect),
+        Value::Object(groups) => groups
+            .values()
+            .filter_map(Value::as_array)
+            .flatten()
+            .for_each(&mut collect),
+        _ => {}
+    }
+    if !each.is_empty() {
+        out.push_str(&format!("; not restored: {}", each.join("; ")));
+    }
+    out
 }
 
 /// The tool-level kind of a git-ward error.
