@@ -191,7 +191,13 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
             // `git ward save`, or the MCP tool: a commit, through the rules.
             || (matches!(r.source.as_str(), "tool" | "mcp")
                 && r.operation == "ward.save"
-                && r.decision != "deny");
+                && r.decision != "deny")
+            // The MCP checkout: HEAD moved, files with it, as the shim's.
+            || (r.source == "mcp"
+                && r.operation == "git.checkout"
+                && r.tier == 1
+                && r.decision != "deny"
+                && r.exit_code == Some(0));
         if !command || !scope.takes(r) {
             continue;
         }

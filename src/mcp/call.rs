@@ -291,6 +291,13 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// Adds what the call did to its audit line (`checkpoint <id>`).
+    pub fn note(&mut self, action: String) {
+        if let Some(pending) = self.record.as_mut() {
+            pending.record.actions_taken.push(action);
+        }
+    }
+
     /// Writes the call's audit line, if it reached the rules.
     pub fn close(mut self, result: &ToolResult) {
         let pending = match self.record.take() {

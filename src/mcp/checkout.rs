@@ -60,6 +60,10 @@ pub fn checkout(ctx: &mut Ctx) -> ToolResult {
         .map_err(|e| ToolError::new("checkout_failed", &e))?,
         _ => None,
     };
+    if let Some(id) = &checkpoint {
+        // Named in the audit line, as the shim's are: undo starts from it.
+        ctx.note(format!("checkpoint {id}"));
+    }
     let out = g
         .git
         .output(["checkout", "--quiet", name, "--"])

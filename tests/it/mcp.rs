@@ -474,6 +474,11 @@ fn checkout_saves_an_ignored_file_the_policy_keeps_first() {
         .to_string();
     assert_eq!(repo.read(".env").as_deref(), Some("tracked\n"));
     assert_eq!(repo.checkpoint_file(&id, ".env"), "SECRET=1\n");
+    // Undone as the shim's checkout would be: the file, and HEAD.
+    drop(s);
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(repo.read(".env").as_deref(), Some("SECRET=1\n"));
+    assert_eq!(repo.branch(), "agent");
 }
 
 #[test]
