@@ -303,8 +303,10 @@ impl<'a> Ctx<'a> {
         let pending = match self.record.take() {
             Some(pending) => Some(pending),
             // Refused before the rules were asked (its arguments): logged
-            // too, in the repository the call names, if it is one.
-            None if result.is_err() => self.unassessed(),
+            // too, in the repository the call names, if it is one. A
+            // denial came from the rules, by a tool that logs its own
+            // line (`save`): not twice.
+            None if result.as_ref().is_err_and(|e| e.status() != "D") => self.unassessed(),
             None => None,
         };
         let Some(Pending {
@@ -357,6 +359,10 @@ impl<'a> Ctx<'a> {
             ],
             tier: u8::from(!read_only),
             decision: "deny".into(),
+            contract_id: crate::facts::contract(Some(&repo))
+                .ok()
+                .flatten()
+                .map(|c| c.0),
             worktree: repo.workdir().map(|w| w.display().to_string()),
             ..Record::default()
         };

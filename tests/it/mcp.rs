@@ -599,3 +599,22 @@ fn a_partial_rollback_names_what_was_not_restored() {
     assert!(text.contains("not restored: sub: "), "{text}");
     assert!(text.contains("safety checkpoint chk-"), "{text}");
 }
+
+/// A save the rules refuse is one audit line (the save's own), and a call
+/// refused for its arguments names the active contract.
+#[test]
+fn a_refused_call_is_logged_once_with_its_contract() {
+    let repo = TestRepo::new();
+    let mut s = Raw::start(&repo);
+    let r = s.call(1, "save", json!({"message": "work"}));
+    assert_eq!(r["isError"], true, "{r}");
+    let denied = repo.audit_records(&["--decision", "deny"]);
+    assert_eq!(denied.len(), 1, "{denied:?}");
+    assert_eq!(denied[0]["denial_code"], "EN-GIT-D-003");
+    repo.ward(["contract", "start", "t1"]).ok();
+    let r = s.call(2, "git_log", json!({"max_count": "many"}));
+    assert_eq!(r["isError"], true, "{r}");
+    let denied = repo.audit_records(&["--decision", "deny"]);
+    assert_eq!(denied.len(), 2, "{denied:?}");
+    assert_eq!(denied[1]["contract_id"], "t1", "{denied:?}");
+}
