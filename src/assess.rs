@@ -121,6 +121,7 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 if let (Some(repo), true) = (repo.as_ref(), on_protected && action.creates_commits)
                 {
                     facts.checked_out_elsewhere = repo.branches_elsewhere();
+                    facts.in_progress = repo.in_progress();
                 }
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)

@@ -75,6 +75,11 @@ pub struct Facts {
     /// for a command that makes commits on a protected branch: git will
     /// not check the agent branch out here too).
     pub checked_out_elsewhere: Vec<(String, String)>,
+    /// A merge, cherry-pick or revert is in progress (`MERGE_HEAD`,
+    /// `CHERRY_PICK_HEAD`, `REVERT_HEAD`): which one (read only for a
+    /// command making commits on a protected branch, where a move to the
+    /// agent branch would drop it).
+    pub in_progress: Option<&'static str>,
 }
 
 impl Facts {
@@ -89,6 +94,7 @@ impl Facts {
             agent_remotes: Vec::new(),
             fast_forward: false,
             checked_out_elsewhere: Vec::new(),
+            in_progress: None,
         }
     }
 }
@@ -620,6 +626,16 @@ fn decide_commit_on_protected(
             ),
             Some(contract) => {
                 let target = format!("{}{contract}", policy.settings.branches.agent_prefix);
+                if let Some(what) = facts.in_progress {
+                    // A move to the agent branch would end it, its commit
+                    // made there with one parent: refused, nothing changed.
+                    return Decision::deny(
+                        Code::D001,
+                        format!("{op} on protected branch '{branch}' while a {what} is in progress there"),
+                        format!("let a person finish the {what} on '{branch}', or abort it (`git {what} --abort`) and redo it on your own branch (`git switch -c {target}`)"),
+                        "capabilities.ensure_working_branch",
+                    );
+                }
                 if let Some((_, path)) = facts.checked_out_elsewhere.iter().find(|(b, _)| *b == target) {
                     return Decision::deny(
                         Code::D001,

@@ -1321,3 +1321,30 @@ fn a_pull_on_a_protected_branch_only_fast_forwards() {
     let no_sync = policy("[branches]\nsync_from_upstream = false\n");
     assert!(!decide(&no_sync, &pull, &agent("main", Some("c1"))).fast_forward_only);
 }
+
+/// A merge in progress on a protected branch: the move to the agent branch
+/// would end it (its commit made there with one parent), so it is refused.
+#[test]
+fn a_merge_in_progress_on_a_protected_branch_is_not_carried_off() {
+    let merging = Facts {
+        in_progress: Some("merge"),
+        ..agent("main", Some("c1"))
+    };
+    let d = decide(&Policy::built_in(), &commit(), &merging);
+    assert_eq!(outcome(&d), Want::Deny(Code::D001));
+    assert!(d
+        .denial()
+        .unwrap()
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("git merge --abort"));
+    let on_own = Facts {
+        in_progress: Some("merge"),
+        ..agent("agent/c1", Some("c1"))
+    };
+    assert_eq!(
+        outcome(&decide(&Policy::built_in(), &commit(), &on_own)),
+        Want::Allow
+    );
+}

@@ -579,6 +579,7 @@ pub fn gather_at(
         agent_remotes: Vec::new(),
         fast_forward: false,
         checked_out_elsewhere: Vec::new(),
+        in_progress: None,
     })
 }
 

@@ -641,6 +641,18 @@ impl Repo {
             .is_ok_and(|out| out.status.success())
     }
 
+    /// The merge, cherry-pick or revert in progress in this worktree, if any.
+    pub fn in_progress(&self) -> Option<&'static str> {
+        [
+            ("MERGE_HEAD", "merge"),
+            ("CHERRY_PICK_HEAD", "cherry-pick"),
+            ("REVERT_HEAD", "revert"),
+        ]
+        .into_iter()
+        .find(|(file, _)| self.git_dir.join(file).exists())
+        .map(|(_, what)| what)
+    }
+
     /// The branches the repository's other worktrees have checked out,
     /// with their tops, from their HEAD files (no git run).
     pub fn branches_elsewhere(&self) -> Vec<(String, String)> {

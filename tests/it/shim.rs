@@ -1100,3 +1100,28 @@ fn a_protected_tag_may_be_created_with_force_but_not_moved() {
         .stderr_has("EN-GIT-D-001");
     assert_eq!(repo.rev("v1"), v1);
 }
+
+/// A person's merge in progress on `main`, its conflict resolved: the
+/// agent's commit is refused (a move to its branch would end the merge),
+/// as explain says, and the merge is still there to finish.
+#[test]
+fn a_merge_in_progress_on_main_is_refused_not_carried_off() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    repo.write("README", "feature\n").commit("feature");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "main\n").commit("main");
+    let _ = repo.git(["merge", "feature"]);
+    repo.write("README", "resolved\n");
+    repo.git(["add", "README"]).ok();
+    let agent = [("WARD_CONTRACT", "c1")];
+    repo.ward_env(["explain", "--", "commit", "-m", "merge"], &agent)
+        .stdout_has("decision:   deny");
+    repo.shim_env(["commit", "-q", "-m", "merge"], &agent)
+        .code(1)
+        .stderr_has("while a merge is in progress there")
+        .stderr_has("git merge --abort");
+    assert_eq!(repo.branch(), "main");
+    assert!(repo.dir.join(".git/MERGE_HEAD").exists());
+}
