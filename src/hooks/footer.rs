@@ -44,13 +44,19 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
     let Ok(bytes) = std::fs::read(file) else {
         return Ok(exit::OK);
     };
+    // Where git keeps `#` lines (`commit -m "#42 fix"`), they are text.
+    let comment = if strips_comments(&super::parent_argv()) {
+        comment_char(&dirs)
+    } else {
+        '\0'
+    };
     // A message in another encoding (`i18n.commitEncoding`, or bytes that
     // are simply not UTF-8) gets the footer too: its bytes are kept as
     // they are around it.
     let new = match String::from_utf8(bytes) {
-        Ok(text) => with_footer(&text, &footer, comment_char(&dirs)).map(String::into_bytes),
+        Ok(text) => with_footer(&text, &footer, comment).map(String::into_bytes),
         Err(e) => match escaped(e.as_bytes()) {
-            Some(text) => with_footer(&text, &footer, comment_char(&dirs)).map(|t| unescaped(&t)),
+            Some(text) => with_footer(&text, &footer, comment).map(|t| unescaped(&t)),
             None => Some([e.as_bytes(), format!("\n\n{footer}\n").as_bytes()].concat()),
         },
     };
@@ -104,6 +110,64 @@ fn unescaped(text: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// Will git take comment lines out of the message? For a `git commit`
+/// (`argv`, the parent's command line): as its `--cleanup` says, else only
+/// when an editor opens (`-e`, or no `-m`, `-F`, `-C`): with a message
+/// given, the default cleanup keeps `#` lines (`commit -m "#42 fix"`).
+/// Anything else (a merge, a pick, an alias): yes, as before.
+fn strips_comments(argv: &[String]) -> bool {
+    let Some(at) = argv.iter().position(|a| a == "commit") else {
+        return true;
+    };
+    let (mut cleanup, mut message, mut edit) = (None, false, None);
+    let mut words = argv[at + 1..].iter().map(String::as_str);
+    while let Some(word) = words.next() {
+        match word {
+            "--" => break,
+            "--message" | "--file" | "--reuse-message" => {
+                message = true;
+                words.next();
+            }
+            "--edit" => edit = Some(true),
+            "--no-edit" => edit = Some(false),
+            "--cleanup" => cleanup = words.next(),
+            _ if word.starts_with("--cleanup=") => cleanup = word.get(10..),
+            _ if ["--message=", "--file=", "--reuse-message="]
+                .iter()
+                .any(|p| word.starts_with(p)) =>
+            {
+                message = true
+            }
+            _ if word.starts_with("--") => {}
+            _ if word.starts_with('-') => {
+                // Bundled short flags: `-qm msg`, `-mmsg`, `-e`.
+                for (i, c) in word.char_indices().skip(1) {
+                    match c {
+                        'e' => edit = Some(true),
+                        'm' | 'F' | 'C' | 'c' | 't' => {
+                            message |= c != 'c' && c != 't';
+                            if c == 'c' || c == 't' {
+                                edit = Some(true);
+                            }
+                            if i + 1 == word.len() {
+                                words.next();
+                            }
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    match cleanup {
+        Some("verbatim" | "whitespace") => false,
+        Some("strip" | "scissors") => true,
+        _ => edit.unwrap_or(!message),
+    }
 }
 
 /// git's `core.commentChar` (`#` unless set; `auto` counts as `#`). The
@@ -164,6 +228,31 @@ pub fn with_footer(text: &str, footer: &str, comment: char) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_are_stripped_as_git_would_strip_them() {
+        let argv = |line: &str| -> Vec<String> { line.split(' ').map(String::from).collect() };
+        for (line, strips) in [
+            ("git commit", true),
+            ("git commit -m #42", false),
+            ("git commit -qm #42", false),
+            ("git commit -m#42", false),
+            ("git commit --message=#42", false),
+            ("git commit -F -", false),
+            ("git commit -m #42 -e", true),
+            ("git commit -m #42 --cleanup=strip", true),
+            ("git commit --cleanup=verbatim", false),
+            ("git commit --cleanup whitespace", false),
+            ("git commit -C HEAD", false),
+            ("git commit -c HEAD", true),
+            ("git commit --amend", true),
+            ("git commit --amend --no-edit", false),
+            ("git -c x=y commit -m m", false),
+            ("git merge topic", true),
+        ] {
+            assert_eq!(strips_comments(&argv(line)), strips, "{line}");
+        }
+    }
 
     /// Bytes that are not UTF-8 come back as they were, the footer added.
     #[test]

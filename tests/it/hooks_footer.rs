@@ -390,3 +390,27 @@ fn a_message_that_is_not_utf8_gets_the_footer() {
     repo.git_env(args.into_iter().chain([message]), C1).ok();
     assert_eq!(contracts(&repo, "HEAD"), ["c1"]);
 }
+
+/// A subject starting with `#` (an issue number) is text where git keeps
+/// it (`-m`, `save`): the footer is added once, as a trailer.
+#[test]
+fn a_subject_starting_with_a_hash_gets_one_footer() {
+    let repo = on_agent_branch();
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "#42 fix the bug"],
+        C1,
+    )
+    .ok();
+    assert_eq!(
+        message(&repo, "HEAD"),
+        "#42 fix the bug\n\nContract: c1\n\n"
+    );
+    repo.ward_env(["save", "-m", "#43 more"], C1).ok();
+    assert_eq!(
+        contracts(&repo, "HEAD"),
+        ["c1"],
+        "{}",
+        message(&repo, "HEAD")
+    );
+    assert!(message(&repo, "HEAD").starts_with("#43 more"));
+}
