@@ -360,12 +360,19 @@ fn act(
         }),
         Err(err) => {
             if let Some(from) = &switched_from {
+                let made = current_branch(&git);
                 if let Err(back) = git.run(["checkout", "--quiet", from.as_str()]) {
                     return Err(err.with_hint(format!(
-                        "nothing was committed; you are on '{}' now (moving back to '{from}' failed: {})",
-                        current_branch(&git),
+                        "nothing was committed; you are on '{made}' now (moving back to '{from}' failed: {})",
                         back.message
                     )));
+                }
+                // A branch the switch made (no checkpoint: it did not
+                // exist) goes too, if it is still where it was made.
+                if checkpoint.is_none() {
+                    if let Ok(at) = git.run(["rev-parse", "HEAD"]) {
+                        let _ = git.run(["update-ref", "-d", &format!("refs/heads/{made}"), &at]);
+                    }
                 }
             }
             Err(err)

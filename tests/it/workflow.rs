@@ -424,3 +424,26 @@ fn aider_style_no_verify_commits_are_refused_unless_the_policy_allows_them() {
     out.stderr_has("EN-GIT-D-001");
     assert_eq!(repo.rev("main"), main);
 }
+
+/// A save whose commit the repository's own pre-commit hook refuses leaves
+/// nothing behind: back on `main`, the agent branch the move made gone,
+/// the index and files as they were.
+#[test]
+fn a_refused_save_undoes_its_move_and_the_branch_it_made() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TestRepo::new();
+    let hook = repo.dir.join(".git/hooks/pre-commit");
+    std::fs::write(&hook, "#!/bin/sh\necho no >&2\nexit 1\n").unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    repo.ward(["install"]).ok();
+    repo.write("work.txt", "work\n");
+    let run = repo.ward_env(["save", "-m", "work"], &[("WARD_CONTRACT", "c1")]);
+    assert_ne!(run.code, Some(0), "{}", run.stdout);
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.rev("refs/heads/agent/c1"), None);
+    assert_eq!(repo.read("work.txt").as_deref(), Some("work\n"));
+    assert_eq!(
+        repo.git(["status", "--porcelain"]).ok().stdout,
+        "?? work.txt\n"
+    );
+}
