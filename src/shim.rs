@@ -601,14 +601,14 @@ pub(crate) fn checkpoint_before_switch(
 
 /// Where an agent branch that exists already is: the local branch, or
 /// (none here) a remote's, from an earlier session in another clone.
-enum Source {
+pub(crate) enum Source {
     Local,
     /// `<remote>/<branch>`: of the one remote that has it, else of `origin`.
     Remote(String),
 }
 
 /// Where `branch` exists, if it does.
-fn branch_source(a: &Assessment, branch: &str) -> Option<Source> {
+pub(crate) fn branch_source(a: &Assessment, branch: &str) -> Option<Source> {
     let repo = a.repo.as_ref()?;
     if repo.ref_target(&format!("refs/heads/{branch}")).is_some() {
         return Some(Source::Local);

@@ -33,6 +33,12 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
         .decision
         .key
         .and_then(|key| a.policy.as_ref().ok().map(|p| p.origin(key).to_string()));
+    // A move onto an agent branch that exists (here or on a remote) is
+    // checkpointed first, so that undo can put the work back.
+    let switch_checkpoint = match &a.decision.verdict {
+        Verdict::Switch(b) => crate::shim::branch_source(&a, b).is_some(),
+        _ => false,
+    };
     let (verdict, code, hint, switch_to) = match &a.decision.verdict {
         Verdict::Allow => ("allow", None, None, None),
         Verdict::Deny(e) => ("deny", Some(e.code.as_str()), e.hint.clone(), None),
@@ -53,6 +59,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
             "hint": hint,
             "switch_to": switch_to,
             "checkpoint": a.decision.checkpoint,
+            "checkpoint_before_switch": switch_checkpoint,
             "checkpoint_if_staged": a.decision.save_staged,
             "rule": a.decision.rule,
             "policy_key": a.decision.key,
@@ -100,16 +107,23 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
             format!("{key} ({})", layer.unwrap_or_else(|| "-".into())),
         );
     }
+    // A pre-destructive checkpoint is skipped where nothing is there to lose.
+    const IF_ANY: &str = "checkpoint (if anything is there to lose)";
+    let before = if switch_checkpoint {
+        "checkpoint, then "
+    } else {
+        ""
+    };
     match &a.decision.verdict {
         Verdict::Deny(e) => out.push_str(&e.render_denial()),
         Verdict::Switch(b) if a.decision.checkpoint => out.push_str(&format!(
-            "would switch to '{b}', checkpoint, then run the command\n"
+            "would {before}switch to '{b}', {IF_ANY}, then run the command\n"
         )),
-        Verdict::Switch(b) => {
-            out.push_str(&format!("would switch to '{b}', then run the command\n"))
-        }
+        Verdict::Switch(b) => out.push_str(&format!(
+            "would {before}switch to '{b}', then run the command\n"
+        )),
         Verdict::Allow if a.decision.checkpoint => {
-            out.push_str("would checkpoint, then run the command\n")
+            out.push_str(&format!("would {IF_ANY}, then run the command\n"))
         }
         Verdict::Allow if a.decision.save_staged => out.push_str(
             "would checkpoint staged versions the working tree no longer holds (if any), then run the command\n",

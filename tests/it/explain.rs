@@ -146,7 +146,15 @@ fn unstaging_is_allowed_and_a_switched_destructive_command_checkpointed() {
     assert_eq!(v["checkpoint"], true, "{v}");
     repo.ward_env(["explain", "--", "rm", "-f", "f"], &agent)
         .ok()
-        .stdout_has("would switch to 'agent/c1', checkpoint, then run the command");
+        .stdout_has("would switch to 'agent/c1', checkpoint (if anything is there to lose), then run the command");
+    // Onto an agent branch that exists, the move itself is checkpointed.
+    repo.git(["branch", "agent/c1"]).ok();
+    let (_, v) = repo.ward_json(["explain", "--json", "--", "commit", "-m", "x"], &agent);
+    assert_eq!(v["checkpoint_before_switch"], true, "{v}");
+    repo.ward_env(["explain", "--", "commit", "-m", "x"], &agent)
+        .ok()
+        .stdout_has("would checkpoint, then switch to 'agent/c1', then run the command");
+    repo.git(["branch", "-D", "agent/c1"]).ok();
 
     repo.write("f", "staged\n");
     repo.git(["add", "f"]).ok();
