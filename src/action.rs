@@ -180,9 +180,9 @@ pub struct Action {
     /// (`origin/main` on `main`). Syncing if it is a fast-forward, which
     /// [`crate::decide::Facts::fast_forward`] says; making commits if not.
     pub ff_target: Option<String>,
-    /// A `pull` that merges into the current branch (not `--rebase`, not
+    /// A `pull` that merges or rebases into the current branch (not
     /// `--ff-only`): on a protected branch it is run fast-forward only.
-    pub pull_merges: bool,
+    pub pull_integrates: bool,
     /// Config the command sets that says where a branch syncs from
     /// (`remote.<name>.url`, `url.<base>.insteadof`, `branch.<name>.merge`
     /// and `.remote`), as keys: by `git config`, `-c`, the environment,
@@ -277,7 +277,7 @@ impl Action {
             remote_change: None,
             syncs: false,
             ff_target: None,
-            pull_merges: false,
+            pull_integrates: false,
             repoints: Vec::new(),
             needs_repo: true,
         }

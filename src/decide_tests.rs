@@ -1312,7 +1312,7 @@ fn an_agent_branch_checked_out_elsewhere_is_refused_up_front() {
 fn a_pull_on_a_protected_branch_only_fast_forwards() {
     let pull = Action {
         syncs: true,
-        pull_merges: true,
+        pull_integrates: true,
         ..Action::mutating("pull")
     };
     let p = Policy::built_in();

@@ -250,8 +250,9 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
     if pull {
         if p.flag("rebase") && !p.value("rebase").is_some_and(super::says_false) {
             a.destructive = Some("pull --rebase rewrites local commits".into());
-        } else if p.last_given(&["ff", "ff-only"]) != Some(("ff-only", false)) {
-            a.pull_merges = true;
+        }
+        if p.last_given(&["ff", "ff-only"]) != Some(("ff-only", false)) {
+            a.pull_integrates = true;
         }
         if p.negated("verify") {
             a.hooks_off =

@@ -166,10 +166,10 @@ fn repoints(a: Action, key: &str) -> Action {
 fn syncs(a: Action) -> Action {
     Action { syncs: true, ..a }
 }
-/// A `pull` that merges into the current branch.
+/// A `pull` that merges or rebases into the current branch.
 fn merges(a: Action) -> Action {
     Action {
-        pull_merges: true,
+        pull_integrates: true,
         ..a
     }
 }
@@ -570,7 +570,10 @@ fn the_issue_command_lines() {
         ("add -A", commits(m("add"))),
         (
             "pull --rebase",
-            syncs(destroys(m("pull"), "pull --rebase rewrites local commits")),
+            merges(syncs(destroys(
+                m("pull"),
+                "pull --rebase rewrites local commits",
+            ))),
         ),
         ("fetch", syncs(m("fetch"))),
         ("lfs pull", u("lfs")),

@@ -570,7 +570,7 @@ fn a_merge_that_fast_forwards_main_to_its_upstream_syncs() {
     assert_eq!(repo.rev("main"), mine);
 }
 
-/// A `pull` on a `main` with commits of its own would merge there, which
+/// A `pull` on a `main` with commits of its own would merge (or rebase) there, which
 /// the hook refuses only after git has written the merge into the index
 /// and files: run fast-forward only, git refuses it first, nothing changed.
 #[test]
@@ -588,4 +588,10 @@ fn a_pull_that_would_merge_on_main_changes_nothing() {
     assert_eq!(repo.rev("main"), before);
     assert_eq!(repo.git(["status", "--porcelain"]).ok().stdout, "");
     assert!(!repo.dir.join(".git/MERGE_HEAD").exists());
+    // Nor does a rebasing one start a rebase there.
+    let run = repo.shim_env(["pull", "--rebase"], &[("WARD_CONTRACT", "c1")]);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(repo.rev("main"), before);
+    assert!(!repo.dir.join(".git/rebase-merge").exists());
+    assert!(!repo.dir.join(".git/rebase-apply").exists());
 }

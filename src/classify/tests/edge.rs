@@ -909,13 +909,13 @@ fn edge_cases() {
         ("pull --no-ff --ff-only origin", syncs(m("pull"))),
         (
             "pull -r origin main:main",
-            syncs(destroys(
+            merges(syncs(destroys(
                 refs(
                     m("pull"),
                     vec![w(named("refs/heads/main"), Update, Some("origin/main"))],
                 ),
                 "pull --rebase rewrites local commits",
-            )),
+            ))),
         ),
         (
             "pull --no-verify",
