@@ -583,6 +583,23 @@ impl TestRepo {
             .count()
     }
 
+    /// A submodule `sub` committed at its second commit, a checkpoint of
+    /// that, then the submodule checked out at its first: a path no
+    /// rollback restores (a submodule's commit). The checkpoint's id.
+    pub fn submodule_moved_since_checkpoint(&self) -> String {
+        let sub = self.dir.join("sub");
+        self.git(["init", "-q", sub.to_str().unwrap()]).ok();
+        for m in ["A", "B"] {
+            self.git_in(&sub, ["commit", "-q", "--allow-empty", "-m", m])
+                .ok();
+        }
+        self.git(["add", "sub"]).ok();
+        self.git(["commit", "-q", "-m", "sub"]).ok();
+        let id = self.checkpoint("with sub at B");
+        self.git_in(&sub, ["checkout", "-q", "HEAD~1"]).ok();
+        id
+    }
+
     /// Takes a checkpoint with the tool and returns its id.
     pub fn checkpoint(&self, message: &str) -> String {
         let (_, v) = self.ward_json(["checkpoint", "-m", message, "--json"], &[]);

@@ -581,16 +581,7 @@ fn arguments_reach_git_and_git_ward_as_written() {
 #[test]
 fn a_partial_rollback_names_what_was_not_restored() {
     let repo = TestRepo::new();
-    let sub = repo.dir.join("sub");
-    repo.git(["init", "-q", sub.to_str().unwrap()]).ok();
-    for m in ["A", "B"] {
-        repo.git_in(&sub, ["commit", "-q", "--allow-empty", "-m", m])
-            .ok();
-    }
-    repo.git(["add", "sub"]).ok();
-    repo.git(["commit", "-q", "-m", "sub"]).ok();
-    let id = repo.checkpoint("with sub at B");
-    repo.git_in(&sub, ["checkout", "-q", "HEAD~1"]).ok();
+    let id = repo.submodule_moved_since_checkpoint();
     repo.write("README", "changed\n");
     let mut s = Raw::start(&repo);
     let r = s.call(1, "rollback", json!({"checkpoint_id": id, "confirm": true}));

@@ -374,17 +374,8 @@ fn commit_records_the_rollback_under_the_same_rules() {
 #[test]
 fn a_path_that_cannot_be_restored_ends_in_an_error_with_a_hint() {
     let repo = TestRepo::new();
-    let sub = repo.dir.join("sub");
-    repo.git(["init", "-q", sub.to_str().unwrap()]).ok();
-    for m in ["A", "B"] {
-        repo.git_in(&sub, ["commit", "-q", "--allow-empty", "-m", m])
-            .ok();
-    }
-    repo.git(["add", "sub"]).ok();
-    repo.git(["commit", "-q", "-m", "sub"]).ok();
     repo.write("a.txt", "kept\n");
-    let id = repo.checkpoint("with sub at B");
-    repo.git_in(&sub, ["checkout", "-q", "HEAD~1"]).ok();
+    let id = repo.submodule_moved_since_checkpoint();
     repo.write("a.txt", "changed\n");
     repo.ward(["rollback", &id, "--yes"])
         .code(3)
