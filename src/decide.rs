@@ -471,6 +471,19 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
+        if full.starts_with("refs/replace/") && write.op != RefOp::Delete {
+            // git reads the replacement wherever the object is named,
+            // protected branches (and the team policy on them) included.
+            return Decision::deny(
+                Code::D001,
+                format!(
+                    "{} writes a replacement ref, which makes git read another object in place of one, in protected branches too",
+                    action.word()
+                ),
+                "make the change as a commit on a branch of your own and open a merge request; replacement refs are a person's to set",
+                "branches.protected",
+            );
+        }
         if let Some(branch) = refs::stands_for(&full, |r| policy.is_protected(r)) {
             if write.op != RefOp::Delete {
                 return refs::deny_shadow(&action.operation(), &full, &branch);

@@ -181,6 +181,31 @@ pub(super) fn update_ref(args: &[String], a: &mut Action) {
     a.refs.push(write(target, op, None));
 }
 
+/// `replace`: writes `refs/replace/<object>` (`replace <object>
+/// <replacement>`, `--edit`, `--graft`), or deletes one (`-d`); listing
+/// (`-l`, or no arguments) reads.
+pub(super) fn replace(args: &[String], a: &mut Action) {
+    if args.is_empty() || args.iter().any(|w| w == "-l" || w == "--list") {
+        a.effect = Effect::Read;
+        return;
+    }
+    let delete = args
+        .iter()
+        .take_while(|w| *w != "--")
+        .any(|w| w == "-d" || w == "--delete");
+    let object = args
+        .iter()
+        .find(|w| !w.starts_with('-'))
+        .cloned()
+        .unwrap_or_default();
+    let op = if delete { RefOp::Delete } else { RefOp::Create };
+    a.refs.push(write(
+        RefTarget::Named(format!("refs/replace/{object}")),
+        op,
+        None,
+    ));
+}
+
 /// `symbolic-ref <name>` reads; `symbolic-ref HEAD refs/heads/x` moves HEAD
 /// to another branch without touching files (read as a checkout of it);
 /// `symbolic-ref <ref> <target>` repoints another ref; `-d` deletes.

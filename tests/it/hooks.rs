@@ -1216,8 +1216,26 @@ fn an_agent_makes_no_replacement_ref() {
         "hello\n",
         "main reads as it is"
     );
+    // Through the shim, refused before git runs, as explain says.
+    for args in [
+        &["replace", &main, &forged][..],
+        &["update-ref", &format!("refs/replace/{main}"), &forged],
+    ] {
+        repo.shim_env(args, AGENT)
+            .code(1)
+            .stderr_has("[EN-GIT-D-001]")
+            .stderr_has("writes a replacement ref");
+        let explain: Vec<&str> = ["explain", "--"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .collect();
+        repo.ward_env(explain, AGENT).stdout_has("decision:   deny");
+    }
     // A person may; an agent may take one away.
     repo.git(["replace", &main, &forged]).ok();
+    repo.shim_env(["replace", "-l"], AGENT)
+        .ok()
+        .stdout_has(&main);
     repo.git_env(["replace", "-d", &main], AGENT).ok();
     assert_eq!(replacements(&repo), "");
 }

@@ -1125,7 +1125,14 @@ fn edge_cases() {
         ("sparse-checkout list", r("sparse-checkout")),
         ("sparse-checkout set a", m("sparse-checkout")),
         ("replace -l", r("replace")),
-        ("replace a b", m("replace")),
+        (
+            "replace a b",
+            refs(m("replace"), vec![w(named("refs/replace/a"), Create, None)]),
+        ),
+        (
+            "replace -d a",
+            refs(m("replace"), vec![w(named("refs/replace/a"), Delete, None)]),
+        ),
         ("rerere status", r("rerere")),
         ("rerere forget x", m("rerere")),
         ("bundle verify b", r("bundle")),
