@@ -39,7 +39,7 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
     // it would push cannot be judged: refused (fail closed).
     if let Some(bad) = lines().find(|l| parse_line(l).is_none()) {
         return Err(crate::error::Error::internal(format!(
-            "pre-push cannot read the line {:?}: not `<local ref> <local id> <remote ref> <remote id>`",
+            "pre-push cannot read the line '{}': not `<local ref> <local id> <remote ref> <remote id>`",
             crate::error::printable(bad)
         ))
         .with_hint("run the push with git itself, which gives the hook its lines"));

@@ -620,3 +620,20 @@ fn a_working_tree_that_is_not_a_directory_is_named_in_the_error() {
         .stderr_has("hint: nothing was run; check --work-tree");
     assert!(repo.dir.join("untracked.txt").exists());
 }
+
+/// A line pre-push cannot read is shown once escaped, as it came.
+#[test]
+fn a_line_pre_push_cannot_read_is_shown_escaped_once() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let args = [os("hook"), os("pre-push"), os("origin"), os("url")];
+    let run = ward_with(&repo, &args, b"junk\x19line\n", &[("WARD_AGENT", os("1"))]);
+    no_panic(&run, "pre-push");
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot read the line 'junk\\u{19}line'"),
+        "{}",
+        run.stderr
+    );
+}
