@@ -122,7 +122,30 @@ fn elsewhere(ctx: &Ctx, cp: &Checkpoint) -> Option<PathBuf> {
         && git_dir
             .as_ref()
             .is_some_and(|g| !g.exists() && identity(g) == identity_here(ctx));
-    (!same && !same_git_dir && !moved).then_some(dir)
+    // A linked worktree removed and another added under its name has its
+    // git dir's path: this worktree was there when the checkpoint was
+    // taken only if its HEAD's reflog starts no later.
+    let older = || identity_here(ctx).is_none() || began_before(ctx, cp);
+    (!same && !((same_git_dir || moved) && !dir.exists() && older())).then_some(dir)
+}
+
+/// Did this worktree's HEAD reflog start at or before the checkpoint was
+/// taken? No reflog, or no time to read: no.
+fn began_before(ctx: &Ctx, cp: &Checkpoint) -> bool {
+    let Some(taken) = crate::audit::parse_rfc3339(&cp.created) else {
+        return false;
+    };
+    let Ok(log) = crate::state_file::read_text(&ctx.git_dir.join("logs").join("HEAD")) else {
+        return false;
+    };
+    // `<old> <new> <name> <email> <seconds> <zone>\t<message>`
+    let first = log.lines().next().unwrap_or_default();
+    let seconds = first
+        .split('\t')
+        .next()
+        .and_then(|head| head.rsplit(' ').nth(1))
+        .and_then(|s| s.parse::<u64>().ok());
+    seconds.is_some_and(|s| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s) <= taken)
 }
 
 /// Which worktree of its repository a git dir is, by its shape:

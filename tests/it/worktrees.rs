@@ -149,3 +149,55 @@ fn an_agent_branch_checked_out_in_another_worktree_is_refused_as_explained() {
         "work\n"
     );
 }
+
+/// A linked worktree removed and another added under its name (so with
+/// its git directory's path) is not the one its checkpoints were taken
+/// of: rollback there is refused, nothing written.
+#[test]
+fn rollback_never_writes_into_another_worktree_that_reuses_the_name() {
+    let (repo, wt) = with_agent_worktree();
+    std::fs::write(wt.join("README"), "old task\n").unwrap();
+    let mut take = repo.ward_command(["checkpoint", "-m", "old task", "--json"]);
+    take.current_dir(&wt);
+    let out = crate::common::Run::from(take.output().unwrap()).ok().stdout;
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let id = v["checkpoint"]["id"].as_str().unwrap().to_string();
+    repo.git(["worktree", "remove", "--force", wt.to_str().unwrap()])
+        .ok();
+    let other = repo.tmp.path().join("elsewhere").join("wt");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    // Made later than the checkpoint, as any new worktree is.
+    let mut add = std::process::Command::new(crate::common::real_git());
+    repo.hermetic(&mut add);
+    let out = add
+        .current_dir(&repo.dir)
+        .env("GIT_COMMITTER_DATE", "@4102444800 +0000")
+        .args([
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "other-task",
+            other.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(other.join("new.txt"), "new task\n").unwrap();
+    let mut cmd = repo.ward_command(["rollback", &id, "--yes"]);
+    cmd.current_dir(&other);
+    let run = crate::common::Run::from(cmd.output().unwrap());
+    assert_ne!(run.code, Some(0), "{}", run.stdout);
+    assert_eq!(
+        std::fs::read_to_string(other.join("new.txt")).unwrap(),
+        "new task\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(other.join("README")).unwrap(),
+        "hello\n"
+    );
+}
