@@ -61,7 +61,13 @@ pub(super) fn merge(args: &[String], ctx: &Context, a: &mut Action) {
         return;
     }
     a.creates_commits = true;
-    if ff == Some(FastForward::Allow) && !p.flag("squash") && !p.flag("continue") {
+    // A strategy of its own (`-s ours`) makes a merge commit even where a
+    // fast-forward could be made.
+    if ff == Some(FastForward::Allow)
+        && !p.flag("squash")
+        && !p.flag("continue")
+        && !p.given("strategy")
+    {
         a.ff_target = sync_target(&p.args, ctx);
     }
 }
@@ -99,6 +105,16 @@ fn fast_forward_mode(p: &Parsed, ctx: &Context) -> Option<FastForward> {
     })
 }
 
+/// `@{upstream}` of `branch` when that is a configured remote's branch
+/// (never one in the repository itself, remote `.`).
+fn upstream_target(branch: &str, ctx: &Context) -> Option<String> {
+    let remote = (ctx.config)(&format!("branch.{branch}.remote")).pop()?;
+    ctx.remotes
+        .iter()
+        .any(|r| *r == remote)
+        .then(|| "@{upstream}".to_string())
+}
+
 /// The one revision a merge names, if a fast-forward of the current branch
 /// to it is syncing: its upstream (a bare `git merge`, `@{upstream}`,
 /// `@{u}`), or `<remote>/<branch>` of a configured remote
@@ -106,13 +122,13 @@ fn fast_forward_mode(p: &Parsed, ctx: &Context) -> Option<FastForward> {
 fn sync_target(args: &[String], ctx: &Context) -> Option<String> {
     let branch = ctx.current_branch?;
     let arg = match args {
-        [] => return Some("@{upstream}".to_string()),
+        [] => return upstream_target(branch, ctx),
         [one] => one.as_str(),
         _ => return None,
     };
     let upstream = ["@{upstream}", "@{u}", "HEAD@{upstream}", "HEAD@{u}"];
     if upstream.iter().any(|u| arg.eq_ignore_ascii_case(u)) {
-        return Some("@{upstream}".to_string());
+        return upstream_target(branch, ctx);
     }
     let short = arg
         .strip_prefix("refs/remotes/")

@@ -622,23 +622,33 @@ impl Repo {
     }
 
     /// Is HEAD an ancestor of `revision` (or the same commit), so that
-    /// merging it fast-forwards? Asked of the real git (`merge-base
+    /// merging it fast-forwards, and does `revision` name a remote-tracking
+    /// ref that is not symbolic? Asked of the real git (`merge-base
     /// --is-ancestor`, which knows grafts, replacements and shallow
     /// history); no on any failure, an unborn HEAD among them.
     pub fn fast_forwards(&self, revision: &str) -> bool {
         let Ok(git) = crate::git::Git::locate() else {
             return false;
         };
-        git.detached_from_env()
-            .env("GIT_DIR", self.git_dir())
-            .output([
+        let git = git.detached_from_env().env("GIT_DIR", self.git_dir());
+        let ok = |args: &[&str]| git.output(args).ok().filter(|o| o.status.success());
+        // The ref it names must be a remote-tracking ref of its own, not
+        // one made to point at another (a symbolic ref).
+        // (No `--end-of-options`: rev-parse prints it back; `revision` is
+        // a remote-tracking name or `@{upstream}`, never an option.)
+        let named = ok(&["rev-parse", "--symbolic-full-name", revision])
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
+        named.starts_with("refs/remotes/")
+            && ok(&["symbolic-ref", "-q", &named]).is_none()
+            && ok(&[
                 "merge-base",
                 "--is-ancestor",
                 "HEAD",
                 "--end-of-options",
                 revision,
             ])
-            .is_ok_and(|out| out.status.success())
+            .is_some()
     }
 
     /// The merge, cherry-pick or revert in progress in this worktree, if any.

@@ -552,6 +552,16 @@ fn a_merge_that_fast_forwards_main_to_its_upstream_syncs() {
     repo.git(["checkout", "-q", "main"]).ok();
     let ahead = upstream_moves(&repo);
     repo.shim_env(["fetch", "-q"], C2).ok();
+    // A strategy of its own makes a merge commit: not syncing.
+    repo.shim_env(
+        ["merge", "-q", "--no-edit", "-s", "ours", "origin/main"],
+        C2,
+    )
+    .ok()
+    .stderr_has("switched to 'agent/c2'");
+    assert!(!repo.dir.join(".git/MERGE_HEAD").exists());
+    repo.git(["checkout", "-q", "main"]).ok();
+    repo.git(["branch", "-q", "-D", "agent/c2"]).ok();
     repo.shim_env(["merge", "-q", "origin/main"], C2).ok();
     assert_eq!(repo.branch(), "main");
     assert_eq!(repo.rev("main"), Some(ahead));

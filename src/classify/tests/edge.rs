@@ -105,8 +105,29 @@ fn edge_cases() {
             "merge refs/remotes/upstream/main",
             ff(commits(m("merge")), "refs/remotes/upstream/main"),
         ),
-        ("merge", ff(commits(m("merge")), "@{upstream}")),
-        ("merge @{u}", ff(commits(m("merge")), "@{upstream}")),
+        (
+            "-c branch.main.remote=origin merge",
+            ff(
+                repoints(commits(m("merge")), "branch.main.remote"),
+                "@{upstream}",
+            ),
+        ),
+        (
+            "-c branch.main.remote=origin merge @{u}",
+            ff(
+                repoints(commits(m("merge")), "branch.main.remote"),
+                "@{upstream}",
+            ),
+        ),
+        // An upstream in the repository itself (remote `.`) is no sync source.
+        (
+            "-c branch.main.remote=. merge",
+            repoints(commits(m("merge")), "branch.main.remote"),
+        ),
+        ("merge", commits(m("merge"))),
+        // A strategy of its own makes a merge commit anyway.
+        ("merge -s ours origin/main", commits(m("merge"))),
+        ("merge --strategy=subtree origin/main", commits(m("merge"))),
         (
             "merge --no-ff --ff origin/main",
             ff(commits(m("merge")), "refs/remotes/origin/main"),
