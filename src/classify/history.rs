@@ -110,8 +110,7 @@ fn fast_forward_mode(p: &Parsed, ctx: &Context) -> Option<FastForward> {
 fn upstream_target(branch: &str, ctx: &Context) -> Option<String> {
     let remote = (ctx.config)(&format!("branch.{branch}.remote")).pop()?;
     ctx.remotes
-        .iter()
-        .any(|r| *r == remote)
+        .contains(&remote)
         .then(|| "@{upstream}".to_string())
 }
 
