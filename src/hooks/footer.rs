@@ -45,7 +45,21 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
         return Ok(exit::OK);
     };
     // Where git keeps `#` lines (`commit -m "#42 fix"`), they are text.
-    let comment = if strips_comments(&super::parent_argv()) {
+    // `commit.cleanup` from `-c` and the environment, else from the files
+    // (parsed only when one mentions it).
+    let configured = || {
+        let given = facts::env_config()
+            .into_iter()
+            .rev()
+            .find(|(k, _)| k == "commit.cleanup")
+            .map(|(_, v)| v);
+        given.or_else(|| {
+            mentioned(&dirs, "cleanup")
+                .then(|| facts::Repo::from_dirs(&dirs)?.config_string("commit.cleanup"))
+                .flatten()
+        })
+    };
+    let comment = if strips_comments(&super::parent_argv(), configured) {
         comment_char(&dirs)
     } else {
         '\0'
@@ -112,13 +126,14 @@ fn unescaped(text: &str) -> Vec<u8> {
     out
 }
 
-/// Will git take comment lines out of the message? For a `git commit`
-/// (`argv`, the parent's command line): as its `--cleanup` says, else only
-/// when an editor opens (`-e`, or no `-m`, `-F`, `-C`): with a message
-/// given, the default cleanup keeps `#` lines (`commit -m "#42 fix"`).
-/// Anything else (a merge, a pick, an alias): yes, as before.
-fn strips_comments(argv: &[String]) -> bool {
-    let Some(at) = argv.iter().position(|a| a == "commit") else {
+/// Will git take comment lines out of the message? For a `git commit` or
+/// `git merge` (`argv`, the parent's command line): as its `--cleanup`
+/// says, else as `commit.cleanup` (`configured`, read only then) says,
+/// else only when an editor opens (`-e`, or no `-m`, `-F`, `-C`): with a
+/// message given, the default cleanup keeps `#` lines (`commit -m "#42
+/// fix"`). Anything else (a pick, an alias): yes.
+fn strips_comments(argv: &[String], configured: impl FnOnce() -> Option<String>) -> bool {
+    let Some(at) = argv.iter().position(|a| a == "commit" || a == "merge") else {
         return true;
     };
     let (mut cleanup, mut message, mut edit) = (None, false, None);
@@ -163,11 +178,33 @@ fn strips_comments(argv: &[String]) -> bool {
             _ => {}
         }
     }
-    match cleanup {
+    let configured = match cleanup {
+        Some(_) => None,
+        None => configured(),
+    };
+    match cleanup.or(configured.as_deref()) {
         Some("verbatim" | "whitespace") => false,
         Some("strip" | "scissors") => true,
         _ => edit.unwrap_or(!message),
     }
+}
+
+/// Does a config file git reads here (the repository's, the user's)
+/// mention `word` (lower case) at all? Parsing them is left to when one does.
+fn mentioned(dirs: &Dirs, word: &str) -> bool {
+    let home = env::var(env::HOME).map(std::path::PathBuf::from);
+    let xdg = env::var(env::XDG_CONFIG_HOME)
+        .map(std::path::PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let files = [
+        Some(dirs.common_dir.join("config")),
+        home.map(|h| h.join(".gitconfig")),
+        xdg.map(|x| x.join("git").join("config")),
+    ];
+    files
+        .iter()
+        .flatten()
+        .any(|f| std::fs::read_to_string(f).is_ok_and(|t| t.to_ascii_lowercase().contains(word)))
 }
 
 /// git's `core.commentChar` (`#` unless set; `auto` counts as `#`). The
@@ -184,19 +221,7 @@ fn comment_char(dirs: &Dirs) -> char {
     {
         return pick(&v);
     }
-    let home = env::var(env::HOME).map(std::path::PathBuf::from);
-    let xdg = env::var(env::XDG_CONFIG_HOME)
-        .map(std::path::PathBuf::from)
-        .or_else(|| home.as_ref().map(|h| h.join(".config")));
-    let files = [
-        Some(dirs.common_dir.join("config")),
-        home.map(|h| h.join(".gitconfig")),
-        xdg.map(|x| x.join("git").join("config")),
-    ];
-    let mentioned = files.iter().flatten().any(|f| {
-        std::fs::read_to_string(f).is_ok_and(|t| t.to_ascii_lowercase().contains("commentchar"))
-    });
-    if !mentioned {
+    if !mentioned(dirs, "commentchar") {
         return '#';
     }
     facts::Repo::from_dirs(dirs)
@@ -249,9 +274,18 @@ mod tests {
             ("git commit --amend --no-edit", false),
             ("git -c x=y commit -m m", false),
             ("git merge topic", true),
+            ("git merge -m #5 topic", false),
+            ("git cherry-pick x", true),
         ] {
-            assert_eq!(strips_comments(&argv(line)), strips, "{line}");
+            assert_eq!(strips_comments(&argv(line), || None), strips, "{line}");
         }
+        // `commit.cleanup` where the command line says nothing.
+        let verbatim = || Some("verbatim".to_string());
+        assert!(!strips_comments(&argv("git commit"), verbatim));
+        assert!(strips_comments(
+            &argv("git commit --cleanup=strip"),
+            verbatim
+        ));
     }
 
     /// Bytes that are not UTF-8 come back as they were, the footer added.

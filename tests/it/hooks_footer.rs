@@ -414,3 +414,41 @@ fn a_subject_starting_with_a_hash_gets_one_footer() {
     );
     assert!(message(&repo, "HEAD").starts_with("#43 more"));
 }
+
+/// `commit.cleanup = verbatim` keeps `#` lines from an editor, and
+/// `merge -m` keeps them too: the footer goes after them, once.
+#[test]
+fn hash_lines_git_keeps_by_config_or_in_a_merge_get_one_footer() {
+    let repo = on_agent_branch();
+    repo.git(["config", "commit.cleanup", "verbatim"]).ok();
+    let editor = repo.path("editor.sh");
+    std::fs::write(&editor, "#!/bin/sh\necho '#12 fix the parser' > \"$1\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    repo.git_env(
+        ["commit", "-q", "--allow-empty"],
+        &c1_editing(editor.to_str().unwrap()),
+    )
+    .ok();
+    assert_eq!(
+        contracts(&repo, "HEAD"),
+        ["c1"],
+        "{}",
+        message(&repo, "HEAD")
+    );
+    repo.git(["config", "--unset", "commit.cleanup"]).ok();
+    repo.git(["checkout", "-q", "-b", "topic", "main"]).ok();
+    repo.write("t.txt", "t\n").commit("topic");
+    repo.git(["checkout", "-q", "agent/c1"]).ok();
+    repo.git_env(
+        ["merge", "-q", "--no-ff", "-m", "#5 merge topic", "topic"],
+        C1,
+    )
+    .ok();
+    assert_eq!(
+        contracts(&repo, "HEAD"),
+        ["c1"],
+        "{}",
+        message(&repo, "HEAD")
+    );
+}
