@@ -41,17 +41,27 @@ fn c1_editing(editor: &str) -> [(&str, &str); 3] {
     ]
 }
 
-/// An editor that puts a line `edited` and a blank line before the message.
-fn prepending_editor(repo: &TestRepo) -> String {
+/// An editor that runs `script` (sh, the message file as `$1`).
+fn editor(repo: &TestRepo, script: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let editor = repo.path("editor.sh");
-    std::fs::write(
-        &editor,
-        "#!/bin/sh\n{ echo edited; echo; cat \"$1\"; } > \"$1.new\" && mv \"$1.new\" \"$1\"\n",
-    )
-    .unwrap();
+    std::fs::write(&editor, format!("#!/bin/sh\n{script}\n")).unwrap();
     std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
     editor.to_str().unwrap().to_string()
+}
+
+/// An editor that puts a line `edited` and a blank line before the message.
+fn prepending_editor(repo: &TestRepo) -> String {
+    editor(
+        repo,
+        "{ echo edited; echo; cat \"$1\"; } > \"$1.new\" && mv \"$1.new\" \"$1\"",
+    )
+}
+
+/// Asserts `rev` carries exactly the footer of contract `c1`.
+#[track_caller]
+fn one_c1_footer(repo: &TestRepo, rev: &str) {
+    assert_eq!(contracts(repo, rev), ["c1"], "{}", message(repo, rev));
 }
 
 #[test]
@@ -110,20 +120,10 @@ fn merges_cherry_picks_and_rewording_rebases() {
     repo.write("mine.txt", "mine\n");
     repo.commit("my work");
     repo.git_env(["merge", "-q", "--no-edit", "side"], C1).ok();
-    assert_eq!(
-        contracts(&repo, "HEAD"),
-        ["c1"],
-        "{}",
-        message(&repo, "HEAD")
-    );
+    one_c1_footer(&repo, "HEAD");
     repo.git(["checkout", "-q", "-b", "pick", "main"]).ok();
     repo.git_env(["cherry-pick", "side"], C1).ok();
-    assert_eq!(
-        contracts(&repo, "HEAD"),
-        ["c1"],
-        "{}",
-        message(&repo, "HEAD")
-    );
+    one_c1_footer(&repo, "HEAD");
     // Picking it again onto a branch with the footer already in the message.
     repo.git(["checkout", "-q", "-b", "pick2", "main"]).ok();
     repo.git_env(["cherry-pick", "pick"], C1).ok();
@@ -139,12 +139,7 @@ fn merges_cherry_picks_and_rewording_rebases() {
         ],
     )
     .ok();
-    assert_eq!(
-        contracts(&repo, "HEAD"),
-        ["c1"],
-        "{}",
-        message(&repo, "HEAD")
-    );
+    one_c1_footer(&repo, "HEAD");
 }
 
 /// A commit written again under another contract (amend, cherry-pick, the
@@ -181,12 +176,7 @@ fn a_rewritten_commit_names_every_contract_that_wrote_it() {
     repo.commit("main moved");
     repo.git(["checkout", "-q", "agent/c1"]).ok();
     repo.git_env(["rebase", "-q", "main"], C1).ok();
-    assert_eq!(
-        contracts(&repo, "HEAD"),
-        ["c1"],
-        "{}",
-        message(&repo, "HEAD")
-    );
+    one_c1_footer(&repo, "HEAD");
     assert_eq!(contracts(&repo, "HEAD~"), ["c1", "c2"]);
 }
 
@@ -406,12 +396,7 @@ fn a_subject_starting_with_a_hash_gets_one_footer() {
         "#42 fix the bug\n\nContract: c1\n\n"
     );
     repo.ward_env(["save", "-m", "#43 more"], C1).ok();
-    assert_eq!(
-        contracts(&repo, "HEAD"),
-        ["c1"],
-        "{}",
-        message(&repo, "HEAD")
-    );
+    one_c1_footer(&repo, "HEAD");
     assert!(message(&repo, "HEAD").starts_with("#43 more"));
 }
 
@@ -421,21 +406,10 @@ fn a_subject_starting_with_a_hash_gets_one_footer() {
 fn hash_lines_git_keeps_by_config_or_in_a_merge_get_one_footer() {
     let repo = on_agent_branch();
     repo.git(["config", "commit.cleanup", "verbatim"]).ok();
-    let editor = repo.path("editor.sh");
-    std::fs::write(&editor, "#!/bin/sh\necho '#12 fix the parser' > \"$1\"\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-    repo.git_env(
-        ["commit", "-q", "--allow-empty"],
-        &c1_editing(editor.to_str().unwrap()),
-    )
-    .ok();
-    assert_eq!(
-        contracts(&repo, "HEAD"),
-        ["c1"],
-        "{}",
-        message(&repo, "HEAD")
-    );
+    let editor = editor(&repo, "echo '#12 fix the parser' > \"$1\"");
+    repo.git_env(["commit", "-q", "--allow-empty"], &c1_editing(&editor))
+        .ok();
+    one_c1_footer(&repo, "HEAD");
     repo.git(["config", "--unset", "commit.cleanup"]).ok();
     repo.git(["checkout", "-q", "-b", "topic", "main"]).ok();
     repo.write("t.txt", "t\n").commit("topic");
@@ -445,10 +419,5 @@ fn hash_lines_git_keeps_by_config_or_in_a_merge_get_one_footer() {
         C1,
     )
     .ok();
-    assert_eq!(
-        contracts(&repo, "HEAD"),
-        ["c1"],
-        "{}",
-        message(&repo, "HEAD")
-    );
+    one_c1_footer(&repo, "HEAD");
 }
