@@ -32,7 +32,8 @@ pub fn run(stdin: &[u8]) -> Result<u8> {
     let repo = dirs.as_ref().and_then(Repo::from_dirs);
     let policy = facts::load_policy(repo.as_ref(), false)?;
     let actor = facts::actor(&policy, false);
-    let git = Git::locate()?;
+    // Every read here with replacement refs off.
+    let git = Git::locate()?.env("GIT_NO_REPLACE_OBJECTS", "1");
     let mut store = dirs.as_ref().map(RefStore::new);
     let reftable = dirs
         .as_ref()
@@ -89,16 +90,9 @@ pub fn run(stdin: &[u8]) -> Result<u8> {
     Ok(exit::OK)
 }
 
-/// The real git with replacement refs off, for every read here.
-fn plain(args: &[&str]) -> Vec<String> {
-    let mut all = vec!["--no-replace-objects".to_string()];
-    all.extend(args.iter().map(|a| a.to_string()));
-    all
-}
-
-/// Is `a` an ancestor of `b`, replacements aside?
+/// Is `a` an ancestor of `b`?
 fn is_ancestor(git: &Git, a: &str, b: &str) -> bool {
-    git.output(plain(&["merge-base", "--is-ancestor", a, b]))
+    git.output(["merge-base", "--is-ancestor", a, b])
         .is_ok_and(|o| o.status.success())
 }
 
@@ -153,7 +147,7 @@ fn new_commits(
         }
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let ids = git.run(plain(&args))?;
+    let ids = git.run(&args)?;
     let ids: Vec<&str> = ids.lines().filter(|l| is_object_id(l)).collect();
     if ids.is_empty() {
         return Ok(HashMap::new());
@@ -161,7 +155,7 @@ fn new_commits(
     // `--batch`: each object as `<id> <type> <size>\n`, its bytes, `\n`,
     // so that a message may hold any byte.
     let input = ids.join("\n") + "\n";
-    let out = git.output_with(plain(&["cat-file", "--batch"]), &[], Some(input.as_bytes()))?;
+    let out = git.output_with(["cat-file", "--batch"], &[], Some(input.as_bytes()))?;
     if !out.status.success() {
         return Err(Error::internal(
             "pre-receive cannot read the pushed commits",
@@ -272,8 +266,7 @@ fn team_facts(
     if !becomes_source {
         return Ok(());
     }
-    let reader = git.clone().env("GIT_NO_REPLACE_OBJECTS", "1");
-    let text = facts::team_policy_at(&reader, new, pushed)?;
+    let text = facts::team_policy_at(git, new, pushed)?;
     if let Some(text) = &text {
         if let Err(e) = Policy::built_in().with_layer(text, Layer::Team(pushed.to_string())) {
             facts.team_policy_invalid = Some(e.message);
@@ -283,7 +276,7 @@ fn team_facts(
     if let Some(now) = now.filter(|&now| rank < now && update.old.is_none()) {
         let source = branches[now];
         let commit = format!("refs/heads/{source}");
-        let current = facts::team_policy_at(&reader, &commit, source)?;
+        let current = facts::team_policy_at(git, &commit, source)?;
         if current != text {
             facts.takes_team_from = Some(source.clone());
         }
