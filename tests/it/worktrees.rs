@@ -167,26 +167,12 @@ fn rollback_never_writes_into_another_worktree_that_reuses_the_name() {
     let other = repo.tmp.path().join("elsewhere").join("wt");
     std::fs::create_dir_all(other.parent().unwrap()).unwrap();
     // Made later than the checkpoint, as any new worktree is.
-    let mut add = std::process::Command::new(crate::common::real_git());
-    repo.hermetic(&mut add);
-    let out = add
-        .current_dir(&repo.dir)
-        .env("GIT_COMMITTER_DATE", "@4102444800 +0000")
-        .args([
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "other-task",
-            other.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let path = other.to_str().unwrap();
+    repo.git_env(
+        ["worktree", "add", "-q", "-b", "other-task", path],
+        &[("GIT_COMMITTER_DATE", "@4102444800 +0000")],
+    )
+    .ok();
     std::fs::write(other.join("new.txt"), "new task\n").unwrap();
     let mut cmd = repo.ward_command(["rollback", &id, "--yes"]);
     cmd.current_dir(&other);
