@@ -299,7 +299,7 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
         .git
         .output(["symbolic-ref", "-q", "HEAD"])
         .is_ok_and(|o| o.status.success());
-    let elsewhere = worktree::branches_elsewhere(ctx);
+    let elsewhere = ctx.repo.branches_elsewhere();
     let mut order: Vec<String> = Vec::new();
     let mut span: BTreeMap<String, (String, String)> = BTreeMap::new();
     for m in moves {
@@ -330,7 +330,7 @@ fn ref_steps(ctx: &Ctx, moves: &[RefMove]) -> Vec<RefStep> {
             let checked_out = name
                 .strip_prefix("refs/heads/")
                 .and_then(|b| elsewhere.iter().find(|(branch, _)| branch == b))
-                .map(|(_, path)| path.display().to_string());
+                .map(|(_, path)| path.clone());
             let action = if now_z == old {
                 "unchanged"
             } else if now_z != new {

@@ -47,17 +47,6 @@ fn list(git: &Git) -> Vec<Listed> {
     all
 }
 
-/// The branches checked out in worktrees other than `ctx`'s, with where.
-pub fn branches_elsewhere(ctx: &Ctx) -> Vec<(String, PathBuf)> {
-    let here =
-        |p: &Path| p == ctx.workdir || std::fs::canonicalize(p).is_ok_and(|p| p == ctx.workdir);
-    list(&ctx.git)
-        .into_iter()
-        .filter(|w| !w.bare && !here(&w.path))
-        .filter_map(|w| Some((w.branch?, w.path)))
-        .collect()
-}
-
 /// The worktrees that exist now, for telling where a command that removed
 /// the worktree it ran in is undone.
 pub struct Existing {
