@@ -191,9 +191,8 @@ fn report_once(message: &str) {
     }
 }
 
-/// Reads every record in `dir`, oldest file first. A line that is not a
-/// record (empty, partial, not UTF-8) is skipped; the lines after it are read.
-pub fn read_all(dir: &Path) -> Vec<Record> {
+/// The log's files in `dir`, oldest first (their names carry the date).
+fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -205,20 +204,67 @@ pub fn read_all(dir: &Path) -> Vec<Record> {
         })
         .collect();
     files.sort();
-    let mut out = Vec::new();
-    for file in files {
-        // A log is a regular file (never a FIFO or `/dev/zero`), however long.
-        let Ok(bytes) = crate::state_file::read_bounded(&file, u64::MAX - 1) else {
-            continue;
-        };
-        out.extend(
-            bytes
-                .split(|&b| b == b'\n')
-                .filter_map(|l| serde_json::from_slice::<Record>(l).ok())
-                .map(Record::upgraded),
-        );
+    files
+}
+
+/// The records of one file. A line that is not a record (empty, partial,
+/// not UTF-8) is skipped; the lines after it are read.
+fn read_file(file: &Path) -> Vec<Record> {
+    // A log is a regular file (never a FIFO or `/dev/zero`), however long.
+    let Ok(bytes) = crate::state_file::read_bounded(file, u64::MAX - 1) else {
+        return Vec::new();
+    };
+    bytes
+        .split(|&b| b == b'\n')
+        .filter_map(|l| serde_json::from_slice::<Record>(l).ok())
+        .map(Record::upgraded)
+        .collect()
+}
+
+/// Reads every record in `dir`, oldest file first.
+pub fn read_all(dir: &Path) -> Vec<Record> {
+    files(dir).iter().flat_map(|f| read_file(f)).collect()
+}
+
+/// The records written on or after `since`'s day (UTC), oldest first: a
+/// line is in the file of the day it was written, never before its own
+/// timestamp, so older files hold no line from `since` on.
+pub fn read_since(dir: &Path, since: SystemTime) -> Vec<Record> {
+    let first = format!("audit.{}", &rfc3339(since)[..10]);
+    files(dir)
+        .iter()
+        .filter(|f| {
+            f.file_name()
+                .is_none_or(|n| n.to_string_lossy().as_ref() >= first.as_str())
+        })
+        .flat_map(|f| read_file(f))
+        .collect()
+}
+
+/// The newest records, oldest first: files are read newest first until
+/// `enough` says the records so far do, and then one file more (a command
+/// running over midnight has lines in two files). A log of many days is
+/// not read whole for a question about its last commands. `enough` is
+/// asked again only once the records have doubled since it was last
+/// asked, so that the asking costs no more than the reading.
+pub fn read_newest(dir: &Path, mut enough: impl FnMut(&[&Record]) -> bool) -> Vec<Record> {
+    let mut newest_first: Vec<Vec<Record>> = Vec::new();
+    let (mut read, mut asked) = (0usize, 0usize);
+    let mut one_more = false;
+    for file in files(dir).iter().rev() {
+        let records = read_file(file);
+        read += records.len();
+        newest_first.push(records);
+        if one_more {
+            break;
+        }
+        if read >= 2 * asked {
+            asked = read.max(1);
+            let so_far: Vec<&Record> = newest_first.iter().rev().flatten().collect();
+            one_more = enough(&so_far);
+        }
     }
-    out
+    newest_first.into_iter().rev().flatten().collect()
 }
 
 /// A new trace id: time and pid, unique enough for one machine.
@@ -445,6 +491,58 @@ mod tests {
         text.extend_from_slice(b"\n\n");
         std::fs::write(dir.path().join("audit.2026-01-01.jsonl"), text).unwrap();
         assert_eq!(read_all(dir.path()), vec![rec]);
+    }
+
+    /// Three days of log, one record each, named by their day.
+    fn three_days(dir: &Path) {
+        for day in ["2026-01-01", "2026-01-02", "2026-01-03"] {
+            let rec = Record {
+                timestamp: format!("{day}T12:00:00.000Z"),
+                trace_id: day.into(),
+                ..Record::default()
+            };
+            let mut line = serde_json::to_vec(&rec).unwrap();
+            line.push(b'\n');
+            std::fs::write(dir.join(format!("audit.{day}.jsonl")), line).unwrap();
+        }
+    }
+
+    fn ids<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<&'a str> {
+        records.into_iter().map(|r| r.trace_id.as_str()).collect()
+    }
+
+    #[test]
+    fn the_newest_files_are_read_until_enough_and_one_more() {
+        let dir = tempfile::tempdir().unwrap();
+        three_days(dir.path());
+        let mut asked = Vec::new();
+        let got = read_newest(dir.path(), |rs| {
+            asked.push(ids(rs.iter().copied()).join(","));
+            rs.iter().any(|r| r.trace_id == "2026-01-03")
+        });
+        assert_eq!(asked, ["2026-01-03"]);
+        assert_eq!(ids(&got), ["2026-01-02", "2026-01-03"]);
+        // Never enough: everything, oldest first, asked as it doubles.
+        let mut asked = 0;
+        let got = read_newest(dir.path(), |_| {
+            asked += 1;
+            false
+        });
+        assert_eq!(ids(&got), ["2026-01-01", "2026-01-02", "2026-01-03"]);
+        assert_eq!(asked, 2);
+        assert!(read_newest(&dir.path().join("none"), |_| true).is_empty());
+    }
+
+    #[test]
+    fn lines_since_a_time_come_from_its_day_on() {
+        let dir = tempfile::tempdir().unwrap();
+        three_days(dir.path());
+        let noon_2nd = parse_rfc3339("2026-01-02T18:00:00Z").unwrap();
+        assert_eq!(
+            ids(&read_since(dir.path(), noon_2nd)),
+            ["2026-01-02", "2026-01-03"]
+        );
+        assert_eq!(ids(&read_since(dir.path(), UNIX_EPOCH)).len(), 3);
     }
 
     proptest::proptest! {

@@ -138,6 +138,25 @@ fn removed_its_worktree(r: &Record) -> bool {
     r.operation == "git.worktree" && r.actions_taken.iter().any(|a| a.starts_with("checkpoint "))
 }
 
+/// A line of a command that undo takes up (if in scope): what the shim
+/// let through that changes state, `git ward undo`/`rollback`/`save`, and
+/// the MCP checkout that moved HEAD.
+fn is_command_line(r: &Record) -> bool {
+    (r.source == "shim" && r.tier == 1 && r.decision != "deny")
+        || (r.source == "tool"
+            && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"))
+        // `git ward save`, or the MCP tool: a commit, through the rules.
+        || (matches!(r.source.as_str(), "tool" | "mcp")
+            && r.operation == "ward.save"
+            && r.decision != "deny")
+        // The MCP checkout: HEAD moved, files with it, as the shim's.
+        || (r.source == "mcp"
+            && r.operation == "git.checkout"
+            && r.tier == 1
+            && r.decision != "deny"
+            && r.exit_code == Some(0))
+}
+
 /// The undoable commands of a worktree, oldest first.
 ///
 /// A command is what the shim ran (or `git ward undo`/`rollback`), with
@@ -145,15 +164,27 @@ fn removed_its_worktree(r: &Record) -> bool {
 /// command that skipped the shim, known only by the journal lines the
 /// hooks wrote for it (one trace per git process): its ref moves are
 /// undone, and there is no checkpoint of its files.
-pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
+pub fn undoable<'a>(records: impl IntoIterator<Item = &'a Record>, scope: &Scope) -> Vec<Undoable> {
     let mut by_trace: BTreeMap<String, Undoable> = BTreeMap::new();
     let mut is_command: std::collections::HashSet<String> = Default::default();
     // Traces with a line of their own (a command, or a tool's record).
     let mut recorded: std::collections::HashSet<String> = Default::default();
     // Per trace with journal lines: are they all an agent's, in this scope?
     let mut agents_here: BTreeMap<String, bool> = BTreeMap::new();
-    for (i, r) in records.iter().enumerate() {
+    let records: Vec<&Record> = records.into_iter().collect();
+    // Most lines are reads: those of a trace without journal lines, and
+    // not a command here, change nothing below and are passed over.
+    let journaled: std::collections::HashSet<&str> = records
+        .iter()
+        .filter(|r| r.is_journal())
+        .map(|r| r.trace_id.as_str())
+        .collect();
+    for (i, r) in records.into_iter().enumerate() {
         if r.trace_id.is_empty() {
+            continue;
+        }
+        let command = !r.is_journal() && is_command_line(r) && scope.takes(r);
+        if !r.is_journal() && !command && !journaled.contains(r.trace_id.as_str()) {
             continue;
         }
         let u = by_trace
@@ -185,20 +216,7 @@ pub fn undoable(records: &[Record], scope: &Scope) -> Vec<Undoable> {
             continue;
         }
         recorded.insert(r.trace_id.clone());
-        let command = (r.source == "shim" && r.tier == 1 && r.decision != "deny")
-            || (r.source == "tool"
-                && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"))
-            // `git ward save`, or the MCP tool: a commit, through the rules.
-            || (matches!(r.source.as_str(), "tool" | "mcp")
-                && r.operation == "ward.save"
-                && r.decision != "deny")
-            // The MCP checkout: HEAD moved, files with it, as the shim's.
-            || (r.source == "mcp"
-                && r.operation == "git.checkout"
-                && r.tier == 1
-                && r.decision != "deny"
-                && r.exit_code == Some(0));
-        if !command || !scope.takes(r) {
+        if !command {
             continue;
         }
         is_command.insert(r.trace_id.clone());
@@ -248,12 +266,10 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 /// took checkpoint `id` (the last undoable command in the worktree that
 /// takes it up), run from `ctx`'s worktree; `None` when there is none.
 pub fn undo_line(ctx: &Ctx, id: &str) -> Option<String> {
-    let records = audit::read_all(&ctx.audit_dir());
     let taken = format!("checkpoint {id}");
-    let command = records
-        .iter()
-        .rev()
-        .find(|r| !r.is_journal() && r.actions_taken.contains(&taken))?;
+    let took = |r: &audit::Record| !r.is_journal() && r.actions_taken.contains(&taken);
+    let records = audit::read_newest(&ctx.audit_dir(), |rs| rs.iter().any(|r| took(r)));
+    let command = records.iter().rev().find(|r| took(r))?;
     let ran_in = PathBuf::from(command.worktree.as_deref()?);
     let existing = worktree::Existing::read(&ctx.git);
     let home = if existing.tops.iter().any(|t| same_dir(t, &ran_in)) {
@@ -414,6 +430,9 @@ pub fn run(args: UndoArgs) -> Result<u8> {
     crate::cli::finish_coded(json, undo(args))
 }
 
+/// How many commands `git ward undo --list` shows.
+const LISTED: usize = 20;
+
 fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let out = Out { json: args.json };
     let repo = tool_repo()?;
@@ -425,15 +444,20 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             .env(crate::env::WARD_TRACE_ID, &ctx.trace_id),
         ..ctx
     };
-    let records = audit::read_all(&ctx.audit_dir());
     let existing = worktree::Existing::read(&ctx.git);
-    let all = undoable(&records, &Scope::new(&ctx.workdir, &existing));
+    let scope = Scope::new(&ctx.workdir, &existing);
+    // The last command, or the last `LISTED` for `--list`.
+    let wanted = if args.list { LISTED } else { 1 };
+    let records = audit::read_newest(&ctx.audit_dir(), |rs| {
+        undoable(rs.iter().copied(), &scope).len() >= wanted
+    });
+    let all = undoable(&records, &scope);
     if args.list {
         let mut text = String::new();
         if all.is_empty() {
             text.push_str("nothing to undo\n");
         }
-        for u in all.iter().rev().take(20) {
+        for u in all.iter().rev().take(LISTED) {
             text.push_str(&format!(
                 "{}  {}  checkpoint {}  {} ref change{}\n",
                 u.time,
@@ -444,7 +468,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             ));
         }
         out.say(&text);
-        let list: Vec<&Undoable> = all.iter().rev().take(20).collect();
+        let list: Vec<&Undoable> = all.iter().rev().take(LISTED).collect();
         return Ok((json!({ "status": "S", "undoable": list }), exit::OK));
     }
     let Some(last) = all.last() else {

@@ -71,7 +71,11 @@ fn query(args: &AuditArgs) -> Result<Vec<audit::Record>> {
         }
         None => None,
     };
-    let records = audit::read_all(&audit::dir(repo.common_dir()));
+    let dir = audit::dir(repo.common_dir());
+    let records = match since {
+        Some(since) => audit::read_since(&dir, since),
+        None => audit::read_all(&dir),
+    };
     let kept: Vec<audit::Record> = records
         .into_iter()
         .filter(|r| {

@@ -491,14 +491,44 @@ fn undo_follows_a_written_journal() {
         serde_json::json!({"timestamp":"2026-01-01T00:00:01.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"reference-transaction","actor":"agent","contract_id":null,"operation":"git.reset","argv":[],"tier":1,"decision":"allow","branch_before":null,"branch_after":null,"actions_taken":["journal"],"denial_code":null,"exit_code":null,"worktree":null,"ref":"refs/heads/main","old":old,"new":new}),
         serde_json::json!({"timestamp":"2026-01-01T00:00:02.000Z","started_at":"","duration_ms":0,"trace_id":"t-1","source":"shim","actor":"agent","contract_id":null,"operation":"git.reset","argv":["reset","--hard","HEAD~1"],"tier":1,"decision":"checkpoint","branch_before":"main","branch_after":"main","actions_taken":[format!("checkpoint {id}")],"denial_code":null,"exit_code":0,"worktree":wt.display().to_string()}),
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(dir.join("audit.2026-01-01.jsonl"), text).unwrap();
+    // The command ran over midnight: its lines are in two days' files.
+    std::fs::write(
+        dir.join("audit.2026-01-01.jsonl"),
+        format!("{}\n", lines[0]),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("audit.2026-01-02.jsonl"),
+        format!("{}\n", lines[1]),
+    )
+    .unwrap();
     repo.ward(["undo", "--dry-run"])
         .ok()
         .stdout_has("Undo `git reset --hard HEAD~1`")
         .stdout_has("RESTORE   a.txt");
     undo(&repo);
     assert_eq!(repo.rev("main").as_deref(), Some(old.as_str()));
+    assert_eq!(repo.state(), before);
+}
+
+/// The last command is looked for in older files when today's has none.
+#[test]
+fn undo_finds_the_last_command_in_an_older_days_file() {
+    let repo = agent_repo();
+    repo.write("a.txt", "dirty\n");
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    let dir = repo.dir.join(".git/ward/audit");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::rename(&path, dir.join("audit.2026-01-01.jsonl")).unwrap();
+    }
+    repo.shim_env(["status", "-s"], C1).ok();
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    repo.ward(["undo", "--list"])
+        .ok()
+        .stdout_has("git reset -q --hard");
+    undo(&repo);
     assert_eq!(repo.state(), before);
 }
 
