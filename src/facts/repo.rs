@@ -370,20 +370,26 @@ impl Repo {
         &self.config
     }
 
-    /// Where HEAD is.
+    /// Where HEAD is: the branch a commit writes, so a branch that is a
+    /// symbolic ref to another (`foo -> main`) is read as the one it names.
     pub fn head(&self) -> Option<Head> {
         let head = self.refs.try_find("HEAD").ok()??;
-        Some(match &head.target {
-            gix::refs::Target::Object(_) => Head::Detached,
-            gix::refs::Target::Symbolic(name) => {
-                let short = name.as_ref().shorten().to_string();
-                match self.refs.try_find(name.as_ref()) {
-                    Ok(Some(_)) => Head::Branch(short),
-                    Ok(None) => Head::Unborn(short),
-                    Err(_) => return None,
-                }
+        let gix::refs::Target::Symbolic(mut name) = head.target else {
+            return Some(Head::Detached);
+        };
+        for _ in 0..=MAX_SYMREF_DEPTH {
+            match self.refs.try_find(name.as_ref()) {
+                Ok(Some(r)) => match r.target {
+                    gix::refs::Target::Symbolic(next) => name = next,
+                    gix::refs::Target::Object(_) => {
+                        return Some(Head::Branch(name.as_ref().shorten().to_string()))
+                    }
+                },
+                Ok(None) => return Some(Head::Unborn(name.as_ref().shorten().to_string())),
+                Err(_) => return None,
             }
-        })
+        }
+        None
     }
 
     /// The object a ref names (a full name, or a short one found by git's

@@ -579,6 +579,21 @@ fn pre_commit_refuses_where_the_shim_would_switch() {
     assert!(log.contains("\"source\":\"pre-commit\""), "{log}");
 }
 
+/// The commit writes the branch a symbolic-ref branch names: pre-commit
+/// judges that one.
+#[test]
+fn pre_commit_follows_a_branch_that_is_a_symbolic_ref() {
+    let repo = installed();
+    repo.git(["symbolic-ref", "refs/heads/foo", "refs/heads/main"])
+        .ok();
+    repo.git(["symbolic-ref", "HEAD", "refs/heads/foo"]).ok();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT)
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-003] commit on protected branch 'main' needs an active contract");
+    let log = repo.ward(["audit", "--json"]).ok().stdout;
+    assert!(log.contains("\"source\":\"pre-commit\""), "{log}");
+}
+
 #[test]
 fn the_journal_records_real_old_values_under_the_trace() {
     let repo = installed();

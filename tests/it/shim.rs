@@ -309,6 +309,26 @@ fn commit_on_main_with_contract_moves_to_the_agent_branch_carrying_the_work() {
     assert!(repo.rev("refs/heads/agent/c2").is_none());
 }
 
+/// A branch that is a symbolic ref to main is main to a commit: without
+/// the hooks too, the shim moves the agent (or refuses without a contract).
+#[test]
+fn a_branch_that_is_a_symbolic_ref_to_main_is_main() {
+    let repo = TestRepo::new();
+    let main = repo.rev("main");
+    repo.git(["symbolic-ref", "refs/heads/foo", "refs/heads/main"])
+        .ok();
+    repo.git(["symbolic-ref", "HEAD", "refs/heads/foo"]).ok();
+    repo.shim(["commit", "-q", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("[EN-GIT-D-003] commit on protected branch 'main'");
+    assert_eq!(repo.rev("main"), main);
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "x"], C1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+    assert_eq!(repo.rev("main"), main);
+    assert_eq!(repo.branch(), "agent/c1");
+}
+
 /// The agent branch is its own: no upstream inherited from main.
 #[test]
 fn a_new_agent_branch_tracks_nothing_whatever_autosetupmerge_says() {
