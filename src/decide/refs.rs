@@ -73,13 +73,16 @@ pub fn in_git_dir_root(refname: &str) -> bool {
 /// The branch name a ref would stand for in git's reading of that name:
 /// git looks for `<name>` as `refs/<name>` and `refs/tags/<name>` before
 /// `refs/heads/<name>`, so a tag `main` (or `refs/main`) is what `git
-/// merge main` and `git show main:<file>` read, for everyone.
+/// merge main` and `git show main:<file>` read, for everyone. Not git's
+/// own namespaces whose names git picks: `refs/prefetch/remotes/origin/main`
+/// (`git maintenance`'s prefetch) and `refs/rewritten/<label>` (`rebase
+/// -r`) are read only under those longer names.
 pub fn shadowed_branch(refname: &str) -> Option<&str> {
     if let Some(tag) = refname.strip_prefix("refs/tags/") {
         return Some(tag);
     }
     let rest = refname.strip_prefix("refs/")?;
-    let namespaced = ["heads/", "tags/", "remotes/"]
+    let namespaced = ["heads/", "tags/", "remotes/", "prefetch/", "rewritten/"]
         .iter()
         .any(|p| rest.starts_with(p));
     (!namespaced && !rest.is_empty()).then_some(rest)
@@ -728,6 +731,17 @@ mod tests {
             ),
             (
                 change("refs/notes/commits", None, Some(B)),
+                Actor::Agent,
+                None,
+            ),
+            // git's own names: read only as `prefetch/remotes/origin/main`.
+            (
+                change("refs/prefetch/remotes/origin/main", None, Some(B)),
+                Actor::Agent,
+                None,
+            ),
+            (
+                change("refs/rewritten/main", None, Some(B)),
                 Actor::Agent,
                 None,
             ),
