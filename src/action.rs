@@ -190,6 +190,9 @@ pub struct Action {
     pub repoints: Vec<String>,
     /// False for commands that need no repository (`--version`, `clone`, `init`, `config --global`).
     pub needs_repo: bool,
+    /// `refs migrate --ref-format=files`: the way out of a reftable
+    /// repository, where git-ward reads refs only through git.
+    pub migrates_to_files: bool,
 }
 
 /// The git command an operation name stands for, as a denial names it:
@@ -280,6 +283,7 @@ impl Action {
             pull_integrates: false,
             repoints: Vec::new(),
             needs_repo: true,
+            migrates_to_files: false,
         }
     }
 

@@ -93,6 +93,7 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
     let (facts, decision) = match &policy {
         Ok(policy) => match repo
             .as_ref()
+            .filter(|_| !action.migrates_to_files)
             .map_or(Ok(()), Repo::refs_readable)
             .and_then(|()| match unreadable {
                 Some(why) => Err(Error::internal(why).with_hint(facts::UNREADABLE_HINT)),

@@ -58,6 +58,7 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         "update-ref" => refs::update_ref(args, &mut a),
         "replace" => refs::replace(args, &mut a),
         "symbolic-ref" => refs::symbolic_ref(args, &mut a),
+        "refs" => refs::refs(args, &mut a),
         "config" => config::config(args, &mut a),
         "push" => remote::push(args, ctx, &mut a),
         "fetch" | "pull" => remote::fetch(args, ctx, &mut a),

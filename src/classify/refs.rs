@@ -209,6 +209,40 @@ pub(super) fn replace(args: &[String], a: &mut Action) {
 /// `symbolic-ref <name>` reads; `symbolic-ref HEAD refs/heads/x` moves HEAD
 /// to another branch without touching files (read as a checkout of it);
 /// `symbolic-ref <ref> <target>` repoints another ref; `-d` deletes.
+/// `git refs migrate --ref-format=<format>` (`verify` reads). Into
+/// reftable, git renames branches without a reference transaction, so the
+/// hook never sees `branch -m x main`: for an agent, that switches the
+/// backstop off. Back into files is how a reftable repository gets the
+/// shim's checks again.
+pub(super) fn refs(args: &[String], a: &mut Action) {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    match words.first() {
+        Some(&"verify") => a.effect = crate::action::Effect::Read,
+        Some(&"migrate") if !words.contains(&"--dry-run") => {
+            let format =
+                words
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, w)| match w.strip_prefix("--ref-format") {
+                        Some(rest) => rest.strip_prefix('=').or_else(|| {
+                            rest.is_empty().then(|| words.get(i + 1).copied()).flatten()
+                        }),
+                        None => None,
+                    });
+            match format {
+                Some("files") => a.migrates_to_files = true,
+                _ => {
+                    a.hooks_off = Some(
+                        "refs migrate into reftable, where git renames branches without the reference-transaction hook"
+                            .into(),
+                    )
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 pub(super) fn symbolic_ref(args: &[String], a: &mut Action) {
     let p = parse(args, tables::SYMBOLIC_REF, false);
     let Some(name) = p.args.first() else {

@@ -9,6 +9,11 @@ const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
 /// A repository on `main` with one commit, its refs in reftable; `None`
 /// when this git has no reftable.
 fn reftable_repo() -> Option<TestRepo> {
+    reftable_repo_with(&[])
+}
+
+/// [`reftable_repo`] with config set before the first commit.
+fn reftable_repo_with(config: &[(&str, &str)]) -> Option<TestRepo> {
     let repo = TestRepo::empty();
     std::fs::remove_dir_all(repo.dir.join(".git")).unwrap();
     if repo
@@ -18,6 +23,9 @@ fn reftable_repo() -> Option<TestRepo> {
     {
         eprintln!("skipped: this git has no reftable (git 2.45 or newer has)");
         return None;
+    }
+    for (key, value) in config {
+        repo.git(["config", key, value]).ok();
     }
     repo.write("README", "hello\n");
     repo.git(["add", "README"]).ok();
@@ -98,4 +106,36 @@ fn a_team_layer_that_cannot_be_read_is_an_error_here_too() {
         "{}",
         run.stderr
     );
+}
+
+/// The hint's way out works for an agent: back to files, the shim checks
+/// and switches again. Into reftable is refused: git renames branches
+/// there without the reference-transaction hook (`branch -M x main`).
+#[test]
+fn an_agent_may_migrate_refs_to_files_and_not_into_reftable() {
+    // git 2.46 and 2.47 migrate no reflogs: a repository without them.
+    let Some(repo) = reftable_repo_with(&[("core.logAllRefUpdates", "false")]) else {
+        return;
+    };
+    let help = repo.git(["refs", "migrate", "-h"]);
+    if !format!("{}{}", help.stdout, help.stderr).contains("--ref-format") {
+        eprintln!("skipped: this git has no `refs migrate` (git 2.46 or newer has)");
+        return;
+    }
+    let _ = repo.ward(["install"]);
+    repo.shim(["refs", "migrate", "--ref-format=files"]).ok();
+    assert!(!repo.dir.join(".git/reftable").exists());
+    let main = repo.rev("main");
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok()
+    .stderr_has("switched to 'agent/c1'");
+    assert_eq!(repo.rev("main"), main);
+    // Into reftable: refused, before git runs.
+    repo.shim(["refs", "migrate", "--ref-format=reftable"])
+        .code(1)
+        .stderr_has("[EN-GIT-D-004]");
+    assert!(!repo.dir.join(".git/reftable").exists());
 }

@@ -7,6 +7,8 @@ const MERGE: &str =
     "--merge merges local changes into the files checked out, keeping no other copy of them";
 const DEINIT: &str =
     "submodule deinit --force removes submodule working trees with their local changes";
+const MIGRATE_REFTABLE: &str =
+    "refs migrate into reftable, where git renames branches without the reference-transaction hook";
 const REPLACES: &str = "branch -M/-C replaces an existing branch, and its reflog with it";
 const TAG_NO_REFLOG: &str = "tag -d and tag -f drop a tag's old value, which no reflog keeps";
 
@@ -1163,7 +1165,29 @@ fn edge_cases() {
         ("interpret-trailers --in-place f", m("interpret-trailers")),
         ("interpret-trailers f", r("interpret-trailers")),
         ("refs verify", r("refs")),
-        ("refs migrate --ref-format=reftable", m("refs")),
+        (
+            "refs migrate --ref-format=reftable",
+            hooks(m("refs"), MIGRATE_REFTABLE),
+        ),
+        (
+            "refs migrate --ref-format reftable --no-reflog",
+            hooks(m("refs"), MIGRATE_REFTABLE),
+        ),
+        ("refs migrate --ref-format=reftable --dry-run", m("refs")),
+        (
+            "refs migrate --ref-format=files",
+            Action {
+                migrates_to_files: true,
+                ..m("refs")
+            },
+        ),
+        (
+            "refs migrate --ref-format files",
+            Action {
+                migrates_to_files: true,
+                ..m("refs")
+            },
+        ),
         ("commit-graph verify", r("commit-graph")),
         ("commit-graph write", m("commit-graph")),
         ("notes", r("notes")),
