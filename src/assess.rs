@@ -99,8 +99,6 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 Some(why) => Err(Error::internal(why).with_hint(facts::UNREADABLE_HINT)),
                 None => Ok(()),
             })
-            // Refs git-ward cannot read: the facts are missing, not an argument.
-            .map_err(|e| Error::internal(e.message).with_hint(e.hint.unwrap_or_default()))
             .and_then(|()| facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim))
         {
             Ok(mut facts) => {

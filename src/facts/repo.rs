@@ -538,8 +538,12 @@ impl Repo {
         if !self.reftable() {
             return Ok(());
         }
-        Err(Error::invalid(
+        // Not a bad argument: what git-ward cannot read (EN-GIT-E-001, as
+        // in a SHA-256 repository).
+        Err(Error::internal(
             "this repository keeps its refs in reftable, which git-ward reads only through its hooks: it cannot check out, switch or checkpoint here",
+        )
+        .with_hint(
             "convert it to the files backend (`git refs migrate --ref-format=files`, git 2.46 or newer), or let a person run this command",
         ))
     }

@@ -55,7 +55,13 @@ fn the_shim_lets_reads_through_and_refuses_what_it_cannot_check() {
         .code(1)
         .stderr_has("reftable");
     assert_eq!(repo.read("README").as_deref(), Some("work in progress\n"));
-    repo.ward(["checkpoint"]).code(2).stderr_has("reftable");
+    repo.ward(["checkpoint"])
+        .code(3)
+        .stderr_has("[EN-GIT-E-001]")
+        .stderr_has("reftable");
+    repo.ward(["undo", "--dry-run"])
+        .code(3)
+        .stderr_has("[EN-GIT-E-001]");
 }
 
 #[test]
