@@ -140,9 +140,10 @@ fn sync_target(args: &[String], ctx: &Context) -> Option<String> {
 
 /// `rebase`: rewrites the current branch, or `<branch>` of
 /// `rebase <upstream> <branch>` (`rebase --root <branch>`), which git checks
-/// out first. Destructive (SPEC). `--update-refs` also moves every branch
-/// that points into the rebased range, which the command line cannot name:
-/// [`RefTarget::All`]. `--abort` and `--skip` throw work away;
+/// out first. Destructive (SPEC). `--update-refs` (or `rebase.updateRefs`)
+/// also moves the branches that point into the rebased range, which the
+/// command line cannot name: the reference-transaction hook judges each
+/// one as git writes it. `--abort` and `--skip` throw work away;
 /// `--continue`, `--quit` and `--edit-todo` write no new ref of their own.
 /// `--no-verify` skips only the pre-rebase hook, which git-ward does not
 /// use, so it does not count as switching hooks off.
@@ -176,9 +177,6 @@ pub(super) fn rebase(args: &[String], ctx: &Context, a: &mut Action) {
         _ => RefTarget::Current,
     };
     a.refs.push(update(target));
-    if p.flag("update-refs") {
-        a.refs.push(every_ref());
-    }
 }
 
 /// `cherry-pick`, `revert`: make commits on the current branch (also with

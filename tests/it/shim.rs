@@ -329,6 +329,35 @@ fn a_branch_that_is_a_symbolic_ref_to_main_is_main() {
     assert_eq!(repo.branch(), "agent/c1");
 }
 
+/// `rebase --update-refs` over a stack of the agent's own branches moves
+/// them all; a protected branch in the range is the hook's to refuse.
+#[test]
+fn rebase_update_refs_moves_the_agents_stack_not_a_protected_branch() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/part1"]).ok();
+    repo.write("p1", "1\n").commit("p1");
+    repo.git(["switch", "-q", "-c", "agent/part2"]).ok();
+    repo.write("p2", "2\n").commit("p2");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("m", "m\n").commit("m");
+    repo.git(["switch", "-q", "agent/part2"]).ok();
+    repo.shim_env(["rebase", "-q", "--update-refs", "main"], C1)
+        .ok();
+    let main = repo.rev("main");
+    assert_eq!(repo.rev("agent/part2~2"), main);
+    assert_eq!(repo.rev("agent/part1~1"), main);
+    // Now a protected branch points into the range: it stays.
+    repo.git(["branch", "release/1", "agent/part1"]).ok();
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("m", "m2\n").commit("m2");
+    repo.git(["switch", "-q", "agent/part2"]).ok();
+    let release = repo.rev("release/1");
+    repo.shim_env(["rebase", "-q", "--update-refs", "main"], C1)
+        .stderr_has("[EN-GIT-D-001] rebase moves protected ref 'release/1'");
+    assert_eq!(repo.rev("release/1"), release);
+}
+
 /// The agent branch is its own: no upstream inherited from main.
 #[test]
 fn a_new_agent_branch_tracks_nothing_whatever_autosetupmerge_says() {

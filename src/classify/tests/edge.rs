@@ -827,10 +827,7 @@ fn edge_cases() {
         ),
         (
             "rebase --update-refs main",
-            refs(
-                destroys(m("rebase"), REBASE),
-                vec![w(cur(), Update, None), w(RefTarget::All, Update, None)],
-            ),
+            refs(destroys(m("rebase"), REBASE), vec![w(cur(), Update, None)]),
         ),
         ("rebase --continue", m("rebase")),
         (
