@@ -131,6 +131,19 @@ impl Scope {
     }
 }
 
+/// The directory the last agent command ran on when that was none of the
+/// repository's worktrees but a plain directory it was given as its working
+/// tree (`git --work-tree=<dir>`): undo takes it up only run the same way.
+fn last_borrowed_tree(records: &[Record], existing: &worktree::Existing) -> Option<PathBuf> {
+    let last = records
+        .iter()
+        .rev()
+        .find(|r| !r.is_journal() && r.actor == "agent" && is_command_line(r))?;
+    let dir = PathBuf::from(last.worktree.as_deref()?);
+    let theirs = existing.tops.iter().any(|t| same_dir(t, &dir));
+    (!theirs && dir.is_dir() && !dir.join(".git").exists()).then_some(dir)
+}
+
 /// Could the command have removed the worktree it ran in, with a
 /// checkpoint of it (the one `git worktree remove` takes of the worktree
 /// it removes)? Asked of commands whose worktree no longer exists.
@@ -473,6 +486,13 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     }
     let Some(last) = all.last() else {
         out.say("Nothing to undo: no agent command that changed anything is on record.");
+        if let Some(dir) = last_borrowed_tree(&records, &existing) {
+            out.say(&format!(
+                "\nThe last agent command here ran on {} as its working tree (`--work-tree`, GIT_WORK_TREE): `git --work-tree={} ward undo` undoes it.",
+                dir.display(),
+                dir.display()
+            ));
+        }
         return Ok((json!({ "status": "S", "undone": null }), exit::OK));
     };
     out.say(&format!("Undo `{}` ({})\n", last.title(), last.time));

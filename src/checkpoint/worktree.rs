@@ -234,6 +234,22 @@ pub fn gone(ctx: &Ctx, cp: &Checkpoint) -> Result<Option<Gone>> {
         return Ok(None);
     };
     let empty = |d: &Path| std::fs::read_dir(d).is_ok_and(|mut d| d.next().is_none());
+    if path.is_dir() && !empty(&path) && !path.join(".git").exists() {
+        // No worktree of any repository: a directory given as the working
+        // tree (`git --work-tree=<dir> reset --hard`).
+        return Err(Error::invalid(
+            format!(
+                "checkpoint {} was taken of {}, given as the working tree (`--work-tree`, GIT_WORK_TREE)",
+                cp.id,
+                path.display()
+            ),
+            format!(
+                "run it the same way: `git --work-tree={} ward rollback {}`",
+                path.display(),
+                cp.id
+            ),
+        ));
+    }
     if path.exists() && !empty(&path) {
         return Err(Error::invalid(
             format!(

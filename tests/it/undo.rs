@@ -532,6 +532,36 @@ fn undo_finds_the_last_command_in_an_older_days_file() {
     assert_eq!(repo.state(), before);
 }
 
+/// A command run on another directory as its working tree is undone the
+/// same way, and undo and rollback from the repository say how.
+#[test]
+fn a_command_on_a_borrowed_working_tree_is_undone_the_same_way() {
+    let repo = agent_repo();
+    let other = crate::common::sibling(&repo, "other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("a.txt"), "precious\n").unwrap();
+    let tree = format!("--work-tree={}", other.display());
+    repo.shim_env([tree.as_str(), "reset", "-q", "--hard"], C1)
+        .ok();
+    assert_eq!(
+        std::fs::read_to_string(other.join("a.txt")).unwrap(),
+        "a2\n"
+    );
+    let how = format!("`git {tree} ward undo` undoes it");
+    repo.ward(["undo", "--dry-run"]).ok().stdout_has(&how);
+    repo.ward(["rollback", "chk-c1-1", "--dry-run"])
+        .code(2)
+        .stderr_has(&format!("`git {tree} ward rollback chk-c1-1`"));
+    // What git hands `git --work-tree=<dir> ward undo`.
+    let other_dir = other.display().to_string();
+    repo.ward_env(["undo", "--yes"], &[("GIT_WORK_TREE", other_dir.as_str())])
+        .ok();
+    assert_eq!(
+        std::fs::read_to_string(other.join("a.txt")).unwrap(),
+        "precious\n"
+    );
+}
+
 /// A writer killed in the middle of its line leaves it partial: the next
 /// command's line starts on a line of its own, and undo finds it.
 #[test]
