@@ -2,8 +2,8 @@
 
 use std::ffi::OsString;
 
-use crate::assess::assess;
-use crate::decide::Verdict;
+use crate::assess::{assess, Assessment};
+use crate::decide::{ToolStep, Verdict};
 use crate::error::{exit, Result};
 
 /// Print the classification, the facts, the decision, the rule and the policy
@@ -28,7 +28,12 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     if args.args.len() > 1 && args.args[0] == "git" {
         args.args.remove(0);
     }
-    let a = assess(&args.args, args.as_agent);
+    let mut a = assess(&args.args, args.as_agent);
+    if a.action.command == "ward" {
+        if let Some(tool) = ward_step(&args.args, args.as_agent) {
+            a = tool;
+        }
+    }
     let layer = a
         .decision
         .key
@@ -132,4 +137,35 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     }
     crate::output::out!("{out}");
     Ok(exit::OK)
+}
+
+/// `git ward <step>` as the tool decides it: `save` is a commit through the
+/// same rules (`git ward save` assesses `git commit`); `uninstall`,
+/// `install --link` and `rollback --no-safety` as
+/// [`crate::decide::decide_tool`] says. `None` for the other steps, which
+/// the rules let through.
+fn ward_step(argv: &[OsString], as_agent: bool) -> Option<Assessment> {
+    let at = argv.iter().position(|w| w == "ward")?;
+    let rest: Vec<&str> = argv[at + 1..].iter().filter_map(|w| w.to_str()).collect();
+    let step = match rest.first().copied()? {
+        "save" => {
+            let mut commit: Vec<OsString> = argv[..at].to_vec();
+            commit.extend(["commit", "--allow-empty", "-F", "-"].map(OsString::from));
+            let mut a = assess(&commit, as_agent);
+            super::save::as_commit(&mut a);
+            return Some(a);
+        }
+        "uninstall" => ToolStep::Uninstall,
+        "install" if rest.contains(&"--link") => ToolStep::LinkHooks,
+        "rollback" if rest.contains(&"--no-safety") => ToolStep::RollbackWithoutSafety,
+        _ => return None,
+    };
+    let mut a = assess(argv, as_agent);
+    let policy = a
+        .policy
+        .as_ref()
+        .map_or_else(|_| crate::policy::Policy::built_in(), Clone::clone);
+    let actor = crate::facts::actor(&policy, as_agent);
+    a.decision = crate::decide::decide_tool(&policy, actor, step);
+    Some(a)
 }

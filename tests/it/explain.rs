@@ -174,3 +174,35 @@ fn unstaging_is_allowed_and_a_switched_destructive_command_checkpointed() {
         .collect();
     assert_eq!(decisions, ["allow", "checkpoint"]);
 }
+
+/// git-ward's own steps are explained as the tool decides them, the real
+/// run agreeing: `save` as a commit, the steps that switch guards off.
+#[test]
+fn explain_of_the_tools_own_steps_agrees_with_the_run() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    let agent = &[("WARD_AGENT", "1")];
+    for (step, code) in [
+        (&["save", "-m", "x"][..], "EN-GIT-D-003"),
+        (&["uninstall"][..], "EN-GIT-D-004"),
+        (&["install", "--link"][..], "EN-GIT-D-004"),
+        (
+            &["rollback", "chk-local-1", "--no-safety"][..],
+            "EN-GIT-D-004",
+        ),
+    ] {
+        let mut explain = vec!["explain", "--", "ward"];
+        explain.extend(step);
+        repo.ward_env(explain, agent).ok().stdout_has(code);
+        repo.ward_env(step.to_vec(), agent).code(1).stderr_has(code);
+    }
+    repo.ward_env(
+        ["explain", "--", "ward", "save", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .ok()
+    .stdout_has("would switch to 'agent/c1'");
+    repo.ward(["explain", "--", "ward", "uninstall"])
+        .ok()
+        .stdout_has("would run the command");
+}
