@@ -102,6 +102,7 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
             .and_then(|()| facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim))
         {
             Ok(mut facts) => {
+                facts.remotes = remotes.clone();
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
                 if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {

@@ -80,6 +80,9 @@ pub struct Facts {
     /// command making commits on a protected branch, where a move to the
     /// agent branch would drop it).
     pub in_progress: Option<&'static str>,
+    /// The configured remotes (a branch named `origin/main` is what git
+    /// reads for `origin/main`, before `refs/remotes/origin/main`).
+    pub remotes: Vec<String>,
 }
 
 impl Facts {
@@ -95,6 +98,7 @@ impl Facts {
             fast_forward: false,
             checked_out_elsewhere: Vec::new(),
             in_progress: None,
+            remotes: vec!["origin".to_string()],
         }
     }
 }
@@ -484,7 +488,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 "branches.protected",
             );
         }
-        if let Some(branch) = refs::stands_for(&full, |r| policy.is_protected(r)) {
+        if let Some(branch) = refs::stands_for(&full, |r| policy.is_protected(r))
+            .or_else(|| refs::shadows_tracking(&full, &facts.remotes, |r| policy.is_protected(r)))
+        {
             if write.op != RefOp::Delete {
                 return refs::deny_shadow(&action.operation(), &full, &branch);
             }

@@ -275,6 +275,43 @@ fn the_matrix() {
             agent("x", None),
             Want::Deny(Code::D001),
         ),
+        // `origin/main` reads as this branch before the remote-tracking ref.
+        (
+            "branch origin/main (origin is a remote)",
+            &default,
+            ref_write(
+                "branch",
+                named("refs/heads/origin/main"),
+                RefOp::Create,
+                None,
+            ),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "branch feature/main (no remote feature)",
+            &default,
+            ref_write(
+                "branch",
+                named("refs/heads/feature/main"),
+                RefOp::Create,
+                None,
+            ),
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "branch -D origin/main",
+            &default,
+            ref_write(
+                "branch",
+                named("refs/heads/origin/main"),
+                RefOp::Delete,
+                None,
+            ),
+            agent("feat", None),
+            Want::Allow,
+        ),
         (
             "update-ref -d main",
             &default,

@@ -577,6 +577,7 @@ pub fn gather_at(
         env_hooks_off,
         writes_guarded: None,
         agent_remotes: Vec::new(),
+        remotes: Vec::new(),
         fast_forward: false,
         checked_out_elsewhere: Vec::new(),
         in_progress: None,

@@ -29,7 +29,9 @@ pub struct RefChange {
     pub fast_forward: bool,
     /// For a remote-tracking ref of a configured remote, the branch names
     /// it tracks (`refs/remotes/origin/main`: `main`; more than one when
-    /// remotes' names nest, as `origin` and `origin/x` do).
+    /// remotes' names nest, as `origin` and `origin/x` do). For a branch
+    /// named like one of a protected branch (`refs/heads/origin/main`),
+    /// that protected branch ([`shadows_tracking`]).
     pub tracked: Vec<String>,
     /// For a remote-tracking ref (`refs/remotes/origin/main`): written by
     /// `git fetch` from that remote, from its branch of the same name (a
@@ -102,9 +104,35 @@ pub fn stands_for(refname: &str, mut is_protected: impl FnMut(&str) -> bool) -> 
         .map(|b| b.to_string())
 }
 
+/// The protected branch a branch stands for when it is named like a
+/// remote-tracking ref of one (`refs/heads/origin/main`, with `origin` a
+/// configured remote): git reads `origin/main` as `refs/heads/origin/main`
+/// before `refs/remotes/origin/main`, so a person's `git merge --ff-only
+/// origin/main` would take the agent's commits in.
+pub fn shadows_tracking(
+    refname: &str,
+    remotes: &[String],
+    mut is_protected: impl FnMut(&str) -> bool,
+) -> Option<String> {
+    let name = refname.strip_prefix("refs/heads/")?;
+    crate::policy::tracking_readings(&format!("refs/remotes/{name}"))
+        .find(|(remote, branch)| {
+            remotes.iter().any(|r| r == remote) && is_protected(&format!("refs/heads/{branch}"))
+        })
+        .map(|(_, branch)| branch.to_string())
+}
+
+/// The name git reads a ref for when it stands for another: `main` for a
+/// tag `main`, `origin/main` for a branch `origin/main`.
+fn read_as(refname: &str) -> &str {
+    shadowed_branch(refname)
+        .or_else(|| refname.strip_prefix("refs/heads/"))
+        .unwrap_or(refname)
+}
+
 /// EN-GIT-D-001 for a ref that would shadow a protected branch.
 pub fn deny_shadow(operation: &str, refname: &str, branch: &str) -> Decision {
-    let name = shadowed_branch(refname).unwrap_or(branch);
+    let name = read_as(refname);
     Decision::deny(
         Code::D001,
         format!(
@@ -163,6 +191,14 @@ pub fn guarded(change: &RefChange, mut is_protected: impl FnMut(&str) -> bool) -
     if stands_for(&change.refname, &mut is_protected).is_some() {
         return true;
     }
+    if change.refname.starts_with("refs/heads/")
+        && change
+            .tracked
+            .iter()
+            .any(|b| is_protected(&format!("refs/heads/{b}")))
+    {
+        return true;
+    }
     if change.refname.starts_with("refs/tags/") && change.current.is_none() {
         // Created: fetching tags is additive.
         return false;
@@ -192,7 +228,17 @@ pub fn decide_ref_change(
     if in_git_dir_root(&change.refname) && !policy.is_protected(&change.refname) {
         return decide_git_dir_file(policy, actor, operation, change);
     }
-    if let Some(branch) = stands_for(&change.refname, |r| policy.is_protected(r)) {
+    let named_like_tracking = || {
+        change
+            .tracked
+            .iter()
+            .find(|b| policy.is_protected(&format!("refs/heads/{b}")))
+            .filter(|_| change.refname.starts_with("refs/heads/"))
+            .cloned()
+    };
+    if let Some(branch) =
+        stands_for(&change.refname, |r| policy.is_protected(r)).or_else(named_like_tracking)
+    {
         if change.new.is_some() && change.changes() && binds(policy, actor) {
             return deny_shadow(operation, &change.refname, &branch);
         }
@@ -731,6 +777,22 @@ mod tests {
             ),
             (
                 change("refs/notes/commits", None, Some(B)),
+                Actor::Agent,
+                None,
+            ),
+            // A branch named like origin's main (the hook read `tracked`).
+            (
+                tracking("refs/heads/origin/main", "main", None, Some(B)),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                tracking("refs/heads/origin/main", "main", None, Some(B)),
+                Actor::Human,
+                None,
+            ),
+            (
+                change("refs/heads/feature/main", None, Some(B)),
                 Actor::Agent,
                 None,
             ),

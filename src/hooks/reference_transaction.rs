@@ -27,7 +27,8 @@ use super::refstore::{RefStore, Value};
 use super::{conclude, is_zero, record, Dirs};
 use crate::audit::{self, Record};
 use crate::decide::refs::{
-    decide_transaction, guarded, in_git_dir_root, never_denied, shadowed_branch, RefChange,
+    decide_transaction, guarded, in_git_dir_root, never_denied, shadowed_branch, shadows_tracking,
+    RefChange,
 };
 use crate::decide::Actor;
 use crate::env;
@@ -159,6 +160,21 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     .map(|(_, branch)| branch.to_string())
                     .collect();
             }
+            // A branch named like a remote-tracking ref of a protected
+            // one (`origin/main`): the remotes are read only for such a name.
+            let reads_as_tracking = |name: &str, quick: &mut Quick| {
+                name.strip_prefix("refs/heads/").is_some_and(|n| {
+                    n.match_indices('/')
+                        .any(|(i, _)| quick.is_protected(&format!("refs/heads/{}", &n[i + 1..])))
+                })
+            };
+            if reads_as_tracking(&change.refname, &mut quick) {
+                let remotes = remotes.get_or_insert_with(|| trusted_remotes(&dirs));
+                change.tracked =
+                    shadows_tracking(&change.refname, remotes, |r| quick.is_protected(r))
+                        .into_iter()
+                        .collect();
+            }
             // git renames a branch by deleting the old name in a transaction
             // and writing the new one outside any: the new name never shows
             // here. When the command that deletes is `git branch -m`, the
@@ -168,13 +184,20 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                 .flatten();
             if let (Some(target), Some(value)) = (renamed_to, change.current.clone()) {
                 let target = format!("refs/heads/{target}");
-                let created = RefChange {
+                let mut created = RefChange {
                     current: store.resolve(&target),
                     new: Some(value),
                     refname: target,
                     ..RefChange::default()
                 };
-                if !never_denied(&created, quick.is_protected(&created.refname)) {
+                if reads_as_tracking(&created.refname, &mut quick) {
+                    let remotes = remotes.get_or_insert_with(|| trusted_remotes(&dirs));
+                    created.tracked =
+                        shadows_tracking(&created.refname, remotes, |r| quick.is_protected(r))
+                            .into_iter()
+                            .collect();
+                }
+                if !never_denied(&created, guarded(&created, |r| quick.is_protected(r))) {
                     changes.push(created);
                 }
             }

@@ -1289,3 +1289,39 @@ fn an_agent_makes_no_ref_that_git_reads_for_a_protected_branch() {
     // Any other tag is the agent's to make.
     repo.git_env(["tag", "v9"], AGENT).ok();
 }
+
+/// A branch `origin/main` is what git reads for `origin/main` before
+/// `refs/remotes/origin/main`, where `origin` is a remote: an agent's is
+/// refused however it is made; one under another first part is not.
+#[test]
+fn an_agent_makes_no_branch_named_like_a_remotes_protected_branch() {
+    let repo = installed();
+    repo.git(["remote", "add", "origin", "/nowhere"]).ok();
+    repo.git_env(["checkout", "-q", "-b", "agent/c1"], AGENT)
+        .ok();
+    let names = |repo: &TestRepo| {
+        repo.git(["for-each-ref", "--format=%(refname)"])
+            .ok()
+            .stdout
+    };
+    let before = names(&repo);
+    for args in [
+        &["branch", "origin/main"][..],
+        &["checkout", "-q", "-b", "origin/main"],
+        &["update-ref", "refs/heads/origin/master", "HEAD"],
+        &["branch", "-m", "agent/c1", "origin/main"],
+    ] {
+        for run in [repo.git_env(args, AGENT), repo.shim_env(args, AGENT)] {
+            assert_ne!(run.code, Some(0), "{args:?} went through");
+            assert!(
+                run.stderr.contains("which git reads for 'origin/m"),
+                "{args:?}: {}",
+                run.stderr
+            );
+            refused(run);
+        }
+        assert_eq!(names(&repo), before, "{args:?}");
+    }
+    repo.git_env(["branch", "feature/main"], AGENT).ok();
+    repo.git(["branch", "origin/main"]).ok();
+}
