@@ -160,20 +160,9 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     .map(|(_, branch)| branch.to_string())
                     .collect();
             }
-            // A branch named like a remote-tracking ref of a protected
-            // one (`origin/main`): the remotes are read only for such a name.
-            let reads_as_tracking = |name: &str, quick: &mut Quick| {
-                name.strip_prefix("refs/heads/").is_some_and(|n| {
-                    n.match_indices('/')
-                        .any(|(i, _)| quick.is_protected(&format!("refs/heads/{}", &n[i + 1..])))
-                })
-            };
-            if reads_as_tracking(&change.refname, &mut quick) {
-                let remotes = remotes.get_or_insert_with(|| trusted_remotes(&dirs));
+            if change.refname.starts_with("refs/heads/") {
                 change.tracked =
-                    shadows_tracking(&change.refname, remotes, |r| quick.is_protected(r))
-                        .into_iter()
-                        .collect();
+                    named_like_tracking(&change.refname, &mut quick, &mut remotes, &dirs);
             }
             // git renames a branch by deleting the old name in a transaction
             // and writing the new one outside any: the new name never shows
@@ -190,13 +179,8 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     refname: target,
                     ..RefChange::default()
                 };
-                if reads_as_tracking(&created.refname, &mut quick) {
-                    let remotes = remotes.get_or_insert_with(|| trusted_remotes(&dirs));
-                    created.tracked =
-                        shadows_tracking(&created.refname, remotes, |r| quick.is_protected(r))
-                            .into_iter()
-                            .collect();
-                }
+                created.tracked =
+                    named_like_tracking(&created.refname, &mut quick, &mut remotes, &dirs);
                 if !never_denied(&created, guarded(&created, |r| quick.is_protected(r))) {
                     changes.push(created);
                 }
@@ -242,6 +226,29 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
         capture(&dirs, &mut store, &lines, stdin, actor);
     }
     Ok(exit::OK)
+}
+
+/// For a branch named like a remote-tracking ref of a protected branch
+/// (`refs/heads/origin/main`), that branch ([`shadows_tracking`]). The
+/// remotes (`remotes`, read once) are read only for a name whose last
+/// part is protected: not for `agent/c1`.
+fn named_like_tracking(
+    refname: &str,
+    quick: &mut Quick,
+    remotes: &mut Option<Vec<String>>,
+    dirs: &Dirs,
+) -> Vec<String> {
+    let name = refname.strip_prefix("refs/heads/").unwrap_or("");
+    let maybe = name
+        .match_indices('/')
+        .any(|(i, _)| quick.is_protected(&format!("refs/heads/{}", &name[i + 1..])));
+    if !maybe {
+        return Vec::new();
+    }
+    let remotes = remotes.get_or_insert_with(|| trusted_remotes(dirs));
+    shadows_tracking(refname, remotes, |r| quick.is_protected(r))
+        .into_iter()
+        .collect()
 }
 
 /// The configured remotes protected branches may sync from: not those an

@@ -35,6 +35,13 @@ fn protected(repo: &TestRepo) -> String {
 
 /// Asserts git failed and git-ward said why, in the SPEC's two lines.
 #[track_caller]
+/// Every ref's name, one per line.
+fn ref_names(repo: &TestRepo) -> String {
+    repo.git(["for-each-ref", "--format=%(refname)"])
+        .ok()
+        .stdout
+}
+
 fn refused(run: crate::common::Run) {
     assert_ne!(run.code, Some(0), "{}", run.stderr);
     assert!(
@@ -1263,12 +1270,7 @@ fn an_agent_makes_no_ref_that_git_reads_for_a_protected_branch() {
     repo.git_env(["commit", "-q", "--allow-empty", "-m", "agent's"], AGENT)
         .ok();
     let main = repo.rev("main").unwrap();
-    let names = |repo: &TestRepo| {
-        repo.git(["for-each-ref", "--format=%(refname)"])
-            .ok()
-            .stdout
-    };
-    let before = names(&repo);
+    let before = ref_names(&repo);
     for args in [
         &["tag", "main"][..],
         &["tag", "-a", "-m", "x", "release/9"],
@@ -1283,7 +1285,7 @@ fn an_agent_makes_no_ref_that_git_reads_for_a_protected_branch() {
             assert_ne!(run.code, Some(0), "{args:?} went through");
             refused(run);
         }
-        assert_eq!(names(&repo), before, "{args:?}");
+        assert_eq!(ref_names(&repo), before, "{args:?}");
     }
     assert_eq!(repo.rev("main").as_deref(), Some(main.as_str()));
     // Any other tag is the agent's to make.
@@ -1299,12 +1301,7 @@ fn an_agent_makes_no_branch_named_like_a_remotes_protected_branch() {
     repo.git(["remote", "add", "origin", "/nowhere"]).ok();
     repo.git_env(["checkout", "-q", "-b", "agent/c1"], AGENT)
         .ok();
-    let names = |repo: &TestRepo| {
-        repo.git(["for-each-ref", "--format=%(refname)"])
-            .ok()
-            .stdout
-    };
-    let before = names(&repo);
+    let before = ref_names(&repo);
     for args in [
         &["branch", "origin/main"][..],
         &["checkout", "-q", "-b", "origin/main"],
@@ -1320,7 +1317,7 @@ fn an_agent_makes_no_branch_named_like_a_remotes_protected_branch() {
             );
             refused(run);
         }
-        assert_eq!(names(&repo), before, "{args:?}");
+        assert_eq!(ref_names(&repo), before, "{args:?}");
     }
     repo.git_env(["branch", "feature/main"], AGENT).ok();
     repo.git(["branch", "origin/main"]).ok();
