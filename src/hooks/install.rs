@@ -477,7 +477,27 @@ fn manifest_path(common: &Path) -> PathBuf {
 fn read_manifest(common: &Path) -> Option<Manifest> {
     let text = crate::state_file::read_bounded(&manifest_path(common), crate::state_file::MAX_READ)
         .ok()?;
-    serde_json::from_slice(&text).ok()
+    let mut manifest: Manifest = serde_json::from_slice(&text).ok()?;
+    if let Some(own) = moved_hooks_dir(&manifest.hooks_dir, common) {
+        manifest.hooks_dir = own;
+    }
+    Some(manifest)
+}
+
+/// A repository moved or copied (`mv proj proj2`, `cp -a proj scratch`)
+/// keeps its install record, which names the hooks directory by its old
+/// absolute path: a git directory's `hooks` that is gone, or another
+/// repository's (the original, or one made since at the old path). Such a
+/// record means this repository's own `hooks`; uninstall and doctor
+/// never reach into the other.
+fn moved_hooks_dir(recorded: &Path, common: &Path) -> Option<PathBuf> {
+    let parent = recorded.parent()?;
+    if recorded.file_name()? != "hooks" || parent == common {
+        return None;
+    }
+    let elsewhere =
+        !parent.exists() || (parent.join("HEAD").is_file() && !same_file(parent, common));
+    elsewhere.then(|| common.join("hooks"))
 }
 
 fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {

@@ -35,6 +35,51 @@ fn protected(repo: &TestRepo) -> String {
 
 /// Asserts git failed and git-ward said why, in the SPEC's two lines.
 #[track_caller]
+/// git-ward's hooks in a hooks directory, by name.
+fn ward_hooks(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".sample"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A copy of a repository keeps the install record naming the original's
+/// hooks by path: uninstall in the copy removes the copy's, never the
+/// original's.
+#[test]
+fn uninstall_in_a_copy_leaves_the_originals_hooks() {
+    let repo = installed();
+    let copy = crate::common::sibling(&repo, "copy");
+    let cp = std::process::Command::new("cp")
+        .args(["-a"])
+        .arg(&repo.dir)
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    let hooks = repo.dir.join(".git/hooks");
+    let before = ward_hooks(&hooks);
+    assert!(before.contains(&"reference-transaction".to_string()));
+    let mut uninstall = repo.ward_command(["uninstall"]);
+    uninstall.current_dir(&copy);
+    assert!(uninstall.output().unwrap().status.success());
+    assert_eq!(ward_hooks(&hooks), before, "the original's hooks");
+    assert_eq!(ward_hooks(&copy.join(".git/hooks")), Vec::<String>::new());
+    // Gone from the original's path too (moved away): its own are meant.
+    let moved = crate::common::sibling(&repo, "moved");
+    std::fs::rename(&repo.dir, &moved).unwrap();
+    let mut doctor = repo.ward_command(["doctor"]);
+    doctor.current_dir(&moved);
+    let out = doctor.output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("is missing"), "{text}");
+    std::fs::rename(&moved, &repo.dir).unwrap();
+}
+
 /// Every ref's name, one per line.
 fn ref_names(repo: &TestRepo) -> String {
     repo.git(["for-each-ref", "--format=%(refname)"])
