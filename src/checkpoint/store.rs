@@ -18,6 +18,8 @@
 //! [`super::merge`]), and `Mode` (`<octal bits> <path>`, an untracked file
 //! or directory others may not read).
 
+use std::path::Path;
+
 use serde::Serialize;
 
 use super::Ctx;
@@ -569,21 +571,47 @@ fn write_count(ctx: &Ctx, count: u64) {
 }
 
 /// Deletes checkpoints of this worktree beyond the newest `keep`, except
-/// pinned ones and those in `spare`. Returns the ids deleted.
+/// pinned ones, those in `spare`, and per contract the newest turn and the
+/// newest passing one (a pollution rollback restores from it; turn numbers
+/// follow the newest). The main worktree's include those of worktrees that
+/// are gone (removed, or the repository renamed): nothing else would ever
+/// prune them. Returns the ids deleted.
 fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
     let here = ctx.git_dir.display().to_string();
+    let heir = ctx.git_dir == ctx.common_dir;
     let mine: Vec<Checkpoint> = list(ctx)?
         .into_iter()
-        .filter(|c| c.worktree.as_deref() == Some(here.as_str()))
+        .filter(|c| match c.worktree.as_deref() {
+            Some(w) => w == here || (heir && !Path::new(w).exists()),
+            None => false,
+        })
         .collect();
+    let turns = |pass: bool| {
+        let mut newest: std::collections::BTreeMap<Option<&str>, &str> = Default::default();
+        for c in mine.iter().filter(|c| c.kind == Kind::Turn) {
+            if !pass || c.tests.as_deref() == Some("pass") {
+                newest.insert(c.contract.as_deref(), c.id.as_str());
+            }
+        }
+        newest.into_values().collect::<Vec<&str>>()
+    };
+    let (newest_turns, passing_turns) = (turns(false), turns(true));
     let excess = mine.len().saturating_sub(keep as usize);
     let doomed: Vec<&Checkpoint> = mine
         .iter()
         .take(excess)
-        .filter(|c| !c.pinned && !spare.contains(&Some(c.id.as_str())))
+        .filter(|c| {
+            !c.pinned
+                && !spare.contains(&Some(c.id.as_str()))
+                && !newest_turns.contains(&c.id.as_str())
+                && !passing_turns.contains(&c.id.as_str())
+        })
         .collect();
+    // Counted as at most `keep`: those that stay beyond it (pinned, spared)
+    // would otherwise make every next checkpoint read them all again.
+    let left = ((mine.len() - doomed.len()) as u64).min(u64::from(keep));
     if doomed.is_empty() {
-        write_count(ctx, mine.len() as u64);
+        write_count(ctx, left);
         return Ok(Vec::new());
     }
     let mut stdin = String::new();
@@ -595,7 +623,7 @@ fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
     }
     ctx.git
         .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
-    write_count(ctx, (mine.len() - doomed.len()) as u64);
+    write_count(ctx, left);
     Ok(doomed.iter().map(|c| c.id.clone()).collect())
 }
 

@@ -67,8 +67,6 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, u8)> {
     opts.description = format!("turn {n}: tests {status}");
     opts.turn = Some(n);
     opts.tests = Some(status.to_string());
-    // Retention must not take the turn a pollution rollback restores from.
-    opts.spare = newest_passing(&before).map(|c| c.id.clone());
     let cp = snapshot::checkpoint(&ctx, opts)?;
     super::cmd::record(
         &ctx,

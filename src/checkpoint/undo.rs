@@ -664,6 +664,12 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             Some(lost) => {
                 format!("Nothing can be undone: {lost}; everything else is as it was before it.")
             }
+            // Its checkpoint went (retention, or by hand): the files it
+            // held cannot come back, which is not "as they were".
+            None if cp.is_none() && last.checkpoint.is_some() => format!(
+                "Nothing can be undone: checkpoint {}, which held the files from before the command, no longer exists (retention keeps the newest checkpoint.keep per worktree); its refs are as they were before it.",
+                last.checkpoint.as_deref().unwrap_or_default()
+            ),
             None if moved_since > 0 => format!(
                 "Nothing undone: {moved_since} ref{} the command moved {} moved since (left alone above); the rest is as it was before it.",
                 super::plan::plural(moved_since),

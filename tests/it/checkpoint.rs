@@ -443,6 +443,77 @@ fn the_turn_a_pollution_rollback_restores_from_outlives_retention() {
     repo.ward(["checkpoint", "show", "chk-local-1"]).ok();
 }
 
+/// Checkpoints taken after the passing turn (manual ones, pre-destructive
+/// ones) do not push it out either, nor the turn count.
+#[test]
+fn the_passing_turn_outlives_other_checkpoints_retention_prunes() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    repo.write("code.txt", "good\n");
+    repo.ward(["turn", "--tests", "true"]).ok();
+    for m in ["a", "b", "c", "d"] {
+        repo.write("code.txt", &format!("{m}\n"));
+        repo.checkpoint(m);
+    }
+    repo.write("code.txt", "bad\n");
+    repo.ward(["turn", "--tests", "false"]).ok();
+    repo.write("code.txt", "worse\n");
+    let (run, v) = repo.ward_json(
+        [
+            "turn",
+            "--tests",
+            "false",
+            "--rollback-on-pollution",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(v["turn"], 3);
+    assert_eq!(v["rolled_back_to"], "chk-local-1");
+    assert_eq!(repo.read("code.txt").as_deref(), Some("good\n"));
+}
+
+/// A removed worktree's checkpoints are the main worktree's to prune.
+#[test]
+fn checkpoints_of_a_removed_worktree_are_pruned_from_the_main_one() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    let other = repo.path("other");
+    let other_dir = other.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", other_dir, "-b", "side"])
+        .ok();
+    for _ in 0..2 {
+        let mut cmd = repo.ward_command(["checkpoint", "-m", "there"]);
+        assert!(cmd.current_dir(&other).output().unwrap().status.success());
+    }
+    repo.git(["worktree", "remove", other_dir]).ok();
+    for m in ["a", "b", "c"] {
+        repo.checkpoint(m);
+    }
+    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    assert_eq!(v["checkpoints"].as_array().unwrap().len(), 2, "{v}");
+}
+
+/// Pinned checkpoints beyond `keep` do not make every checkpoint after
+/// them read all checkpoints again: the count retention goes by stays
+/// within `keep`.
+#[test]
+fn pinned_checkpoints_do_not_bring_retention_forward() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    for m in ["p1", "p2", "p3"] {
+        repo.ward(["checkpoint", "-m", m, "--pin"]).ok();
+    }
+    for m in ["a", "b", "c"] {
+        repo.checkpoint(m);
+    }
+    let count = std::fs::read_to_string(repo.dir.join(".git/ward/checkpoint-count")).unwrap();
+    assert!(count.trim().parse::<u32>().unwrap() <= 2, "{count}");
+    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
+    assert_eq!(v["checkpoints"].as_array().unwrap().len(), 5, "{v}");
+}
+
 #[test]
 fn a_turn_without_a_test_command_is_refused() {
     let repo = TestRepo::new();

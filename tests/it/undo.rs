@@ -511,6 +511,26 @@ fn undo_follows_a_written_journal() {
     assert_eq!(repo.state(), before);
 }
 
+/// The command's checkpoint pruned since: undo says the files cannot
+/// come back, never that they are as they were.
+#[test]
+fn undo_after_its_checkpoint_was_pruned_says_so() {
+    let repo = agent_repo();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    repo.write("a.txt", "dirty\n");
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    for m in ["a", "b", "c"] {
+        repo.checkpoint(m);
+    }
+    let run = repo.ward(["undo", "--yes"]).ok();
+    let run = run.stdout_has("Nothing can be undone: checkpoint chk-c1-1, which held the files from before the command, no longer exists");
+    assert!(
+        !run.stdout.contains("already as they were"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// The last command is looked for in older files when today's has none.
 #[test]
 fn undo_finds_the_last_command_in_an_older_days_file() {
