@@ -78,6 +78,12 @@ pub fn pruned_heads(ctx: &Ctx) -> Vec<String> {
 
 /// Keeps `commits` reachable from `refs/ward/kept/<id>/lost`.
 pub fn keep(ctx: &Ctx, id: &str, commits: &[String]) -> Result<()> {
+    keep_as(ctx, id, "lost", "commits only reflogs kept", commits)
+}
+
+/// Keeps `commits` reachable from one ref, `refs/ward/kept/<id>/<leaf>`:
+/// a commit (or a chain of them) whose parents they are, however many.
+pub fn keep_as(ctx: &Ctx, id: &str, leaf: &str, what: &str, commits: &[String]) -> Result<()> {
     let empty_tree = ctx.git.run_with(
         ["hash-object", "-t", "tree", "-w", "--stdin"],
         &[],
@@ -87,7 +93,7 @@ pub fn keep(ctx: &Ctx, id: &str, commits: &[String]) -> Result<()> {
     for chunk in commits.chunks(PARENTS) {
         let mut parents: Vec<&str> = keeper.iter().map(String::as_str).collect();
         parents.extend(chunk.iter().map(String::as_str));
-        let message = format!("ward: commits only reflogs kept ({} here)\n", chunk.len());
+        let message = format!("ward: {what} ({} here)\n", chunk.len());
         keeper = Some(super::snapshot::commit_tree(
             ctx,
             &empty_tree,
@@ -98,14 +104,10 @@ pub fn keep(ctx: &Ctx, id: &str, commits: &[String]) -> Result<()> {
     let Some(keeper) = keeper else {
         return Ok(());
     };
-    let name = format!("{}{id}/lost", super::store::KEPT);
-    let out = ctx.git.output([
-        "update-ref",
-        "-m",
-        "ward: keep lost commits",
-        &name,
-        &keeper,
-    ])?;
+    let name = format!("{}{id}/{leaf}", super::store::KEPT);
+    let out = ctx
+        .git
+        .output(["update-ref", "-m", &format!("ward: {what}"), &name, &keeper])?;
     if !out.status.success() {
         return Err(Error::internal(format!(
             "cannot create {name}: {}",

@@ -706,16 +706,14 @@ pub(super) fn finish(
     Ok(())
 }
 
-/// Refs under `refs/ward/kept/<id>/` for the stashes and refs a checkpoint records.
+/// Refs under `refs/ward/kept/<id>/` for the stashes and refs a checkpoint
+/// records: the stash entries, however many, under one (`stashes`).
 fn keep_reachable(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
-    let mut stdin = String::new();
-    for (i, (sha, _)) in cp.stashes.iter().enumerate() {
-        stdin.push_str(&format!(
-            "update {}{}/stash-{i} {sha}\n",
-            store::KEPT,
-            cp.id
-        ));
+    if !cp.stashes.is_empty() {
+        let commits: Vec<String> = cp.stashes.iter().map(|(sha, _)| sha.clone()).collect();
+        super::lost::keep_as(ctx, &cp.id, "stashes", "stash entries kept", &commits)?;
     }
+    let mut stdin = String::new();
     for (i, (_, sha)) in cp.refs.iter().enumerate() {
         stdin.push_str(&format!("update {}{}/ref-{i} {sha}\n", store::KEPT, cp.id));
     }

@@ -32,11 +32,26 @@ fn undo(repo: &TestRepo) {
     repo.ward(["undo", "--yes"]).ok();
 }
 
-/// The objects checkpoints keep reachable under `refs/ward/kept/`.
+/// The objects checkpoints keep reachable under `refs/ward/kept/`: what
+/// each ref names, and the parents of the one keeping stash entries.
 fn kept_objects(repo: &TestRepo) -> String {
-    repo.git(["for-each-ref", "--format=%(objectname)", "refs/ward/kept/"])
+    let refs = repo
+        .git([
+            "for-each-ref",
+            "--format=%(refname) %(objectname)",
+            "refs/ward/kept/",
+        ])
         .ok()
-        .stdout
+        .stdout;
+    let mut out = String::new();
+    for line in refs.lines() {
+        let (name, id) = line.split_once(' ').unwrap();
+        out.push_str(&format!("{id}\n"));
+        if name.ends_with("/stashes") {
+            out.push_str(&repo.git(["log", "-1", "--format=%P", id]).ok().stdout);
+        }
+    }
+    out
 }
 
 #[test]
@@ -170,6 +185,13 @@ fn every_stash_entry_update_ref_deletes_comes_back() {
     let older = repo.rev("stash@{1}").unwrap();
     repo.shim_env(["update-ref", "-d", "refs/stash"], C1).ok();
     assert!(repo.rev("refs/stash").is_none());
+    // One ref keeps every entry, however many there are.
+    let kept = repo
+        .git(["for-each-ref", "--format=%(refname)", "refs/ward/kept/"])
+        .ok()
+        .stdout;
+    let stash_refs: Vec<&str> = kept.lines().filter(|l| !l.contains("/ref-")).collect();
+    assert_eq!(stash_refs, ["refs/ward/kept/chk-c1-1/stashes"]);
     prune_everything(&repo);
     undo(&repo);
     assert_eq!(repo.rev("stash@{1}").as_deref(), Some(older.as_str()));
