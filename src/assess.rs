@@ -122,6 +122,8 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 {
                     facts.checked_out_elsewhere = repo.branches_elsewhere();
                     facts.in_progress = repo.in_progress();
+                    facts.agent_branch_exists =
+                        facts::agent_branch_exists(policy, repo, facts.contract.as_deref());
                 }
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)

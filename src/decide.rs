@@ -57,6 +57,9 @@ pub struct Facts {
     pub actor: Actor,
     /// The active contract id, validated.
     pub contract: Option<String>,
+    /// The contract comes from `WARD_CONTRACT`, which `git ward contract
+    /// start` does not override.
+    pub contract_from_env: bool,
     /// `None` outside a repository.
     pub head: Option<Head>,
     /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
@@ -83,6 +86,14 @@ pub struct Facts {
     /// The configured remotes (a branch named `origin/main` is what git
     /// reads for `origin/main`, before `refs/remotes/origin/main`).
     pub remotes: Vec<String>,
+    /// The agent branch (`<agent_prefix><contract>`) exists here (read
+    /// only for a command making commits on a protected branch: `git
+    /// switch -c` would not make it again).
+    pub agent_branch_exists: bool,
+    /// Decided in a git hook (pre-commit), where nothing can move HEAD
+    /// before the command: where the shim would switch branches, the
+    /// answer is a refusal that says where to go.
+    pub in_hook: bool,
 }
 
 impl Facts {
@@ -91,6 +102,7 @@ impl Facts {
         Facts {
             actor: Actor::Agent,
             contract: contract.map(str::to_string),
+            contract_from_env: false,
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
             writes_guarded: None,
@@ -99,6 +111,8 @@ impl Facts {
             checked_out_elsewhere: Vec::new(),
             in_progress: None,
             remotes: vec!["origin".to_string()],
+            agent_branch_exists: false,
+            in_hook: false,
         }
     }
 }
@@ -616,7 +630,30 @@ fn decide_commit_on_protected(
     branch: &str,
 ) -> Decision {
     let op = action.word();
-    match policy.capability(facts.contract.as_deref()) {
+    let capability = policy.capability(facts.contract.as_deref());
+    let target = facts
+        .contract
+        .as_deref()
+        .map(|c| format!("{}{c}", policy.settings.branches.agent_prefix));
+    // Only the shim moves anyone: a person's git never goes through it,
+    // and a hook cannot move HEAD before the command.
+    if facts.actor == Actor::Human || facts.in_hook {
+        let mut hint = own_branch_hint(facts, branch, target.as_deref());
+        if facts.actor == Actor::Agent && target.is_some() && capability == CapabilityFor::On {
+            hint.push_str("; the git-ward shim does this for you");
+        }
+        let key = match facts.actor {
+            Actor::Human => "enforce.actors",
+            Actor::Agent => "capabilities.ensure_working_branch",
+        };
+        return Decision::deny(
+            Code::D001,
+            format!("{op} on protected branch '{branch}'"),
+            hint,
+            key,
+        );
+    }
+    match capability {
         CapabilityFor::Off => Decision::deny(
             Code::D001,
             format!("{op} on protected branch '{branch}'"),
@@ -633,29 +670,36 @@ fn decide_commit_on_protected(
                     "{op} on protected branch '{branch}': ensure_working_branch is granted to other contracts only"
                 ),
             },
-            "work on a branch of your own (`git switch -c <name>`), or start a contract that capabilities.ensure_working_branch lists (`git ward contract start <id>`)",
+            if facts.contract_from_env {
+                // `git ward contract start` would not change the contract.
+                "work on a branch of your own (`git switch -c <name>`), or set WARD_CONTRACT to a contract that capabilities.ensure_working_branch lists"
+            } else {
+                "work on a branch of your own (`git switch -c <name>`), or start a contract that capabilities.ensure_working_branch lists (`git ward contract start <id>`)"
+            },
             "capabilities.ensure_working_branch",
         ),
-        CapabilityFor::On => match &facts.contract {
+        CapabilityFor::On => match target {
             None => Decision::deny(
                 Code::D003,
                 format!("{op} on protected branch '{branch}' needs an active contract"),
                 "run `git ward contract start <id>` or set WARD_CONTRACT, then retry",
                 "capabilities.ensure_working_branch",
             ),
-            Some(contract) => {
-                let target = format!("{}{contract}", policy.settings.branches.agent_prefix);
+            Some(target) => {
                 if let Some(what) = facts.in_progress {
                     // A move to the agent branch would end it, its commit
                     // made there with one parent: refused, nothing changed.
                     return Decision::deny(
                         Code::D001,
                         format!("{op} on protected branch '{branch}' while a {what} is in progress there"),
-                        format!("let a person finish the {what} on '{branch}', or abort it (`git {what} --abort`) and redo it on your own branch (`git switch -c {target}`)"),
+                        format!(
+                            "let a person finish the {what} on '{branch}', or abort it (`git {what} --abort`) and redo it on your own branch ({})",
+                            switch_to(facts, Some(&target))
+                        ),
                         "capabilities.ensure_working_branch",
                     );
                 }
-                if let Some((_, path)) = facts.checked_out_elsewhere.iter().find(|(b, _)| *b == target) {
+                if let Some(path) = elsewhere(facts, &target) {
                     return Decision::deny(
                         Code::D001,
                         format!("{op} on protected branch '{branch}': '{target}' is checked out in another worktree ({path})"),
@@ -664,7 +708,7 @@ fn decide_commit_on_protected(
                     );
                 }
                 Decision {
-                    rule: format!("on protected '{branch}' with contract '{contract}': switch to '{target}'"),
+                    rule: format!("on protected '{branch}' with contract '{contract}': switch to '{target}'", contract = facts.contract.as_deref().unwrap_or_default()),
                     verdict: Verdict::Switch(target),
                     checkpoint: false,
                     save_staged: false,
@@ -673,6 +717,42 @@ fn decide_commit_on_protected(
                 }
             }
         },
+    }
+}
+
+/// The command that puts HEAD on a branch of one's own: the agent branch
+/// `target` (made, or checked out where it exists), else a new one.
+fn switch_to(facts: &Facts, target: Option<&str>) -> String {
+    match target {
+        Some(t) if facts.agent_branch_exists => format!("`git switch {t}`"),
+        Some(t) => format!("`git switch -c {t}`"),
+        None => "`git switch -c <name>`".to_string(),
+    }
+}
+
+/// Where another worktree has `branch` checked out, if one does.
+fn elsewhere<'a>(facts: &'a Facts, branch: &str) -> Option<&'a str> {
+    facts
+        .checked_out_elsewhere
+        .iter()
+        .find(|(b, _)| b == branch)
+        .map(|(_, path)| path.as_str())
+}
+
+/// The hint for a commit on protected `branch` that nothing will move off
+/// it (a person's, or one a hook judges): go to a branch of one's own.
+fn own_branch_hint(facts: &Facts, branch: &str, target: Option<&str>) -> String {
+    if let Some((t, path)) = target.and_then(|t| Some((t, elsewhere(facts, t)?))) {
+        return format!(
+            "work on '{t}' where it is checked out (`cd {path}`), or on a new branch here (`git switch -c {t}-2`)"
+        );
+    }
+    let go = switch_to(facts, target);
+    match facts.in_progress {
+        Some(what) => format!(
+            "abort the {what} on '{branch}' (`git {what} --abort`) and redo it on a branch of your own ({go})"
+        ),
+        None => format!("work on a branch of your own ({go}), then retry"),
     }
 }
 

@@ -977,7 +977,18 @@ fn the_matrix() {
             &everyone,
             commit(),
             human("main"),
-            Want::Deny(Code::D003),
+            Want::Deny(Code::D001),
+        ),
+        // No shim moves a person.
+        (
+            "everyone: human commits on main with a contract",
+            &everyone,
+            commit(),
+            Facts {
+                contract: Some("c1".into()),
+                ..human("main")
+            },
+            Want::Deny(Code::D001),
         ),
     ];
 
@@ -1383,5 +1394,102 @@ fn a_merge_in_progress_on_a_protected_branch_is_not_carried_off() {
     assert_eq!(
         outcome(&decide(&Policy::built_in(), &commit(), &on_own)),
         Want::Allow
+    );
+}
+
+fn hint(d: &Decision) -> &str {
+    d.denial()
+        .and_then(|e| e.hint.as_deref())
+        .expect("a denial with a hint")
+}
+
+/// Nothing moves a person off a protected branch (their git never goes
+/// through the shim), nor an agent whose commit a hook judges: they are
+/// told to switch to a branch of their own, the agent branch when there
+/// is a contract, never to start one (which would not move them either).
+#[test]
+fn a_commit_nothing_can_move_is_told_to_switch_itself() {
+    let everyone = policy("[enforce]\nactors = \"everyone\"\n");
+    let bot = policy("[enforce]\nactors = \"everyone\"\n[branches]\nagent_prefix = \"bot/\"\n");
+    let with = |facts: Facts, contract: &str| Facts {
+        contract: Some(contract.into()),
+        ..facts
+    };
+    let in_hook = |facts: Facts| Facts {
+        in_hook: true,
+        ..facts
+    };
+    let exists = |facts: Facts| Facts {
+        agent_branch_exists: true,
+        ..facts
+    };
+    let rows: [(&Policy, Facts, &str); 6] = [
+        (&everyone, human("main"), "work on a branch of your own (`git switch -c <name>`), then retry"),
+        (&bot, with(human("main"), "c1"), "work on a branch of your own (`git switch -c bot/c1`), then retry"),
+        (&everyone, exists(with(human("main"), "c1")), "work on a branch of your own (`git switch agent/c1`), then retry"),
+        (&everyone, in_hook(agent("main", None)), "work on a branch of your own (`git switch -c <name>`), then retry"),
+        (
+            &everyone,
+            in_hook(with(agent("main", None), "c1")),
+            "work on a branch of your own (`git switch -c agent/c1`), then retry; the git-ward shim does this for you",
+        ),
+        (
+            &everyone,
+            exists(in_hook(with(agent("main", None), "c1"))),
+            "work on a branch of your own (`git switch agent/c1`), then retry; the git-ward shim does this for you",
+        ),
+    ];
+    for (i, (p, facts, want)) in rows.into_iter().enumerate() {
+        let d = decide(p, &commit(), &facts);
+        assert_eq!(outcome(&d), Want::Deny(Code::D001), "row {i}");
+        assert_eq!(hint(&d), want, "row {i}");
+    }
+}
+
+/// A contract from `WARD_CONTRACT` outranks `git ward contract start`: the
+/// hint says which to change.
+#[test]
+fn a_contract_from_the_environment_is_changed_there() {
+    let others = policy("[capabilities]\nensure_working_branch = [\"team-*\"]\n");
+    let from_file = agent("main", Some("foo"));
+    let d = decide(&others, &commit(), &from_file);
+    assert_eq!(outcome(&d), Want::Deny(Code::D002));
+    assert!(hint(&d).contains("git ward contract start"), "{}", hint(&d));
+    let from_env = Facts {
+        contract_from_env: true,
+        ..from_file
+    };
+    let d = decide(&others, &commit(), &from_env);
+    assert!(
+        hint(&d).contains("set WARD_CONTRACT to a contract that"),
+        "{}",
+        hint(&d)
+    );
+    assert!(!hint(&d).contains("contract start"), "{}", hint(&d));
+}
+
+/// The way back to the agent branch after aborting what is in progress
+/// checks it out where it exists (`git switch -c` would refuse).
+#[test]
+fn an_in_progress_hint_switches_to_an_agent_branch_that_exists() {
+    let merging = Facts {
+        in_progress: Some("merge"),
+        ..agent("main", Some("c1"))
+    };
+    let d = decide(&Policy::built_in(), &commit(), &merging);
+    assert!(
+        hint(&d).ends_with("(`git switch -c agent/c1`)"),
+        "{}",
+        hint(&d)
+    );
+    let exists = Facts {
+        agent_branch_exists: true,
+        ..merging
+    };
+    let d = decide(&Policy::built_in(), &commit(), &exists);
+    assert!(
+        hint(&d).ends_with("(`git switch agent/c1`)"),
+        "{}",
+        hint(&d)
     );
 }

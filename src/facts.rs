@@ -545,6 +545,15 @@ fn resolve_from(cwd: &Path, path: &Path, depth: usize) -> PathBuf {
     at
 }
 
+/// Does the agent branch for `contract` (`<agent_prefix><contract>`) exist in `repo`?
+pub fn agent_branch_exists(policy: &Policy, repo: &Repo, contract: Option<&str>) -> bool {
+    contract.is_some_and(|c| {
+        let prefix = &policy.settings.branches.agent_prefix;
+        repo.ref_target(&format!("refs/heads/{prefix}{c}"))
+            .is_some()
+    })
+}
+
 /// Everything `decide` needs, for a command run in `repo` (if any).
 pub fn gather(policy: &Policy, repo: Option<&Repo>, via_shim: bool) -> Result<Facts> {
     gather_at(policy, repo, repo.and_then(Repo::head), via_shim)
@@ -557,7 +566,9 @@ pub fn gather_at(
     head: Option<Head>,
     via_shim: bool,
 ) -> Result<Facts> {
-    let contract = contract(repo)?.map(|(id, _)| id);
+    let contract = contract(repo)?;
+    let contract_from_env = matches!(contract, Some((_, ContractSource::Env)));
+    let contract = contract.map(|(id, _)| id);
     let env_hooks_off = env_config()
         .into_iter()
         .find(|(k, _)| k == "core.hookspath")
@@ -573,6 +584,7 @@ pub fn gather_at(
     Ok(Facts {
         actor: actor(policy, via_shim),
         contract,
+        contract_from_env,
         head,
         env_hooks_off,
         writes_guarded: None,
@@ -581,6 +593,8 @@ pub fn gather_at(
         fast_forward: false,
         checked_out_elsewhere: Vec::new(),
         in_progress: None,
+        agent_branch_exists: false,
+        in_hook: false,
     })
 }
 

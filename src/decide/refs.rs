@@ -540,17 +540,6 @@ pub fn decide_receive(policy: &Policy, update: &PushUpdate, facts: &ReceiveFacts
     Decision::allow("a fast-forward of a protected ref")
 }
 
-/// pre-commit on a protected branch where the shim would have moved the
-/// agent to its own branch: a hook cannot switch branches, so it refuses.
-pub fn commit_needs_switch(operation: &str, branch: &str, target: &str) -> Decision {
-    Decision::deny(
-        Code::D001,
-        format!("{} on protected branch '{branch}'", command_word(operation)),
-        format!("move to your own branch first (`git switch -c {target}`, or `git switch {target}` if it exists), then retry; the git-ward shim does this for you"),
-        "capabilities.ensure_working_branch",
-    )
-}
-
 /// Is a footer line present in `message`, for any contract id? `template`
 /// is `commit.footer` (`Contract: {contract}`). Read at least as
 /// generously as the commit hooks read a footer that is there already, so

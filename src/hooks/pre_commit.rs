@@ -2,7 +2,7 @@
 //!
 //! The same decision the shim makes for `git commit`, reached without the
 //! shim (`/usr/bin/git`, a script, a library). Where the shim would have
-//! moved the agent to its own branch, a hook cannot, so it refuses and
+//! moved the agent to its own branch, a hook cannot, so decide refuses and
 //! says where to go. It never reads or writes the index (git passes a
 //! relative `GIT_INDEX_FILE`; nothing here looks at it).
 
@@ -12,7 +12,7 @@ use super::quick::Quick;
 use super::refstore::{RefStore, Value};
 use super::{conclude, record, Dirs};
 use crate::action::Action;
-use crate::decide::{self, refs, Head, Verdict};
+use crate::decide::{self, Head};
 use crate::error::{exit, Result};
 use crate::facts::{self, Repo};
 
@@ -63,14 +63,17 @@ pub fn run() -> Result<u8> {
     let mut facts = facts::gather_at(&policy, repo.as_ref(), head, false)?;
     // The hooks are running, so nothing switched them off.
     facts.env_hooks_off = None;
+    // A hook cannot switch branches: decide says where to go instead.
+    facts.in_hook = true;
+    if let Some(repo) = repo.as_ref() {
+        facts.agent_branch_exists =
+            facts::agent_branch_exists(&policy, repo, facts.contract.as_deref());
+    }
     let action = Action {
         creates_commits: true,
         ..Action::mutating("commit")
     };
-    let mut decision = decide::decide(&policy, &action, &facts);
-    if let Verdict::Switch(target) = &decision.verdict {
-        decision = refs::commit_needs_switch(&action.operation(), branch, target);
-    }
+    let decision = decide::decide(&policy, &action, &facts);
     let mut rec = record("pre-commit", facts.actor, facts.contract.clone(), started);
     rec.operation = action.operation();
     rec.branch_before = Some(branch.to_string());

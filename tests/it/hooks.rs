@@ -615,18 +615,28 @@ fn pull_ff_only_syncs_a_clean_protected_branch() {
     }
 }
 
+/// A hook cannot move the agent: it is told to switch itself, whether or
+/// not a contract is active (starting one would not move it either).
 #[test]
 fn pre_commit_refuses_where_the_shim_would_switch() {
     let repo = installed();
     repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT)
         .code(1)
-        .stderr_has("ward: denied [EN-GIT-D-003] commit on protected branch 'main' needs an active contract");
-    repo.git_env(
-        ["commit", "-q", "--allow-empty", "-m", "x"],
-        &[("WARD_CONTRACT", "c1")],
-    )
-    .code(1)
-    .stderr_has("git switch -c agent/c1");
+        .stderr_has("ward: denied [EN-GIT-D-001] commit on protected branch 'main'")
+        .stderr_has("hint: work on a branch of your own (`git switch -c <name>`), then retry")
+        .stderr_lacks("contract start");
+    let c1 = [("WARD_CONTRACT", "c1")];
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], &c1)
+        .code(1)
+        .stderr_has("(`git switch -c agent/c1`), then retry; the git-ward shim does this for you");
+    // Where the agent branch exists, the hint checks it out.
+    repo.git(["branch", "agent/c1"]).ok();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], &c1)
+        .code(1)
+        .stderr_has("(`git switch agent/c1`), then retry");
+    repo.git_env(["switch", "-q", "agent/c1"], &c1).ok();
+    repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], &c1)
+        .ok();
     let log = repo.ward(["audit", "--json"]).ok().stdout;
     assert!(log.contains("\"source\":\"pre-commit\""), "{log}");
 }
@@ -1366,4 +1376,31 @@ fn an_agent_makes_no_branch_named_like_a_remotes_protected_branch() {
     }
     repo.git_env(["branch", "feature/main"], AGENT).ok();
     repo.git(["branch", "origin/main"]).ok();
+}
+
+/// With `enforce.actors = "everyone"` a person on a protected branch is
+/// told to switch to a branch of their own (no shim moves a person; a
+/// contract would not), `explain` predicts that refusal, and the hint
+/// works when followed.
+#[test]
+fn a_person_bound_by_the_rules_is_told_to_switch_and_that_works() {
+    let repo = installed();
+    repo.local_policy("[enforce]\nactors = \"everyone\"\n");
+    repo.git(["commit", "-q", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-001] commit on protected branch 'main'")
+        .stderr_has("hint: work on a branch of your own (`git switch -c <name>`), then retry");
+    repo.ward(["contract", "start", "c1"]).ok();
+    let (_, v) = repo.ward_json(["explain", "--json", "--", "commit", "-m", "x"], &[]);
+    assert_eq!(v["decision"], "deny", "{v}");
+    assert_eq!(v["code"], "EN-GIT-D-001", "{v}");
+    assert_eq!(
+        v["hint"], "work on a branch of your own (`git switch -c agent/c1`), then retry",
+        "{v}"
+    );
+    repo.git(["commit", "-q", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("(`git switch -c agent/c1`), then retry");
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
 }

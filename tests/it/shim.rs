@@ -488,6 +488,26 @@ fn capability_for_other_contracts_is_d002() {
     assert_eq!(repo.branch(), "agent/team-1");
 }
 
+/// A contract from `WARD_CONTRACT` outranks the contract file: the D-002
+/// hint says to change the variable, not to start a contract.
+#[test]
+fn d002_with_the_contract_from_the_environment_says_to_change_it() {
+    let repo = TestRepo::new();
+    repo.local_policy("[capabilities]\nensure_working_branch = [\"team-*\"]\n");
+    repo.shim_env(["commit", "--allow-empty", "-m", "x"], C1)
+        .code(1)
+        .stderr_has("EN-GIT-D-002")
+        .stderr_has(
+            "or set WARD_CONTRACT to a contract that capabilities.ensure_working_branch lists",
+        )
+        .stderr_lacks("contract start");
+    repo.ward(["contract", "start", "c1"]).ok();
+    repo.shim(["commit", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-D-002")
+        .stderr_has("(`git ward contract start <id>`)");
+}
+
 #[test]
 fn feature_branches_and_detached_heads_stay() {
     let repo = TestRepo::new();
@@ -1173,4 +1193,27 @@ fn a_merge_in_progress_on_main_is_refused_not_carried_off() {
         .stderr_has("git merge --abort");
     assert_eq!(repo.branch(), "main");
     assert!(repo.dir.join(".git/MERGE_HEAD").exists());
+}
+
+/// With the agent branch there already, the in-progress hint checks it
+/// out (`git switch -c` would refuse), and following it works.
+#[test]
+fn an_in_progress_hint_checks_out_an_agent_branch_that_exists() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.git(["branch", "agent/c1"]).ok();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    repo.write("README", "feature\n").commit("feature");
+    repo.git(["switch", "-q", "main"]).ok();
+    repo.write("README", "main\n").commit("main");
+    let _ = repo.git(["merge", "feature"]);
+    repo.write("README", "resolved\n");
+    repo.git(["add", "README"]).ok();
+    let agent = [("WARD_CONTRACT", "c1")];
+    repo.shim_env(["commit", "-q", "-m", "merge"], &agent)
+        .code(1)
+        .stderr_has("redo it on your own branch (`git switch agent/c1`)");
+    repo.shim_env(["merge", "--abort"], &agent).ok();
+    repo.shim_env(["switch", "-q", "agent/c1"], &agent).ok();
+    assert_eq!(repo.branch(), "agent/c1");
 }
