@@ -325,6 +325,41 @@ const HINT_NO_VERIFY: &str =
 const HINT_CHECKOUT: &str =
     "check out a local branch by its plain name (`git switch feature/x`); to start from a remote ref, create one: `git switch -c <name> origin/main`";
 
+/// The agent's branch as hints name it: `<agent_prefix><contract>`, with
+/// `<contract>` standing for the id where none is known.
+pub(crate) fn agent_branch(policy: &Policy, contract: Option<&str>) -> String {
+    let prefix = &policy.settings.branches.agent_prefix;
+    format!("{prefix}{}", contract.unwrap_or("<contract>"))
+}
+
+/// The hint for a force push outside `push.force_allowed` to `remote`:
+/// force-pushing the agent branch, where that setting lets it.
+pub(crate) fn force_push_hint(policy: &Policy, remote: &str, contract: Option<&str>) -> String {
+    let own = agent_branch(policy, contract);
+    if policy.force_allowed(&format!("refs/heads/{own}")) {
+        format!("push without force, or force-push only to your own agent branch (`git push --force {remote} {own}`)")
+    } else {
+        format!("push without force; push.force_allowed does not cover your agent branch '{own}' either")
+    }
+}
+
+/// The hint for a push to protected `refname` on `remote`: a branch
+/// goes to the agent's branch for review; a tag is a person's to push.
+pub(crate) fn protected_push_hint(
+    policy: &Policy,
+    refname: &str,
+    remote: &str,
+    contract: Option<&str>,
+) -> String {
+    let own = agent_branch(policy, contract);
+    if refname.starts_with("refs/tags/") {
+        // A tag can go along unasked (`push.followTags`, `--follow-tags`).
+        format!("tags are a person's to push; push your branch without them (`git push --no-follow-tags {remote} {own}`)")
+    } else {
+        format!("push to a branch of your own (`git push {remote} HEAD:{own}`) and open a merge request")
+    }
+}
+
 /// A step of git-ward's own tool that can switch its guards off.
 #[derive(Clone, Copy, Debug)]
 pub enum ToolStep<'a> {
@@ -445,7 +480,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     if let Some(push) = &action.push {
-        if let Some(d) = decide_push(policy, action.word(), push) {
+        if let Some(d) = decide_push(policy, action.word(), push, facts.contract.as_deref()) {
             return d;
         }
     }
@@ -756,7 +791,15 @@ fn own_branch_hint(facts: &Facts, branch: &str, target: Option<&str>) -> String 
     }
 }
 
-fn decide_push(policy: &Policy, word: &str, push: &crate::action::Push) -> Option<Decision> {
+fn decide_push(
+    policy: &Policy,
+    word: &str,
+    push: &crate::action::Push,
+    contract: Option<&str>,
+) -> Option<Decision> {
+    // git pushes to `origin` where nothing else is configured.
+    let remote = push.remote.as_deref().unwrap_or("origin");
+    let own = agent_branch(policy, contract);
     if push.mirror {
         let what = match &push.configured_by {
             Some(key) => format!("push to a mirror remote ({key})"),
@@ -765,7 +808,7 @@ fn decide_push(policy: &Policy, word: &str, push: &crate::action::Push) -> Optio
         return Some(Decision::deny(
             Code::D005,
             format!("{what} force-updates and deletes every remote ref"),
-            "push one branch of your own by name, to a remote that is not a mirror: `git push <remote> agent/<contract>`",
+            format!("push one branch of your own by name, to a remote that is not a mirror: `git push <remote> {own}`"),
             "push.force_allowed",
         ));
     }
@@ -780,7 +823,7 @@ fn decide_push(policy: &Policy, word: &str, push: &crate::action::Push) -> Optio
         return Some(Decision::deny(
             Code::D001,
             format!("{what} can write protected refs"),
-            "push one branch of your own by name: `git push origin agent/<contract>`",
+            format!("push one branch of your own by name: `git push {remote} {own}`"),
             "branches.protected",
         ));
     }
@@ -792,8 +835,11 @@ fn decide_push(policy: &Policy, word: &str, push: &crate::action::Push) -> Optio
         if force && !policy.force_allowed(&full) {
             return Some(Decision::deny(
                 Code::D005,
-                format!("force push to '{}' is outside push.force_allowed", display(&full)),
-                "push without force, or force-push only to your own agent branch (push.force_allowed)",
+                format!(
+                    "force push to '{}' is outside push.force_allowed",
+                    display(&full)
+                ),
+                force_push_hint(policy, remote, contract),
                 "push.force_allowed",
             ));
         }
@@ -801,7 +847,7 @@ fn decide_push(policy: &Policy, word: &str, push: &crate::action::Push) -> Optio
             return Some(Decision::deny(
                 Code::D001,
                 format!("push to protected ref '{}'", display(&full)),
-                "push to a branch of your own (`git push origin HEAD:agent/<contract>`) and open a merge request",
+                protected_push_hint(policy, &full, remote, contract),
                 "branches.protected",
             ));
         }

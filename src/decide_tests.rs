@@ -1493,3 +1493,72 @@ fn an_in_progress_hint_switches_to_an_agent_branch_that_exists() {
         hint(&d)
     );
 }
+
+/// Push hints name the remote the command named, the policy's agent
+/// prefix and the contract; force-pushing the agent branch is offered
+/// only where `push.force_allowed` lets it, and a tag is a person's.
+#[test]
+fn push_hints_name_the_remote_and_the_agent_branch() {
+    let bot = policy("[branches]\nagent_prefix = \"bot/\"\n");
+    let bot_forced =
+        policy("[branches]\nagent_prefix = \"bot/\"\n[push]\nforce_allowed = [\"bot/*\"]\n");
+    let to = |remote: &str, action: Action| Action {
+        push: action.push.map(|p| Push {
+            remote: Some(remote.into()),
+            ..p
+        }),
+        ..action
+    };
+    let c1 = agent("bot/c1", Some("c1"));
+    let rows: [(&Policy, Action, &Facts, &str); 6] = [
+        (
+            &bot,
+            to("up", push(&[("HEAD", "main", false, false)], false)),
+            &c1,
+            "push to a branch of your own (`git push up HEAD:bot/c1`) and open a merge request",
+        ),
+        (
+            &Policy::built_in(),
+            push(&[("HEAD", "main", false, false)], false),
+            &agent("feat", None),
+            "push to a branch of your own (`git push origin HEAD:agent/<contract>`) and open a merge request",
+        ),
+        (
+            &bot,
+            to("up", push(&[("bot/c1", "bot/c1", false, false)], true)),
+            &c1,
+            "push without force; push.force_allowed does not cover your agent branch 'bot/c1' either",
+        ),
+        (
+            &bot_forced,
+            to("up", push(&[("HEAD", "feat", false, false)], true)),
+            &c1,
+            "push without force, or force-push only to your own agent branch (`git push --force up bot/c1`)",
+        ),
+        (
+            &bot,
+            to("up", push(&[("refs/tags/v2", "refs/tags/v2", false, false)], false)),
+            &c1,
+            "tags are a person's to push; push your branch without them (`git push --no-follow-tags up bot/c1`)",
+        ),
+        (
+            &bot,
+            Action {
+                push: Some(Push {
+                    remote: Some("up".into()),
+                    all: true,
+                    ..Push::default()
+                }),
+                ..Action::mutating("push")
+            },
+            &c1,
+            "push one branch of your own by name: `git push up bot/c1`",
+        ),
+    ];
+    for (i, (p, action, facts, want)) in rows.into_iter().enumerate() {
+        assert_eq!(hint(&decide(p, &action, facts)), want, "row {i}");
+    }
+    // A force push of the agent branch that the setting covers passes.
+    let own = to("up", push(&[("bot/c1", "bot/c1", false, false)], true));
+    assert_eq!(outcome(&decide(&bot_forced, &own, &c1)), Want::Allow);
+}

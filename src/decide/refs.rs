@@ -7,7 +7,7 @@
 //! upstream's) is read by the hook and handed in.
 
 use crate::action::command_word;
-use crate::decide::{binds, Actor, Decision};
+use crate::decide::{binds, force_push_hint, protected_push_hint, Actor, Decision};
 use crate::error::Code;
 use crate::policy::{short_name, Policy, ServerAgentCommits};
 
@@ -389,10 +389,18 @@ pub struct PushUpdate {
     pub fast_forward: bool,
 }
 
-/// pre-push, for one line: anyone's deletion of a protected remote ref is
-/// EN-GIT-D-005; for agents, a protected destination is EN-GIT-D-001 and a
-/// non-fast-forward outside `push.force_allowed` is EN-GIT-D-005.
-pub fn decide_push_update(policy: &Policy, actor: Actor, update: &PushUpdate) -> Decision {
+/// pre-push, for one line of a push to `remote` (as git names it: the
+/// remote, or the URL), with the agent's `contract`: anyone's deletion of
+/// a protected remote ref is EN-GIT-D-005; for agents, a protected
+/// destination is EN-GIT-D-001 and a non-fast-forward outside
+/// `push.force_allowed` is EN-GIT-D-005.
+pub fn decide_push_update(
+    policy: &Policy,
+    actor: Actor,
+    update: &PushUpdate,
+    remote: &str,
+    contract: Option<&str>,
+) -> Decision {
     let name = display(&update.refname);
     let protected = policy.is_protected(&update.refname);
     if update.new.is_none() {
@@ -413,21 +421,15 @@ pub fn decide_push_update(policy: &Policy, actor: Actor, update: &PushUpdate) ->
         return Decision::deny(
             Code::D005,
             format!("force push to '{name}' is outside push.force_allowed (not a fast-forward)"),
-            "push without rewriting history, or force-push only to your own agent branch (push.force_allowed)",
+            force_push_hint(policy, remote, contract),
             "push.force_allowed",
         );
     }
     if protected {
-        let hint = if update.refname.starts_with("refs/tags/") {
-            // A tag can go along unasked (`push.followTags`, `--follow-tags`).
-            "push your branch without tags (`git push --no-follow-tags origin agent/<contract>`); tags are a person's to push"
-        } else {
-            "push to a branch of your own (`git push origin HEAD:agent/<contract>`) and open a merge request"
-        };
         return Decision::deny(
             Code::D001,
             format!("push to protected ref '{name}'"),
-            hint,
+            protected_push_hint(policy, &update.refname, remote, contract),
             "branches.protected",
         );
     }
@@ -967,11 +969,42 @@ mod tests {
         ];
         for (row, actor, want) in rows {
             assert_eq!(
-                code(&decide_push_update(&p, actor, &row)),
+                code(&decide_push_update(&p, actor, &row, "origin", None)),
                 want,
                 "{row:?} {actor:?}"
             );
         }
+    }
+
+    /// pre-push's hints name the remote the push named, the policy's
+    /// agent prefix and the contract.
+    #[test]
+    fn push_update_hints_name_the_remote_and_the_agent_branch() {
+        let bot = policy("[branches]\nagent_prefix = \"bot/\"\n");
+        let up = |r: &str, ff: bool| PushUpdate {
+            refname: r.into(),
+            old: Some(A.into()),
+            new: Some(B.into()),
+            fast_forward: ff,
+        };
+        let hint = |u: &PushUpdate, contract| {
+            decide_push_update(&bot, Actor::Agent, u, "up", contract)
+                .denial()
+                .and_then(|e| e.hint.clone())
+                .unwrap()
+        };
+        assert_eq!(
+            hint(&up("refs/heads/main", true), Some("c1")),
+            "push to a branch of your own (`git push up HEAD:bot/c1`) and open a merge request"
+        );
+        assert_eq!(
+            hint(&up("refs/tags/v1", true), None),
+            "tags are a person's to push; push your branch without them (`git push --no-follow-tags up bot/<contract>`)"
+        );
+        assert_eq!(
+            hint(&up("refs/heads/bot/c1", false), Some("c1")),
+            "push without force; push.force_allowed does not cover your agent branch 'bot/c1' either"
+        );
     }
 
     #[test]

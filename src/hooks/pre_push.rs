@@ -61,15 +61,18 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
         Some(p) => p,
         None => facts::load_policy(repo.as_ref(), false)?,
     };
+    // git names the remote as the push did (a URL for a push to one).
+    let remote = args.first().map_or("origin", String::as_str);
+    let contract = facts::contract(repo.as_ref()).ok().flatten().map(|c| c.0);
     for update in &mut updates {
         if let (Some(old), Some(new)) = (&update.old, &update.new) {
             if actor == Actor::Agent && !policy.force_allowed(&update.refname) {
                 update.fast_forward = is_ancestor(old, new);
             }
         }
-        let decision = decide_push_update(&policy, actor, update);
+        let decision = decide_push_update(&policy, actor, update, remote, contract.as_deref());
         if decision.denial().is_some() {
-            let contract = facts::contract(repo.as_ref()).ok().flatten().map(|c| c.0);
+            let contract = contract.clone();
             let mut rec = record("pre-push", actor, contract, started);
             rec.operation = "git.push".into();
             rec.refname = Some(update.refname.clone());

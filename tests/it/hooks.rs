@@ -572,6 +572,54 @@ fn follow_tags_is_judged_by_the_tags_it_sends() {
     assert_eq!(remote_refs(&remote, &repo), before);
 }
 
+/// With another agent prefix and remote, the push hints of the shim and
+/// of pre-push name them and the contract, and following them works.
+#[test]
+fn push_hints_name_the_agent_branch_and_the_remote() {
+    let repo = installed();
+    let remote = with_remote(&repo);
+    repo.git(["remote", "rename", "origin", "up"]).ok();
+    repo.local_policy("[branches]\nagent_prefix = \"bot/\"\n");
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "work"], c1)
+        .ok();
+    assert_eq!(repo.branch(), "bot/c1");
+    repo.shim_env(["push", "up", "bot/c1:main"], c1)
+        .code(1)
+        .stderr_has(
+        "hint: push to a branch of your own (`git push up HEAD:bot/c1`) and open a merge request",
+    );
+    repo.git_env(["push", "up", "bot/c1:main"], c1)
+        .code(1)
+        .stderr_has(
+        "hint: push to a branch of your own (`git push up HEAD:bot/c1`) and open a merge request",
+    );
+    repo.shim_env(["push", "-q", "up", "HEAD:bot/c1"], c1).ok();
+    // push.force_allowed keeps its `agent/*`: no force push is offered.
+    repo.shim_env(
+        ["commit", "-q", "--amend", "--allow-empty", "-m", "work2"],
+        c1,
+    )
+    .ok();
+    repo.shim_env(["push", "-f", "up", "bot/c1"], c1)
+        .code(1)
+        .stderr_has("hint: push without force; push.force_allowed does not cover your agent branch 'bot/c1' either");
+    repo.local_policy("[branches]\nagent_prefix = \"bot/\"\n[push]\nforce_allowed = [\"bot/*\"]\n");
+    repo.git(["push", "-q", "up", "HEAD:feat"]).ok();
+    repo.shim_env(
+        ["commit", "-q", "--amend", "--allow-empty", "-m", "work3"],
+        c1,
+    )
+    .ok();
+    repo.git_env(["push", "-f", "up", "HEAD:feat"], c1)
+        .code(1)
+        .stderr_has("(`git push --force up bot/c1`)");
+    repo.shim_env(["push", "-q", "--force", "up", "bot/c1"], c1)
+        .ok();
+    assert!(remote_refs(&remote, &repo).contains("refs/heads/bot/c1"));
+    assert!(!remote_refs(&remote, &repo).contains("refs/heads/agent/"));
+}
+
 #[test]
 fn pull_ff_only_syncs_a_clean_protected_branch() {
     let repo = installed();
