@@ -320,6 +320,8 @@ fn agents_own(action: &Action, agent_remotes: &[String], key: &str) -> bool {
 const HINT_REPOINT: &str = "remotes and the upstreams of protected branches are set up by a person; to bring in another repository's branch, fetch it into a branch of your own (`git fetch <url> <branch>:agent/<name>`)";
 const HINT_PROTECTED_REF: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
+const HINT_PROTECTED_TAG: &str =
+    "protected tags are never moved or deleted; create a new tag instead";
 const HINT_NO_VERIFY: &str =
     "run it again without switching hooks off; they enforce the policy (policy key enforce.allow_no_verify lets agents skip them)";
 const HINT_CHECKOUT: &str =
@@ -506,10 +508,21 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
 
     if let Some(target) = &action.checkout {
         if settings.checkout.local_only {
-            if let CheckoutTarget::Remote(name)
-            | CheckoutTarget::Special(name)
-            | CheckoutTarget::Detach(name) = target
-            {
+            if let CheckoutTarget::Detach(at) = target {
+                let (message, hint) = if at == "HEAD" {
+                    (
+                        "agents work on a local branch, not a detached HEAD".to_string(),
+                        "stay on your branch, or make one of your own here (`git switch -c <name>`)".to_string(),
+                    )
+                } else {
+                    (
+                        format!("agents work on a local branch, not a detached HEAD (at '{at}')"),
+                        format!("make a branch of your own there (`git switch -c <name> {at}`), or check out '{at}' if it is a local branch (`git switch {at}`)"),
+                    )
+                };
+                return Decision::deny(Code::D006, message, hint, "checkout.local_only");
+            }
+            if let CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) = target {
                 return Decision::deny(
                     Code::D006,
                     format!("agents check out local branches only, not '{name}'"),
@@ -577,12 +590,22 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 display(&full)
             )
         };
-        return Decision::deny(
-            Code::D001,
-            message,
-            HINT_PROTECTED_REF,
-            "branches.protected",
-        );
+        let current = facts.head.as_ref().and_then(Head::branch);
+        let hint = match write.start.as_deref() {
+            _ if write.target == RefTarget::All => HINT_PROTECTED_REF.to_string(),
+            _ if is_tag => HINT_PROTECTED_TAG.to_string(),
+            // `reset --hard origin/main` on `main`: syncing has its own way.
+            Some(start) if write.op != RefOp::Delete && is_upstream_of(start, &full) => {
+                let branch = display(&full);
+                let switch = match current {
+                    Some(b) if b == branch => String::new(),
+                    _ => format!("`git switch {branch}`, then "),
+                };
+                format!("a protected branch moves to its upstream only by a fast-forward: {switch}`git merge --ff-only {start}` (or `git pull --ff-only`); other changes go on a branch of your own")
+            }
+            _ => HINT_PROTECTED_REF.to_string(),
+        };
+        return Decision::deny(Code::D001, message, hint, "branches.protected");
     }
 
     let on_protected = facts

@@ -1562,3 +1562,81 @@ fn push_hints_name_the_remote_and_the_agent_branch() {
     let own = to("up", push(&[("bot/c1", "bot/c1", false, false)], true));
     assert_eq!(outcome(&decide(&bot_forced, &own, &c1)), Want::Allow);
 }
+
+/// A protected ref's refusal says what fits its kind: a new tag for a
+/// tag, the fast-forward for a branch put to its upstream's value.
+#[test]
+fn protected_ref_hints_fit_the_ref() {
+    let p = Policy::built_in();
+    let tags = policy("[branches]\nprotected = [\"main\", \"tags/*\"]\n");
+    let c1 = agent("main", Some("c1"));
+    let rows: [(&Policy, Action, &Facts, &str); 5] = [
+        (
+            &tags,
+            ref_write("tag", named("refs/tags/v1"), RefOp::Update, Some("origin/main")),
+            &c1,
+            "protected tags are never moved or deleted; create a new tag instead",
+        ),
+        (
+            &p,
+            ref_write("reset", RefTarget::Current, RefOp::Update, Some("origin/main")),
+            &c1,
+            "a protected branch moves to its upstream only by a fast-forward: `git merge --ff-only origin/main` (or `git pull --ff-only`); other changes go on a branch of your own",
+        ),
+        (
+            &p,
+            ref_write("branch", named("refs/heads/main"), RefOp::Update, Some("origin/main")),
+            &agent("feat", Some("c1")),
+            "a protected branch moves to its upstream only by a fast-forward: `git switch main`, then `git merge --ff-only origin/main` (or `git pull --ff-only`); other changes go on a branch of your own",
+        ),
+        (
+            &p,
+            ref_write("reset", RefTarget::Current, RefOp::Update, Some("HEAD~1")),
+            &c1,
+            HINT_PROTECTED_REF,
+        ),
+        (
+            &p,
+            ref_write("update-ref", named("refs/heads/main"), RefOp::Delete, Some("origin/main")),
+            &c1,
+            HINT_PROTECTED_REF,
+        ),
+    ];
+    for (i, (p, action, facts, want)) in rows.into_iter().enumerate() {
+        let d = decide(p, &action, facts);
+        assert_eq!(outcome(&d), Want::Deny(Code::D001), "row {i}");
+        assert_eq!(hint(&d), want, "row {i}");
+    }
+}
+
+/// A detached checkout is refused as such: not as a branch that is not
+/// local (`switch --detach main` names a local one).
+#[test]
+fn a_detached_checkout_is_refused_as_one() {
+    let p = Policy::built_in();
+    let d = decide(
+        &p,
+        &checkout(CheckoutTarget::Detach("main".into())),
+        &agent("feat", None),
+    );
+    let e = d.denial().expect("refused");
+    assert_eq!(e.code, Code::D006);
+    assert_eq!(
+        e.message,
+        "agents work on a local branch, not a detached HEAD (at 'main')"
+    );
+    assert_eq!(
+        hint(&d),
+        "make a branch of your own there (`git switch -c <name> main`), or check out 'main' if it is a local branch (`git switch main`)"
+    );
+    let d = decide(
+        &p,
+        &checkout(CheckoutTarget::Detach("HEAD".into())),
+        &agent("feat", None),
+    );
+    assert_eq!(
+        d.denial().unwrap().message,
+        "agents work on a local branch, not a detached HEAD"
+    );
+    assert!(!hint(&d).contains("local branches only"));
+}

@@ -620,6 +620,28 @@ fn push_hints_name_the_agent_branch_and_the_remote() {
     assert!(!remote_refs(&remote, &repo).contains("refs/heads/agent/"));
 }
 
+/// The shim's refusals of a protected ref fit its kind: a tag is made
+/// anew, and a branch behind its upstream is synced by a fast-forward,
+/// which then works.
+#[test]
+fn shim_protected_ref_hints_fit_tags_and_syncing() {
+    let repo = installed();
+    let remote = with_remote(&repo);
+    crate::common::upstream_moves(&repo, &remote);
+    repo.git(["fetch", "-q"]).ok();
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.shim_env(["tag", "-f", "v1", "origin/main"], c1)
+        .code(1)
+        .stderr_has("hint: protected tags are never moved or deleted; create a new tag instead");
+    repo.shim_env(["reset", "--hard", "origin/main"], c1)
+        .code(1)
+        .stderr_has("`git merge --ff-only origin/main` (or `git pull --ff-only`)");
+    repo.shim_env(["merge", "-q", "--ff-only", "origin/main"], c1)
+        .ok();
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.rev("main"), repo.rev("origin/main"));
+}
+
 #[test]
 fn pull_ff_only_syncs_a_clean_protected_branch() {
     let repo = installed();

@@ -681,6 +681,17 @@ fn agents_check_out_local_branches_only() {
     repo.shim(["switch", "--detach", "HEAD~0"])
         .code(1)
         .stderr_has("EN-GIT-D-006");
+    // A detached checkout is refused as one, even of a local branch.
+    repo.shim(["switch", "--detach", "main"])
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-006] agents work on a local branch, not a detached HEAD (at 'main')")
+        .stderr_has("(`git switch main`)");
+    repo.shim(["checkout", "--detach"])
+        .code(1)
+        .stderr_has(
+            "ward: denied [EN-GIT-D-006] agents work on a local branch, not a detached HEAD\n",
+        )
+        .stderr_lacks("local branches only");
     // An empty pathspec file makes a path checkout a switch.
     repo.shim(["checkout", "--pathspec-from-file=/dev/null", "origin/main"])
         .code(1)
