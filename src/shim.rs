@@ -160,12 +160,10 @@ pub fn main(args: Vec<OsString>) -> u8 {
     };
     let status = run_child(&real, &args, &trace_id, contract.as_deref());
     if a.decision.fast_forward_only && !status.as_ref().is_ok_and(|s| s.success()) {
-        crate::output::errln!(
-            "ward: on a protected branch a pull only fast-forwards it to its upstream (pull.ff=only)"
-        );
-        crate::output::errln!(
-            "hint: where the branch has commits of its own, merge on your agent branch: `git switch -c agent/<contract>`, then `git pull --no-rebase`"
-        );
+        if let Some((note, hint)) = pull_would_merge(repo, &a) {
+            crate::output::errln!("ward: {note}");
+            crate::output::errln!("hint: {hint}");
+        }
     }
     if let (Some(change), Ok(s)) = (&a.action.remote_change, &status) {
         if s.success() {
@@ -175,6 +173,42 @@ pub fn main(args: Vec<OsString>) -> u8 {
     journal_branch_writes(repo, &audit_dir, &record, branch_refs);
     record.branch_after = facts::head_branch_file(repo.git_dir());
     finish_status(&audit_dir, record, clock, status)
+}
+
+/// After a `pull` on a protected branch that did not fast-forward: when
+/// the branch has commits its upstream lacks (so the pull would have
+/// merged there), why, and how to merge on a branch of one's own instead,
+/// naming the upstream (a new branch has none). `None` when the pull
+/// failed for another reason, or the upstream is not known.
+fn pull_would_merge(repo: &Repo, a: &Assessment) -> Option<(String, String)> {
+    let facts = a.facts.as_ref()?;
+    let branch = facts.head.as_ref()?.branch()?;
+    let remote = repo
+        .config_values(&format!("branch.{branch}.remote"))
+        .pop()?;
+    let merge = repo
+        .config_values(&format!("branch.{branch}.merge"))
+        .pop()?;
+    let from = merge.strip_prefix("refs/heads/")?;
+    let tracking = format!("refs/remotes/{remote}/{from}");
+    if repo.ref_target(&tracking).is_none() || repo.fast_forwards(&tracking) {
+        return None;
+    }
+    let policy = a.policy.as_ref().ok()?;
+    let go = match facts.contract.as_deref() {
+        Some(c) => {
+            let own = format!("{}{c}", policy.settings.branches.agent_prefix);
+            match facts::agent_branch_exists(policy, repo, Some(c)) {
+                true => format!("`git switch {own}`"),
+                false => format!("`git switch -c {own}`"),
+            }
+        }
+        None => "`git switch -c <name>`".to_string(),
+    };
+    Some((
+        format!("'{branch}' has commits that '{remote}/{from}' lacks; on a protected branch a pull only fast-forwards (pull.ff=only)"),
+        format!("merge on a branch of your own: {go}, then `git pull --no-rebase {remote} {from}`"),
+    ))
 }
 
 /// Keeps the record of the agent's remotes ([`crate::state_file::agent_remotes`])

@@ -642,6 +642,40 @@ fn shim_protected_ref_hints_fit_tags_and_syncing() {
     assert_eq!(repo.rev("main"), repo.rev("origin/main"));
 }
 
+/// A pull on a protected branch with commits of its own cannot
+/// fast-forward: the shim says so and how to merge on the agent branch,
+/// naming the upstream, and following it works; a pull that failed for
+/// another reason gets no such note.
+#[test]
+fn a_pull_that_would_merge_on_main_says_how_to_merge_elsewhere() {
+    let repo = installed();
+    let remote = with_remote(&repo);
+    crate::common::upstream_moves(&repo, &remote);
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    let url = repo.git(["remote", "get-url", "origin"]).ok().stdout;
+    repo.git(["remote", "set-url", "origin", "/nowhere/at/all"])
+        .ok();
+    let failed = repo.shim_env(["pull", "-q"], c1);
+    assert_ne!(failed.code, Some(0));
+    failed
+        .stderr_lacks("pull.ff=only")
+        .stderr_lacks("hint: merge");
+    repo.git(["remote", "set-url", "origin", url.trim()]).ok();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "local"])
+        .ok();
+    let run = repo.shim_env(["pull", "-q"], c1);
+    assert_ne!(run.code, Some(0));
+    run.stderr_has("ward: 'main' has commits that 'origin/main' lacks")
+        .stderr_has("hint: merge on a branch of your own: `git switch -c agent/c1`, then `git pull --no-rebase origin main`");
+    repo.shim_env(["switch", "-q", "-c", "agent/c1"], c1).ok();
+    repo.shim_env(["pull", "-q", "--no-rebase", "origin", "main"], c1)
+        .ok();
+    assert!(repo
+        .git(["merge-base", "--is-ancestor", "origin/main", "agent/c1"])
+        .code
+        .is_some_and(|c| c == 0));
+}
+
 #[test]
 fn pull_ff_only_syncs_a_clean_protected_branch() {
     let repo = installed();
