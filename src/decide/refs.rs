@@ -443,6 +443,9 @@ pub struct ReceiveFacts {
     pub footer_on_first_parent: Vec<String>,
     /// Every new commit (`old..new`) that carries the contract footer.
     pub footer_anywhere: Vec<String>,
+    /// The contract the footer of the newest agent commit on the new
+    /// first-parent line names (its branch is what to merge).
+    pub contract: Option<String>,
     /// The ref is the branch the team layer comes from, or becomes it by
     /// this push, and the pushed `.ward/policy.toml` is not a valid policy:
     /// why (every later command would fail on it, pushes of its fix too).
@@ -525,12 +528,23 @@ pub fn decide_receive(policy: &Policy, update: &PushUpdate, facts: &ReceiveFacts
         let (message, hint) = match policy.settings.server.agent_commits_to_protected {
             ServerAgentCommits::Deny => (
                 format!("agent commit {short} reaches protected ref '{name}' (server.agent_commits_to_protected = \"deny\")"),
-                "agent work stays on agent branches on this server",
+                "agent work stays on agent branches on this server".to_string(),
             ),
-            _ => (
-                format!("agent commit {short} reaches protected ref '{name}' without a merge"),
-                "merge the agent's branch with a merge commit of your own (`git merge --no-ff agent/<contract>`), then push",
-            ),
+            _ => {
+                let branch = crate::decide::agent_branch(policy, facts.contract.as_deref());
+                let merge = format!("`git merge --no-ff {branch}`, then push");
+                (
+                    format!("agent commit {short} reaches protected ref '{name}' without a merge"),
+                    match &update.old {
+                        // A fast-forward to the agent's commits leaves nothing to merge.
+                        Some(old) => format!(
+                            "merge it with a merge commit of your own: put '{name}' back to the server's value (`git reset --keep {}`), then {merge}",
+                            &old[..old.len().min(12)]
+                        ),
+                        None => format!("merge the agent's branch with a merge commit of your own: {merge}"),
+                    },
+                )
+            }
         };
         return Decision::deny(
             Code::D001,
@@ -550,13 +564,20 @@ pub fn decide_receive(policy: &Policy, update: &PushUpdate, facts: &ReceiveFacts
 /// trailer whose key is its key in any case, with any blanks around the
 /// `:` (`contract :c1`); every `{contract}` stands for the same id.
 pub fn footer_in(message: &str, template: &str) -> bool {
+    footer_contract(message, template).is_some()
+}
+
+/// The contract id the last footer line in `message` names (a commit
+/// rewritten by another contract gets its footer after the first one),
+/// read as [`footer_in`] reads footers.
+pub fn footer_contract<'a>(message: &'a str, template: &str) -> Option<&'a str> {
     let template = template.trim();
     let wanted = trailer_parts(template);
-    message.lines().any(|line| {
+    message.lines().rev().find_map(|line| {
         let line = line.trim();
         match (wanted, trailer_parts(line)) {
-            (Some((key, value)), Some((k, v))) => key.eq_ignore_ascii_case(k) && fills(v, value),
-            (Some(_), None) => false,
+            (Some((key, value)), Some((k, v))) if key.eq_ignore_ascii_case(k) => fills(v, value),
+            (Some(_), _) => None,
             (None, _) => fills(line, template),
         }
     })
@@ -572,21 +593,16 @@ fn trailer_parts(line: &str) -> Option<(&str, &str)> {
     shaped.then(|| (key, value.trim()))
 }
 
-/// Is `text` the `template` with each `{contract}` one and the same valid id?
-fn fills(text: &str, template: &str) -> bool {
-    let Some((prefix, _)) = template.split_once("{contract}") else {
-        return false;
-    };
-    let Some(rest) = text.strip_prefix(prefix) else {
-        return false;
-    };
+/// The id when `text` is the `template` with each `{contract}` one and
+/// the same valid id.
+fn fills<'a>(text: &'a str, template: &str) -> Option<&'a str> {
+    let (prefix, _) = template.split_once("{contract}")?;
+    let rest = text.strip_prefix(prefix)?;
     rest.char_indices()
         .map(|(at, c)| at + c.len_utf8())
         .take(crate::facts::MAX_CONTRACT_LEN)
-        .any(|end| {
-            let id = &rest[..end];
-            crate::facts::valid_contract(id) && text == template.replace("{contract}", id)
-        })
+        .map(|end| &rest[..end])
+        .find(|id| crate::facts::valid_contract(id) && text == template.replace("{contract}", id))
 }
 
 fn display(refname: &str) -> String {
@@ -1143,5 +1159,20 @@ mod tests {
         assert!(!footer_in("s\n\nContract: c1 (task c2)\n", twice));
         let b = "[Contract: {contract}]";
         assert!(footer_in("s\n\n  [Contract: c-1.x]\n", b));
+    }
+
+    #[test]
+    fn the_contract_a_footer_names_is_read_back() {
+        let t = "Contract: {contract}";
+        assert_eq!(footer_contract("s\n\ncontract : c1\n", t), Some("c1"));
+        assert_eq!(
+            footer_contract("s\n\nContract: c1\nContract: c2\n", t),
+            Some("c2")
+        );
+        assert_eq!(footer_contract("s\n\nContracts: c1\n", t), None);
+        assert_eq!(
+            footer_contract("s\n\n[Contract: t-7]\n", "[Contract: {contract}]"),
+            Some("t-7")
+        );
     }
 }

@@ -20,7 +20,7 @@ use std::time::SystemTime;
 
 use super::refstore::{RefStore, Value};
 use super::{conclude, is_object_id, is_zero, record, Dirs};
-use crate::decide::refs::{decide_receive, footer_in, PushUpdate, ReceiveFacts};
+use crate::decide::refs::{decide_receive, footer_contract, footer_in, PushUpdate, ReceiveFacts};
 use crate::error::{exit, Error, Result};
 use crate::facts::{self, Repo};
 use crate::git::Git;
@@ -231,6 +231,9 @@ fn footer_facts(
             break;
         };
         if facts.footer_anywhere.binary_search(&id).is_ok() {
+            if facts.footer_on_first_parent.is_empty() {
+                facts.contract = footer_contract(&commit.message, template).map(str::to_string);
+            }
             facts.footer_on_first_parent.push(id.clone());
         }
         at = commit.first_parent.clone();

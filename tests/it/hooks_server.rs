@@ -123,6 +123,40 @@ fn agent_commits_reach_main_only_through_a_human_merge() {
     repo.git(["push", "-q", "origin", "main"]).ok();
 }
 
+/// A person's fast-forward onto an agent's commits is refused with a hint
+/// that works when followed: put main back to the server's value, merge
+/// the agent branch the footer names with a merge commit, push.
+#[test]
+fn the_via_merge_hint_works_after_a_fast_forward() {
+    let (repo, remote) = server();
+    repo.git(["checkout", "-q", "-b", "agent/c1"]).ok();
+    repo.git([
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "agent work\n\nContract: c1",
+    ])
+    .ok();
+    repo.git(["checkout", "-q", "main"]).ok();
+    repo.git(["merge", "-q", "agent/c1"]).ok();
+    let old = server_main(&repo, &remote);
+    let short = &old.trim()[..12];
+    repo.git(["push", "origin", "main"])
+        .code(1)
+        .stderr_has(&format!(
+            "hint: merge it with a merge commit of your own: put 'main' back to the server's value (`git reset --keep {short}`), then `git merge --no-ff agent/c1`, then push"
+        ));
+    repo.git(["reset", "-q", "--keep", short]).ok();
+    repo.git(["merge", "-q", "--no-ff", "--no-edit", "agent/c1"])
+        .ok();
+    repo.git(["push", "-q", "origin", "main"]).ok();
+    assert_eq!(
+        server_main(&repo, &remote),
+        repo.rev("main").unwrap() + "\n"
+    );
+}
+
 /// A commit with `message`, made with git alone (no hooks add anything).
 fn commit_with(repo: &TestRepo, message: &str) -> String {
     repo.git([
