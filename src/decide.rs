@@ -694,22 +694,33 @@ fn decide_commit_on_protected(
         .as_deref()
         .map(|c| format!("{}{c}", policy.settings.branches.agent_prefix));
     // Only the shim moves anyone: a person's git never goes through it,
-    // and a hook cannot move HEAD before the command.
+    // and a hook cannot move HEAD before the command. The matrix's code
+    // stands (no contract is EN-GIT-D-003); the hint says where to go, not
+    // to start a contract and retry, which would move no one here.
     if facts.actor == Actor::Human || facts.in_hook {
         let mut hint = own_branch_hint(facts, branch, target.as_deref());
-        if facts.actor == Actor::Agent && target.is_some() && capability == CapabilityFor::On {
-            hint.push_str("; the git-ward shim does this for you");
+        if facts.actor == Actor::Agent && capability == CapabilityFor::On {
+            hint.push_str(match target {
+                Some(_) => "; the git-ward shim does this for you",
+                None => "; or start a contract (`git ward contract start <id>`) and commit through the git-ward shim, which moves you",
+            });
         }
         let key = match facts.actor {
             Actor::Human => "enforce.actors",
             Actor::Agent => "capabilities.ensure_working_branch",
         };
-        return Decision::deny(
-            Code::D001,
-            format!("{op} on protected branch '{branch}'"),
-            hint,
-            key,
-        );
+        let (code, message) = match (capability, &target) {
+            (CapabilityFor::OtherContracts, _) => (
+                Code::D002,
+                format!("{op} on protected branch '{branch}': ensure_working_branch is granted to other contracts only"),
+            ),
+            (CapabilityFor::On, None) => (
+                Code::D003,
+                format!("{op} on protected branch '{branch}' needs an active contract"),
+            ),
+            _ => (Code::D001, format!("{op} on protected branch '{branch}'")),
+        };
+        return Decision::deny(code, message, hint, key);
     }
     match capability {
         CapabilityFor::Off => Decision::deny(

@@ -977,7 +977,7 @@ fn the_matrix() {
             &everyone,
             commit(),
             human("main"),
-            Want::Deny(Code::D001),
+            Want::Deny(Code::D003),
         ),
         // No shim moves a person.
         (
@@ -1406,7 +1406,8 @@ fn hint(d: &Decision) -> &str {
 /// Nothing moves a person off a protected branch (their git never goes
 /// through the shim), nor an agent whose commit a hook judges: they are
 /// told to switch to a branch of their own, the agent branch when there
-/// is a contract, never to start one (which would not move them either).
+/// is a contract, never only to start one (which would not move them
+/// either). The code stays the matrix's: no contract is EN-GIT-D-003.
 #[test]
 fn a_commit_nothing_can_move_is_told_to_switch_itself() {
     let everyone = policy("[enforce]\nactors = \"everyone\"\n");
@@ -1423,25 +1424,32 @@ fn a_commit_nothing_can_move_is_told_to_switch_itself() {
         agent_branch_exists: true,
         ..facts
     };
-    let rows: [(&Policy, Facts, &str); 6] = [
-        (&everyone, human("main"), "work on a branch of your own (`git switch -c <name>`), then retry"),
-        (&bot, with(human("main"), "c1"), "work on a branch of your own (`git switch -c bot/c1`), then retry"),
-        (&everyone, exists(with(human("main"), "c1")), "work on a branch of your own (`git switch agent/c1`), then retry"),
-        (&everyone, in_hook(agent("main", None)), "work on a branch of your own (`git switch -c <name>`), then retry"),
+    let rows: [(&Policy, Facts, Code, &str); 6] = [
+        (&everyone, human("main"), Code::D003, "work on a branch of your own (`git switch -c <name>`), then retry"),
+        (&bot, with(human("main"), "c1"), Code::D001, "work on a branch of your own (`git switch -c bot/c1`), then retry"),
+        (&everyone, exists(with(human("main"), "c1")), Code::D001, "work on a branch of your own (`git switch agent/c1`), then retry"),
+        (
+            &everyone,
+            in_hook(agent("main", None)),
+            Code::D003,
+            "work on a branch of your own (`git switch -c <name>`), then retry; or start a contract (`git ward contract start <id>`) and commit through the git-ward shim, which moves you",
+        ),
         (
             &everyone,
             in_hook(with(agent("main", None), "c1")),
+            Code::D001,
             "work on a branch of your own (`git switch -c agent/c1`), then retry; the git-ward shim does this for you",
         ),
         (
             &everyone,
             exists(in_hook(with(agent("main", None), "c1"))),
+            Code::D001,
             "work on a branch of your own (`git switch agent/c1`), then retry; the git-ward shim does this for you",
         ),
     ];
-    for (i, (p, facts, want)) in rows.into_iter().enumerate() {
+    for (i, (p, facts, code, want)) in rows.into_iter().enumerate() {
         let d = decide(p, &commit(), &facts);
-        assert_eq!(outcome(&d), Want::Deny(Code::D001), "row {i}");
+        assert_eq!(outcome(&d), Want::Deny(code), "row {i}");
         assert_eq!(hint(&d), want, "row {i}");
     }
 }

@@ -720,15 +720,14 @@ fn pull_ff_only_syncs_a_clean_protected_branch() {
 }
 
 /// A hook cannot move the agent: it is told to switch itself, whether or
-/// not a contract is active (starting one would not move it either).
+/// not a contract is active (starting one moves it only through the shim).
 #[test]
 fn pre_commit_refuses_where_the_shim_would_switch() {
     let repo = installed();
     repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT)
         .code(1)
-        .stderr_has("ward: denied [EN-GIT-D-001] commit on protected branch 'main'")
-        .stderr_has("hint: work on a branch of your own (`git switch -c <name>`), then retry")
-        .stderr_lacks("contract start");
+        .stderr_has("ward: denied [EN-GIT-D-003] commit on protected branch 'main' needs an active contract")
+        .stderr_has("hint: work on a branch of your own (`git switch -c <name>`), then retry; or start a contract (`git ward contract start <id>`) and commit through the git-ward shim, which moves you");
     let c1 = [("WARD_CONTRACT", "c1")];
     repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], &c1)
         .code(1)
@@ -1492,7 +1491,7 @@ fn a_person_bound_by_the_rules_is_told_to_switch_and_that_works() {
     repo.local_policy("[enforce]\nactors = \"everyone\"\n");
     repo.git(["commit", "-q", "--allow-empty", "-m", "x"])
         .code(1)
-        .stderr_has("ward: denied [EN-GIT-D-001] commit on protected branch 'main'")
+        .stderr_has("ward: denied [EN-GIT-D-003] commit on protected branch 'main'")
         .stderr_has("hint: work on a branch of your own (`git switch -c <name>`), then retry");
     repo.ward(["contract", "start", "c1"]).ok();
     let (_, v) = repo.ward_json(["explain", "--json", "--", "commit", "-m", "x"], &[]);
