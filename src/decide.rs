@@ -94,6 +94,9 @@ pub struct Facts {
     /// before the command: where the shim would switch branches, the
     /// answer is a refusal that says where to go.
     pub in_hook: bool,
+    /// Decided for `git ward save`, which switches branches itself where
+    /// the rules say so, as the shim does, whoever runs it.
+    pub saving: bool,
 }
 
 impl Facts {
@@ -113,6 +116,7 @@ impl Facts {
             remotes: vec!["origin".to_string()],
             agent_branch_exists: false,
             in_hook: false,
+            saving: false,
         }
     }
 }
@@ -693,11 +697,12 @@ fn decide_commit_on_protected(
         .contract
         .as_deref()
         .map(|c| format!("{}{c}", policy.settings.branches.agent_prefix));
-    // Only the shim moves anyone: a person's git never goes through it,
-    // and a hook cannot move HEAD before the command. The matrix's code
+    // Only the shim (and `git ward save`) moves anyone: a person's git
+    // never goes through the shim, and a hook cannot move HEAD before the
+    // command. The matrix's code
     // stands (no contract is EN-GIT-D-003); the hint says where to go, not
     // to start a contract and retry, which would move no one here.
-    if facts.actor == Actor::Human || facts.in_hook {
+    if (facts.actor == Actor::Human && !facts.saving) || facts.in_hook {
         let mut hint = own_branch_hint(facts, branch, target.as_deref());
         if facts.actor == Actor::Agent && capability == CapabilityFor::On {
             hint.push_str(match target {

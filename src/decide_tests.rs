@@ -1452,6 +1452,15 @@ fn a_commit_nothing_can_move_is_told_to_switch_itself() {
         assert_eq!(outcome(&d), Want::Deny(code), "row {i}");
         assert_eq!(hint(&d), want, "row {i}");
     }
+    // `git ward save` moves HEAD itself, for a person too.
+    let saving = Facts {
+        saving: true,
+        ..with(human("main"), "c1")
+    };
+    assert_eq!(
+        outcome(&decide(&everyone, &commit(), &saving)),
+        Want::Switch("agent/c1")
+    );
 }
 
 /// A contract from `WARD_CONTRACT` outranks `git ward contract start`: the

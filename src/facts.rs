@@ -595,6 +595,7 @@ pub fn gather_at(
         in_progress: None,
         agent_branch_exists: false,
         in_hook: false,
+        saving: false,
     })
 }
 

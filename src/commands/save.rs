@@ -300,14 +300,14 @@ pub fn save(request: &Request, ctx: &Context) -> Result<Saved> {
     result
 }
 
-/// Makes sure the assessed action creates commits, whatever the classifier
-/// knows about `commit`, and decides again if it had to change it.
+/// Decides the assessed commit as `git ward save` makes it: it creates
+/// commits, whatever the classifier knows about `commit`, and save moves
+/// HEAD itself where the rules switch branches, for a person too
+/// ([`decide::Facts::saving`]).
 pub(crate) fn as_commit(a: &mut Assessment) {
-    if a.action.creates_commits {
-        return;
-    }
     a.action.creates_commits = true;
-    if let (Ok(policy), Some(facts)) = (&a.policy, &a.facts) {
+    if let (Ok(policy), Some(facts)) = (&a.policy, a.facts.as_mut()) {
+        facts.saving = true;
         a.decision = decide::decide(policy, &a.action, facts);
     }
 }
