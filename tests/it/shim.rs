@@ -1181,13 +1181,9 @@ fn a_protected_tag_may_be_created_with_force_but_not_moved() {
     assert_eq!(repo.rev("v1"), v1);
 }
 
-/// A person's merge in progress on `main`, its conflict resolved: the
-/// agent's commit is refused (a move to its branch would end the merge),
-/// as explain says, and the merge is still there to finish.
-#[test]
-fn a_merge_in_progress_on_main_is_refused_not_carried_off() {
-    let repo = TestRepo::new();
-    repo.ward(["install"]).ok();
+/// A person's merge of `feature` into main, conflicted and resolved, not
+/// yet committed.
+fn merge_in_progress_on_main(repo: &TestRepo) {
     repo.git(["switch", "-q", "-c", "feature"]).ok();
     repo.write("README", "feature\n").commit("feature");
     repo.git(["switch", "-q", "main"]).ok();
@@ -1195,6 +1191,16 @@ fn a_merge_in_progress_on_main_is_refused_not_carried_off() {
     let _ = repo.git(["merge", "feature"]);
     repo.write("README", "resolved\n");
     repo.git(["add", "README"]).ok();
+}
+
+/// A person's merge in progress on `main`, its conflict resolved: the
+/// agent's commit is refused (a move to its branch would end the merge),
+/// as explain says, and the merge is still there to finish.
+#[test]
+fn a_merge_in_progress_on_main_is_refused_not_carried_off() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    merge_in_progress_on_main(&repo);
     let agent = [("WARD_CONTRACT", "c1")];
     repo.ward_env(["explain", "--", "commit", "-m", "merge"], &agent)
         .stdout_has("decision:   deny");
@@ -1213,13 +1219,7 @@ fn an_in_progress_hint_checks_out_an_agent_branch_that_exists() {
     let repo = TestRepo::new();
     repo.ward(["install"]).ok();
     repo.git(["branch", "agent/c1"]).ok();
-    repo.git(["switch", "-q", "-c", "feature"]).ok();
-    repo.write("README", "feature\n").commit("feature");
-    repo.git(["switch", "-q", "main"]).ok();
-    repo.write("README", "main\n").commit("main");
-    let _ = repo.git(["merge", "feature"]);
-    repo.write("README", "resolved\n");
-    repo.git(["add", "README"]).ok();
+    merge_in_progress_on_main(&repo);
     let agent = [("WARD_CONTRACT", "c1")];
     repo.shim_env(["commit", "-q", "-m", "merge"], &agent)
         .code(1)
