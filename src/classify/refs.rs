@@ -215,32 +215,65 @@ pub(super) fn replace(args: &[String], a: &mut Action) {
 /// backstop off. Back into files is how a reftable repository gets the
 /// shim's checks again.
 pub(super) fn refs(args: &[String], a: &mut Action) {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    match words.first() {
-        Some(&"verify") => a.effect = crate::action::Effect::Read,
-        Some(&"migrate") if !words.contains(&"--dry-run") => {
-            let format =
-                words
-                    .iter()
-                    .enumerate()
-                    .find_map(|(i, w)| match w.strip_prefix("--ref-format") {
-                        Some(rest) => rest.strip_prefix('=').or_else(|| {
-                            rest.is_empty().then(|| words.get(i + 1).copied()).flatten()
-                        }),
-                        None => None,
-                    });
-            match format {
-                Some("files") => a.migrates_to_files = true,
-                _ => {
-                    a.hooks_off = Some(
-                        "refs migrate into reftable, where git renames branches without the reference-transaction hook"
-                            .into(),
-                    )
-                }
+    match args.first().map(String::as_str) {
+        Some("verify") => a.effect = crate::action::Effect::Read,
+        Some("migrate") => match migrate_format(&args[1..]) {
+            // A dry run converts into a scratch directory; either way
+            // nothing leaves the files backend.
+            Some("files") => a.migrates_to_files = true,
+            Some(_) if migrate_dry_run(&args[1..]) => {}
+            _ => {
+                a.hooks_off = Some(
+                    "refs migrate into reftable, where git renames branches without the reference-transaction hook"
+                        .into(),
+                )
             }
-        }
+        },
         _ => {}
     }
+}
+
+/// The long option a word of `refs migrate` spells, as git's option
+/// parser reads it: any unambiguous prefix (`--ref-f=files`), `--no-`
+/// negations; with its `=value`.
+fn migrate_option(word: &str) -> Option<(&'static str, bool, Option<&str>)> {
+    let body = word.strip_prefix("--")?;
+    let (name, value) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (body, None),
+    };
+    let (name, negated) = match name.strip_prefix("no-") {
+        Some(rest) => (rest, true),
+        None => (name, false),
+    };
+    let known = ["ref-format", "dry-run", "reflog"];
+    let mut hits = known
+        .iter()
+        .filter(|k| !name.is_empty() && k.starts_with(name));
+    match (hits.next(), hits.next()) {
+        (Some(k), None) => Some((k, negated, value)),
+        _ => None,
+    }
+}
+
+/// The format `refs migrate` converts to: the last `--ref-format` wins.
+fn migrate_format(args: &[String]) -> Option<&str> {
+    let mut format = None;
+    for (i, w) in args.iter().enumerate() {
+        if let Some(("ref-format", false, value)) = migrate_option(w) {
+            format = value.or_else(|| args.get(i + 1).map(String::as_str));
+        }
+    }
+    format
+}
+
+/// Is the last word about it `--dry-run` (not `--no-dry-run`)?
+fn migrate_dry_run(args: &[String]) -> bool {
+    args.iter()
+        .filter_map(|w| migrate_option(w))
+        .filter(|(k, _, _)| *k == "dry-run")
+        .last()
+        .is_some_and(|(_, negated, _)| !negated)
 }
 
 pub(super) fn symbolic_ref(args: &[String], a: &mut Action) {

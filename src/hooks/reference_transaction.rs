@@ -138,6 +138,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     if bound {
         let mut changes = Vec::new();
         let mut remotes = None;
+        let mut all_remotes = None;
         for line in lines.iter().filter(|l| policed(&l.refname)) {
             let mut change = RefChange {
                 refname: line.refname.clone(),
@@ -162,7 +163,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
             }
             if change.refname.starts_with("refs/heads/") {
                 change.tracked =
-                    named_like_tracking(&change.refname, &mut quick, &mut remotes, &dirs);
+                    named_like_tracking(&change.refname, &mut quick, &mut all_remotes, &dirs);
             }
             // git renames a branch by deleting the old name in a transaction
             // and writing the new one outside any: the new name never shows
@@ -180,7 +181,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
                     ..RefChange::default()
                 };
                 created.tracked =
-                    named_like_tracking(&created.refname, &mut quick, &mut remotes, &dirs);
+                    named_like_tracking(&created.refname, &mut quick, &mut all_remotes, &dirs);
                 if !never_denied(&created, guarded(&created, |r| quick.is_protected(r))) {
                     changes.push(created);
                 }
@@ -229,9 +230,10 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
 }
 
 /// For a branch named like a remote-tracking ref of a protected branch
-/// (`refs/heads/origin/main`), that branch ([`shadows_tracking`]). The
-/// remotes (`remotes`, read once) are read only for a name whose last
-/// part is protected: not for `agent/c1`.
+/// (`refs/heads/origin/main`), that branch ([`shadows_tracking`]): of any
+/// configured remote, an agent's own too (`remote remove origin` and `remote
+/// add origin <same url>` make one). The remotes (`remotes`, read once)
+/// are read only for a name whose last part is protected: not for `agent/c1`.
 fn named_like_tracking(
     refname: &str,
     quick: &mut Quick,
@@ -245,7 +247,9 @@ fn named_like_tracking(
     if !maybe {
         return Vec::new();
     }
-    let remotes = remotes.get_or_insert_with(|| trusted_remotes(dirs));
+    let remotes = remotes.get_or_insert_with(|| {
+        crate::facts::Repo::from_dirs(dirs).map_or_else(Vec::new, |r| r.remotes())
+    });
     shadows_tracking(refname, remotes, |r| quick.is_protected(r))
         .into_iter()
         .collect()

@@ -1477,6 +1477,11 @@ fn an_agent_makes_no_branch_named_like_a_remotes_protected_branch() {
         }
         assert_eq!(ref_names(&repo), before, "{args:?}");
     }
+    // A remote the agent added itself counts too (`remote remove origin`
+    // and `remote add origin <url>` make one).
+    repo.shim_env(["remote", "add", "up", "/nowhere"], AGENT)
+        .ok();
+    refused(repo.git_env(["branch", "up/main"], AGENT));
     repo.git_env(["branch", "feature/main"], AGENT).ok();
     repo.git(["branch", "origin/main"]).ok();
 }

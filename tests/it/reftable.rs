@@ -139,9 +139,25 @@ fn an_agent_may_migrate_refs_to_files_and_not_into_reftable() {
     .ok()
     .stderr_has("switched to 'agent/c1'");
     assert_eq!(repo.rev("main"), main);
-    // Into reftable: refused, before git runs.
-    repo.shim(["refs", "migrate", "--ref-format=reftable"])
-        .code(1)
-        .stderr_has("[EN-GIT-D-004]");
+    // Into reftable: refused, before git runs, however spelled (git takes
+    // the last --ref-format, and the last word on --dry-run).
+    for args in [
+        &["refs", "migrate", "--ref-format=reftable"][..],
+        &[
+            "refs",
+            "migrate",
+            "--ref-format=files",
+            "--ref-format=reftable",
+        ],
+        &[
+            "refs",
+            "migrate",
+            "--dry-run",
+            "--no-dry-run",
+            "--ref-f=reftable",
+        ],
+    ] {
+        repo.shim(args).code(1).stderr_has("[EN-GIT-D-004]");
+    }
     assert!(!repo.dir.join(".git/reftable").exists());
 }

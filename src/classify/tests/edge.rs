@@ -1171,6 +1171,34 @@ fn edge_cases() {
             hooks(m("refs"), MIGRATE_REFTABLE),
         ),
         ("refs migrate --ref-format=reftable --dry-run", m("refs")),
+        // The last --ref-format, the last word on --dry-run, prefixes.
+        (
+            "refs migrate --ref-format=files --ref-format=reftable",
+            hooks(m("refs"), MIGRATE_REFTABLE),
+        ),
+        (
+            "refs migrate --dry-run --no-dry-run --ref-format=reftable",
+            hooks(m("refs"), MIGRATE_REFTABLE),
+        ),
+        (
+            "refs migrate --ref-f=reftable",
+            hooks(m("refs"), MIGRATE_REFTABLE),
+        ),
+        ("refs migrate --dry --ref-format=reftable", m("refs")),
+        (
+            "refs migrate --ref-format=files --dry-run",
+            Action {
+                migrates_to_files: true,
+                ..m("refs")
+            },
+        ),
+        (
+            "refs migrate --ref-f=files",
+            Action {
+                migrates_to_files: true,
+                ..m("refs")
+            },
+        ),
         (
             "refs migrate --ref-format=files",
             Action {
