@@ -579,11 +579,26 @@ fn write_count(ctx: &Ctx, count: u64) {
 fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
     let here = ctx.git_dir.display().to_string();
     let heir = ctx.git_dir == ctx.common_dir;
+    // A linked worktree's name (`<common>/worktrees/<name>`); `None` for the
+    // main one. A recorded git dir that is gone (the repository renamed)
+    // is still the worktree of that name while it exists.
+    let name_of = |dir: &Path| {
+        (dir.parent().and_then(Path::file_name) == Some("worktrees".as_ref()))
+            .then(|| dir.file_name().map(|n| n.to_os_string()))
+            .flatten()
+    };
+    let name_here = name_of(&ctx.git_dir);
     let mine: Vec<Checkpoint> = list(ctx)?
         .into_iter()
-        .filter(|c| match c.worktree.as_deref() {
-            Some(w) => w == here || (heir && !Path::new(w).exists()),
-            None => false,
+        .filter(|c| match c.worktree.as_deref().map(Path::new) {
+            Some(w) if w == Path::new(&here) => true,
+            Some(w) if !w.exists() => match name_of(w) {
+                name if name == name_here => true,
+                // The main worktree takes those of worktrees that are gone.
+                Some(name) => heir && !ctx.common_dir.join("worktrees").join(name).exists(),
+                None => false,
+            },
+            _ => false,
         })
         .collect();
     let turns = |pass: bool| {

@@ -270,9 +270,9 @@ fn migrate_format(args: &[String]) -> Option<&str> {
 /// Is the last word about it `--dry-run` (not `--no-dry-run`)?
 fn migrate_dry_run(args: &[String]) -> bool {
     args.iter()
+        .rev()
         .filter_map(|w| migrate_option(w))
-        .filter(|(k, _, _)| *k == "dry-run")
-        .last()
+        .find(|(k, _, _)| *k == "dry-run")
         .is_some_and(|(_, negated, _)| !negated)
 }
 

@@ -471,6 +471,41 @@ fn checkpoints_of_a_removed_worktree_are_pruned_from_the_main_one() {
     assert_eq!(v["checkpoints"].as_array().unwrap().len(), 2, "{v}");
 }
 
+/// A linked worktree that lives on after the repository's directory was
+/// renamed keeps its checkpoints: they are not taken for a gone one's.
+#[test]
+fn a_renamed_repositorys_live_worktree_keeps_its_checkpoints() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    let wt = crate::common::sibling(&repo, "wt");
+    let wt_dir = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", wt_dir, "-b", "side"])
+        .ok();
+    let mut cmd = repo.ward_command(["checkpoint", "-m", "there"]);
+    assert!(cmd.current_dir(&wt).output().unwrap().status.success());
+    let moved = crate::common::sibling(&repo, "moved");
+    std::fs::rename(&repo.dir, &moved).unwrap();
+    let in_moved = |args: &[&str]| {
+        let mut cmd = repo.ward_command(args);
+        cmd.current_dir(&moved).output().unwrap()
+    };
+    let repair = std::process::Command::new(crate::common::real_git())
+        .args(["-C", moved.to_str().unwrap(), "worktree", "repair", wt_dir])
+        .output()
+        .unwrap();
+    assert!(repair.status.success());
+    for m in ["a", "b", "c"] {
+        assert!(in_moved(&["checkpoint", "-m", m]).status.success());
+    }
+    let show = in_moved(&["checkpoint", "show", "chk-local-1"]);
+    std::fs::rename(&moved, &repo.dir).unwrap();
+    assert!(
+        show.status.success(),
+        "{}",
+        String::from_utf8_lossy(&show.stderr)
+    );
+}
+
 /// Pinned checkpoints beyond `keep` do not make every checkpoint after
 /// them read all checkpoints again: the count retention goes by stays
 /// within `keep`.
