@@ -37,21 +37,24 @@ pub fn run() -> Result<u8> {
         // Detached: the commit moves no branch.
         return Ok(exit::OK);
     };
+    let loaded = Quick::load(&dirs)?;
+    let mut quick = loaded.quick;
+    let actor = quick.actor();
+    if !quick.binds(actor) {
+        return Ok(exit::OK);
+    }
     // A branch that is a symbolic ref (`foo -> main`): the commit writes
     // the branch it names.
     let mut store = RefStore::new(&dirs);
     let mut written = format!("refs/heads/{branch}");
     for _ in 0..5 {
-        match store.raw(&written) {
-            Some(Value::Symbolic(next)) => written = next,
-            _ => break,
+        match store.symbolic(&written) {
+            Some(next) => written = next,
+            None => break,
         }
     }
     let branch = written.strip_prefix("refs/heads/").unwrap_or(branch);
-    let loaded = Quick::load(&dirs)?;
-    let mut quick = loaded.quick;
-    let actor = quick.actor();
-    if !quick.binds(actor) || !quick.is_protected(&format!("refs/heads/{branch}")) {
+    if !quick.is_protected(&format!("refs/heads/{branch}")) {
         return Ok(exit::OK);
     }
     let repo = Repo::from_dirs(&dirs);

@@ -81,6 +81,21 @@ impl<'a> RefStore<'a> {
             .or_else(|| self.packed(name).map(Value::Id))
     }
 
+    /// The ref a symbolic ref names; `None` for one that holds an id, or
+    /// none. With files only a loose ref can be symbolic: `packed-refs` is
+    /// not read.
+    pub fn symbolic(&mut self, name: &str) -> Option<String> {
+        let value = if self.reftable {
+            reftable_value(self.dirs, name)
+        } else {
+            self.loose(name)
+        };
+        match value {
+            Some(Value::Symbolic(target)) => Some(target),
+            _ => None,
+        }
+    }
+
     /// The object id the ref resolves to, following symbolic refs.
     pub fn resolve(&mut self, name: &str) -> Option<String> {
         let mut name = name.to_string();
