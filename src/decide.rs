@@ -450,13 +450,18 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         return Decision::allow(refs::BINDS_AGENTS_ONLY);
     }
 
+    // The rules SPEC gives agents alone (an agent switching hooks off, an
+    // agent's force push, an agent's checkout): a person bound by the rules
+    // (`enforce.actors = "everyone"`) meets only the hooks, which judge
+    // the refs written, not these.
+    let agent = facts.actor == Actor::Agent;
     // Hooks the environment switches off for every command matter to the
     // ones that change something; a command line that does is refused.
     let env_off = facts
         .env_hooks_off
         .as_ref()
         .filter(|_| effective_effect(policy, action) != Effect::Read);
-    if let Some(how) = action.hooks_off.as_ref().or(env_off) {
+    if let Some(how) = action.hooks_off.as_ref().or(env_off).filter(|_| agent) {
         if !settings.enforce.allow_no_verify {
             return Decision::deny(
                 Code::D004,
@@ -486,7 +491,13 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     }
 
     if let Some(push) = &action.push {
-        if let Some(d) = decide_push(policy, action.word(), push, facts.contract.as_deref()) {
+        if let Some(d) = decide_push(
+            policy,
+            action.word(),
+            push,
+            facts.contract.as_deref(),
+            agent,
+        ) {
             return d;
         }
     }
@@ -510,7 +521,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         }
     }
 
-    if let Some(target) = &action.checkout {
+    if let Some(target) = action.checkout.as_ref().filter(|_| agent) {
         if settings.checkout.local_only {
             if let CheckoutTarget::Detach(at) = target {
                 let (message, hint) = if at == "HEAD" {
@@ -835,6 +846,7 @@ fn decide_push(
     word: &str,
     push: &crate::action::Push,
     contract: Option<&str>,
+    agent: bool,
 ) -> Option<Decision> {
     // git pushes to `origin` where nothing else is configured.
     let remote = push.remote.as_deref().unwrap_or("origin");
@@ -871,7 +883,7 @@ fn decide_push(
         Some((push_ref(dst, &d.src), d.force || push.force))
     });
     for (full, force) in dests {
-        if force && !policy.force_allowed(&full) {
+        if force && agent && !policy.force_allowed(&full) {
             return Some(Decision::deny(
                 Code::D005,
                 format!(

@@ -972,6 +972,45 @@ fn the_matrix() {
             human("main"),
             Want::Allow,
         ),
+        // What SPEC gives agents alone a person meets only in the hooks.
+        (
+            "everyone: human force-pushes a feature branch",
+            &everyone,
+            push(&[("feat", "feat", false, false)], true),
+            human("feat"),
+            Want::Allow,
+        ),
+        (
+            "everyone: agent force-pushes a feature branch",
+            &everyone,
+            push(&[("feat", "feat", false, false)], true),
+            agent("feat", None),
+            Want::Deny(Code::D005),
+        ),
+        (
+            "everyone: human pushes to main",
+            &everyone,
+            push(&[("main", "main", false, false)], false),
+            human("feat"),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "everyone: human checks out origin/main",
+            &everyone,
+            checkout(CheckoutTarget::Remote("origin/main".into())),
+            human("feat"),
+            Want::Allow,
+        ),
+        (
+            "everyone: human switches hooks off",
+            &everyone,
+            Action {
+                hooks_off: Some("config writes core.hooksPath".into()),
+                ..Action::mutating("config")
+            },
+            human("feat"),
+            Want::Allow,
+        ),
         (
             "everyone: human commits on main without contract",
             &everyone,
