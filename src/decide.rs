@@ -486,10 +486,8 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         );
     }
 
-    if effective_effect(policy, action) == Effect::Read {
-        return Decision::allow("read-only");
-    }
-
+    // A push is judged even as a dry run (read-only): git runs the
+    // pre-push hook for one too, which refuses it alike.
     if let Some(push) = &action.push {
         if let Some(d) = decide_push(
             policy,
@@ -500,6 +498,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         ) {
             return d;
         }
+    }
+
+    if effective_effect(policy, action) == Effect::Read {
+        return Decision::allow("read-only");
     }
 
     if settings.branches.sync_from_upstream {

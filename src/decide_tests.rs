@@ -972,6 +972,27 @@ fn the_matrix() {
             human("main"),
             Want::Allow,
         ),
+        // git runs pre-push for a dry run too: judged alike.
+        (
+            "push --dry-run origin main",
+            &default,
+            Action {
+                effect: Effect::Read,
+                ..push(&[("main", "main", false, false)], false)
+            },
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "push --dry-run origin feat",
+            &default,
+            Action {
+                effect: Effect::Read,
+                ..push(&[("feat", "feat", false, false)], false)
+            },
+            agent("feat", None),
+            Want::Allow,
+        ),
         // What SPEC gives agents alone a person meets only in the hooks.
         (
             "everyone: human force-pushes a feature branch",
