@@ -234,17 +234,38 @@ fn retention_keeps_the_newest_and_the_pinned() {
     assert_eq!(ids, vec!["chk-local-4", "chk-local-3", "chk-local-1"]);
 }
 
+/// A linked worktree at `<repo>/other` on a new branch `side`.
+fn other_worktree(repo: &TestRepo) -> std::path::PathBuf {
+    let other = repo.path("other");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        other.to_str().unwrap(),
+        "-b",
+        "side",
+    ])
+    .ok();
+    other
+}
+
+/// `git ward checkpoint -m <message>` run in `dir`.
+fn checkpoint_in(repo: &TestRepo, dir: &std::path::Path, message: &str) {
+    let mut cmd = repo.ward_command(["checkpoint", "-m", message]);
+    let run = cmd.current_dir(dir).output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
 #[test]
 fn retention_keeps_the_newest_per_worktree_whatever_the_contracts() {
     let repo = TestRepo::new();
     repo.local_policy("[checkpoint]\nkeep = 3\n");
-    let other = repo.path("other");
-    let other_dir = other.to_str().unwrap();
-    repo.git(["worktree", "add", "-q", other_dir, "-b", "side"])
-        .ok();
-    let mut cmd = repo.ward_command(["checkpoint", "-m", "other"]);
-    let run = cmd.current_dir(&other).output().unwrap();
-    assert!(run.status.success());
+    let other = other_worktree(&repo);
+    checkpoint_in(&repo, &other, "other");
     for task in 1..=5 {
         let env = [("WARD_CONTRACT", format!("task{task}"))];
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -455,15 +476,12 @@ fn the_turn_a_pollution_rollback_restores_from_outlives_retention() {
 fn checkpoints_of_a_removed_worktree_are_pruned_from_the_main_one() {
     let repo = TestRepo::new();
     repo.local_policy("[checkpoint]\nkeep = 2\n");
-    let other = repo.path("other");
-    let other_dir = other.to_str().unwrap();
-    repo.git(["worktree", "add", "-q", other_dir, "-b", "side"])
-        .ok();
+    let other = other_worktree(&repo);
     for _ in 0..2 {
-        let mut cmd = repo.ward_command(["checkpoint", "-m", "there"]);
-        assert!(cmd.current_dir(&other).output().unwrap().status.success());
+        checkpoint_in(&repo, &other, "there");
     }
-    repo.git(["worktree", "remove", other_dir]).ok();
+    repo.git(["worktree", "remove", other.to_str().unwrap()])
+        .ok();
     for m in ["a", "b", "c"] {
         repo.checkpoint(m);
     }
@@ -481,8 +499,7 @@ fn a_renamed_repositorys_live_worktree_keeps_its_checkpoints() {
     let wt_dir = wt.to_str().unwrap();
     repo.git(["worktree", "add", "-q", wt_dir, "-b", "side"])
         .ok();
-    let mut cmd = repo.ward_command(["checkpoint", "-m", "there"]);
-    assert!(cmd.current_dir(&wt).output().unwrap().status.success());
+    checkpoint_in(&repo, &wt, "there");
     let moved = crate::common::sibling(&repo, "moved");
     std::fs::rename(&repo.dir, &moved).unwrap();
     let in_moved = |args: &[&str]| {
