@@ -972,6 +972,31 @@ fn the_matrix() {
             human("main"),
             Want::Allow,
         ),
+        // A remote-tracking ref main syncs to, written by hand.
+        (
+            "update-ref refs/remotes/origin/main",
+            &default,
+            ref_write(
+                "update-ref",
+                named("refs/remotes/origin/main"),
+                RefOp::Update,
+                None,
+            ),
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "update-ref refs/remotes/origin/feat",
+            &default,
+            ref_write(
+                "update-ref",
+                named("refs/remotes/origin/feat"),
+                RefOp::Update,
+                None,
+            ),
+            agent("feat", None),
+            Want::Allow,
+        ),
         // git runs pre-push for a dry run too: judged alike.
         (
             "push --dry-run origin main",

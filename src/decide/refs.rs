@@ -295,7 +295,7 @@ pub fn decide_ref_change(
 /// `fetch <url> ...`, a refspec mapping another branch there, `remote
 /// rename`) would let it fast-forward a protected branch onto its own
 /// commits: EN-GIT-D-001. Deleting one syncs nothing.
-fn decide_tracking_change(
+pub(crate) fn decide_tracking_change(
     policy: &Policy,
     actor: Actor,
     operation: &str,

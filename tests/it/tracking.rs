@@ -106,6 +106,17 @@ fn only_a_fetch_of_the_same_branch_from_its_remote_writes_a_tracking_ref() {
         );
         assert_eq!(tracked(&repo), before, "{args:?}");
     }
+    // Through the shim, the hand-written ref is refused before git runs,
+    // as explain says.
+    let update = ["update-ref", "refs/remotes/origin/main", work];
+    repo.shim_env(update, AGENT)
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-001]")
+        .stderr_lacks("fatal:");
+    let mut explain = vec!["explain", "--as-agent", "--"];
+    explain.extend(update);
+    repo.ward(explain).ok().stdout_has("EN-GIT-D-001");
+    assert_eq!(tracked(&repo), before);
     // A fetch refspec changed past the shim (by plain git) maps another
     // branch there: refused too.
     repo.git([
