@@ -569,24 +569,19 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         }
         // A remote-tracking ref a protected branch syncs to, written other
         // than by a fetch: the hook's rule, judged before git runs.
+        let tracks_protected = || {
+            crate::policy::tracking_readings(&full).any(|(remote, branch)| {
+                facts.remotes.iter().any(|r| r == remote)
+                    && policy.is_protected(&format!("refs/heads/{branch}"))
+            })
+        };
         if full.starts_with("refs/remotes/")
             && write.op != RefOp::Delete
+            && settings.branches.sync_from_upstream
             && !matches!(action.command.as_str(), "fetch" | "pull")
+            && tracks_protected()
         {
-            let tracked = crate::policy::tracking_readings(&full)
-                .filter(|(remote, _)| facts.remotes.iter().any(|r| r == remote))
-                .map(|(_, branch)| branch.to_string())
-                .collect();
-            let change = refs::RefChange {
-                refname: full.clone(),
-                new: Some(String::new()),
-                tracked,
-                ..refs::RefChange::default()
-            };
-            let d = refs::decide_tracking_change(policy, facts.actor, &action.operation(), &change);
-            if d.denial().is_some() {
-                return d;
-            }
+            return refs::deny_tracking(&action.operation(), &full);
         }
         if let Some(branch) = refs::stands_for(&full, |r| policy.is_protected(r))
             .or_else(|| refs::shadows_tracking(&full, &facts.remotes, |r| policy.is_protected(r)))

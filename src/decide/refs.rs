@@ -295,7 +295,7 @@ pub fn decide_ref_change(
 /// `fetch <url> ...`, a refspec mapping another branch there, `remote
 /// rename`) would let it fast-forward a protected branch onto its own
 /// commits: EN-GIT-D-001. Deleting one syncs nothing.
-pub(crate) fn decide_tracking_change(
+fn decide_tracking_change(
     policy: &Policy,
     actor: Actor,
     operation: &str,
@@ -319,7 +319,13 @@ pub(crate) fn decide_tracking_change(
     if change.fetched {
         return Decision::allow("fetched from its remote's branch of the same name");
     }
-    let name = change.refname.trim_start_matches("refs/remotes/");
+    deny_tracking(operation, &change.refname)
+}
+
+/// EN-GIT-D-001 for a write of remote-tracking ref `refname` of a
+/// protected branch other than by fetching that branch from its remote.
+pub fn deny_tracking(operation: &str, refname: &str) -> Decision {
+    let name = refname.trim_start_matches("refs/remotes/");
     Decision::deny(
         Code::D001,
         format!(

@@ -179,16 +179,7 @@ fn a_snapshot_branch_the_rules_deny_is_a_denial_and_a_taken_name_invalid() {
 #[test]
 fn ids_carry_the_contract_and_stay_unique_across_worktrees() {
     let repo = TestRepo::new();
-    let other = repo.path("other");
-    repo.git([
-        "worktree",
-        "add",
-        "-q",
-        other.to_str().unwrap(),
-        "-b",
-        "side",
-    ])
-    .ok();
+    let other = other_worktree(&repo);
     assert_eq!(repo.checkpoint("a"), "chk-local-1");
     let mut cmd = std::process::Command::new(crate::common::ward_bin());
     repo.hermetic(&mut cmd);
