@@ -210,10 +210,14 @@ pub(super) fn cherry_pick(args: &[String], a: &mut Action) {
 }
 
 /// `am`: applies mails as commits on the current branch. `--no-verify`
-/// skips only the applypatch hooks, which git-ward does not use. `--skip`
-/// resets the files of the patch in progress and goes on.
+/// skips the applypatch hooks, applypatch-msg among them, which puts the
+/// contract footer in. `--skip` resets the files of the patch in progress
+/// and goes on.
 pub(super) fn am(args: &[String], a: &mut Action) {
     let p = parse(args, tables::AM, false);
+    if p.flag("no-verify") {
+        a.hooks_off = Some("am --no-verify skips the applypatch-msg hook".into());
+    }
     if p.given("show-current-patch") {
         a.effect = Effect::Read;
     } else if p.flag("abort") {

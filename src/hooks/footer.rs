@@ -1,4 +1,4 @@
-//! prepare-commit-msg and commit-msg: the contract footer.
+//! prepare-commit-msg, commit-msg and applypatch-msg: the contract footer.
 //!
 //! An agent's commit gets `commit.footer` (default `Contract: {contract}`,
 //! a git trailer) appended to its message, once, where git reads trailers:
@@ -9,7 +9,10 @@
 //! of trailers inside the message, are taken out (a footer line within a
 //! paragraph of prose never is). prepare-commit-msg is the one that
 //! `--no-verify` does not skip; commit-msg catches the message after an
-//! editor. A message with no text yet (an editor is about to open) is left
+//! editor. `git am` runs neither: applypatch-msg, which it runs with the
+//! message of each mail before committing it, puts the footer there (`am
+//! --no-verify` skips it, and is refused for agents like `commit
+//! --no-verify`). A message with no text yet (an editor is about to open) is left
 //! alone until commit-msg. Comment lines (`core.commentChar`, `#` by
 //! default) and everything from the scissors line on stay after the footer.
 //!
@@ -26,7 +29,7 @@ use crate::env;
 use crate::error::{exit, IoContext, Result};
 use crate::facts;
 
-pub fn run(_name: &str, args: &[String]) -> Result<u8> {
+pub fn run(name: &str, args: &[String]) -> Result<u8> {
     let Some(file) = args.first() else {
         return Ok(exit::OK);
     };
@@ -59,7 +62,9 @@ pub fn run(_name: &str, args: &[String]) -> Result<u8> {
                 .flatten()
         })
     };
-    let comment = if strips_comments(&super::parent_argv(), configured) {
+    // `git am` keeps the mail's `#` lines: applypatch-msg's message is text.
+    let comment = if name != "applypatch-msg" && strips_comments(&super::parent_argv(), configured)
+    {
         comment_char(&dirs)
     } else {
         '\0'

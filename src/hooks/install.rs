@@ -31,6 +31,7 @@ pub const CLIENT_HOOKS: &[&str] = &[
     "pre-commit",
     "prepare-commit-msg",
     "commit-msg",
+    "applypatch-msg",
     "pre-push",
     "reference-transaction",
 ];
@@ -280,7 +281,7 @@ fn script(name: &str, binary: &Path, shortcut: bool) -> String {
         (true, "reference-transaction") => {
             "case $1 in committed|aborted) for f in \"${0%/*}/../ward/tx/$PPID\"-*; do [ -e \"$f\" ] && break; exit 0; done;; esac\n"
         }
-        (true, "prepare-commit-msg" | "commit-msg") => {
+        (true, "prepare-commit-msg" | "commit-msg" | "applypatch-msg") => {
             "[ -z \"$WARD_CONTRACT\" ] && [ -z \"${GIT_DIR+x}\" ] && [ -d .git ] && [ ! -e .git/ward/contract ] && exit 0\n"
         }
         _ => "",

@@ -37,6 +37,7 @@ pub const HOOK_NAMES: &[&str] = &[
     "pre-commit",
     "prepare-commit-msg",
     "commit-msg",
+    "applypatch-msg",
     "pre-push",
     "reference-transaction",
     "pre-receive",
@@ -64,7 +65,7 @@ pub fn run(name: &str, dir: Option<&Path>, args: &[OsString]) -> Result<u8> {
     let ours = match name {
         "reference-transaction" => reference_transaction::run(&args, &stdin),
         "pre-commit" => pre_commit::run(),
-        "prepare-commit-msg" | "commit-msg" => footer::run(name, &args),
+        "prepare-commit-msg" | "commit-msg" | "applypatch-msg" => footer::run(name, &args),
         "pre-push" => pre_push::run(&args, &stdin),
         "pre-receive" => pre_receive::run(&stdin),
         _ => Ok(exit::OK),

@@ -142,6 +142,59 @@ fn merges_cherry_picks_and_rewording_rebases() {
     one_c1_footer(&repo, "HEAD");
 }
 
+/// `git am` runs neither footer hook; applypatch-msg puts the footer in
+/// each mail's message, once, after the mail's own trailers, and keeps a
+/// `#` line of the mail (am strips no comments). A person's `am` gets none.
+#[test]
+fn mails_applied_with_am_get_the_footer() {
+    let repo = on_agent_branch();
+    repo.git(["checkout", "-q", "-b", "mail", "main"]).ok();
+    repo.write("one.txt", "one\n");
+    repo.git(["add", "one.txt"]).ok();
+    repo.git([
+        "commit",
+        "-q",
+        "-m",
+        "first mail\n\n#42 stays\n\nSigned-off-by: A <a@b>",
+    ])
+    .ok();
+    repo.write("two.txt", "two\n");
+    repo.commit("second mail");
+    let patches = repo.path("patches");
+    repo.git([
+        "format-patch",
+        "-q",
+        "-o",
+        patches.to_str().unwrap(),
+        "main",
+    ])
+    .ok();
+    let mut mails: Vec<String> = std::fs::read_dir(&patches)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_str().unwrap().to_string())
+        .collect();
+    mails.sort();
+    repo.git(["checkout", "-q", "agent/c1"]).ok();
+    let mut am = vec!["am", "-q"];
+    am.extend(mails.iter().map(String::as_str));
+    repo.git_env(am.clone(), C1).ok();
+    one_c1_footer(&repo, "HEAD");
+    one_c1_footer(&repo, "HEAD~1");
+    let first = message(&repo, "HEAD~1");
+    assert!(
+        first.contains("#42 stays\n\nSigned-off-by: A <a@b>\nContract: c1\n"),
+        "{first}"
+    );
+    // A person's mails carry no footer.
+    repo.git(["checkout", "-q", "-b", "person", "main"]).ok();
+    repo.git(am).ok();
+    assert!(
+        contracts(&repo, "HEAD").is_empty(),
+        "{}",
+        message(&repo, "HEAD")
+    );
+}
+
 /// A commit written again under another contract (amend, cherry-pick, the
 /// picks of a rebase) keeps the footers it had and gets the current one:
 /// the footers name every contract that wrote it, and a person's commit an

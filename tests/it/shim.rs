@@ -640,6 +640,11 @@ fn switching_hooks_off_is_d004() {
     repo.shim(["commit", "--allow-empty", "-n", "-m", "x"])
         .code(1)
         .stderr_has("EN-GIT-D-004");
+    // `am --no-verify` skips applypatch-msg, which puts the footer in.
+    repo.shim(["am", "--no-verify", "missing.mbox"])
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("applypatch-msg");
     repo.shim([
         "-c",
         "core.hooksPath=/dev/null",
