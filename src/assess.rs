@@ -118,6 +118,15 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 {
                     facts.fast_forward = repo.fast_forwards(target);
                 }
+                // A person's `reset --hard origin/main` on `main`: the hook
+                // lets a fast-forward to the upstream through as syncing.
+                if let (Some(start), Some(repo), true) = (
+                    decide::person_reset_to_upstream(&action, &facts),
+                    repo.as_ref(),
+                    on_protected,
+                ) {
+                    facts.fast_forward = repo.fast_forwards(&start);
+                }
                 if let (Some(repo), true) = (repo.as_ref(), on_protected && action.creates_commits)
                 {
                     facts.checked_out_elsewhere = repo.branches_elsewhere();

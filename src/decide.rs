@@ -71,8 +71,10 @@ pub struct Facts {
     /// The remotes an agent added ([`crate::state_file::agent_remotes`]),
     /// read when the command re-points a remote: its own may be re-pointed.
     pub agent_remotes: Vec<String>,
-    /// The command's [`Action::ff_target`] is a fast-forward of HEAD
-    /// (asked only on a protected branch, where it makes the merge syncing).
+    /// The command's [`Action::ff_target`] (or the upstream a person's
+    /// `reset` moves the branch to, [`person_reset_to_upstream`]) is a
+    /// fast-forward of HEAD (asked only on a protected branch, where it
+    /// makes the command syncing).
     pub fast_forward: bool,
     /// Branches other worktrees have checked out, with where (read only
     /// for a command that makes commits on a protected branch: git will
@@ -275,6 +277,25 @@ fn target_ref(target: &RefTarget, facts: &Facts) -> Option<String> {
 
 fn display(refname: &str) -> String {
     short_name(refname).map_or_else(|| refname.to_string(), |s| s.into_owned())
+}
+
+/// Where a person's `reset` moves the current branch when that is a
+/// remote-tracking name of it (`reset --hard origin/main` on `main`). The
+/// reference-transaction hook lets a fast-forward there through as
+/// syncing, so `explain` says so too. An agent's is refused before git
+/// runs all the same: its way to sync is `merge --ff-only` or `pull
+/// --ff-only`, which the hint names.
+pub fn person_reset_to_upstream(action: &Action, facts: &Facts) -> Option<String> {
+    let branch = facts.head.as_ref()?.branch()?;
+    if facts.actor == Actor::Agent || action.command != "reset" {
+        return None;
+    }
+    let full = format!("refs/heads/{branch}");
+    action
+        .refs
+        .iter()
+        .filter(|w| w.op == RefOp::Update && w.target == RefTarget::Current)
+        .find_map(|w| w.start.clone().filter(|s| is_upstream_of(s, &full)))
 }
 
 /// Is `start` a remote-tracking name of the same branch (`origin/main` for `main`)?
@@ -602,7 +623,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 .start
                 .as_deref()
                 .is_some_and(|s| is_upstream_of(s, &full));
-        if syncing || (is_tag && write.op == RefOp::Create) {
+        let person_syncs = facts.fast_forward
+            && settings.branches.sync_from_upstream
+            && person_reset_to_upstream(action, facts).is_some();
+        if syncing || person_syncs || (is_tag && write.op == RefOp::Create) {
             continue;
         }
         let verb = match write.op {
@@ -682,6 +706,17 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         Verdict::Switch(_) => format!("{}; {what}", d.rule),
         _ => what.to_string(),
     };
+    // Only the shim checkpoints: a person's git never goes through it
+    // (under `enforce.actors = "everyone"` the rules bind them all the same).
+    if facts.actor == Actor::Human && !facts.saving {
+        if let Some(why) = &action.destructive {
+            d.rule = then(
+                &d,
+                &format!("destructive ({why}): run as it is, no checkpoint (the shim takes one before an agent's command; `git ward checkpoint` keeps the work first)"),
+            );
+        }
+        return d;
+    }
     if action.destructive.is_some() && settings.checkpoint.before_destructive {
         d.checkpoint = true;
         d.rule = then(

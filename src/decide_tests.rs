@@ -1040,6 +1040,76 @@ fn the_matrix() {
             human("feat"),
             Want::Deny(Code::D001),
         ),
+        // The shim checkpoints an agent's command; a person's git never
+        // goes through it.
+        (
+            "everyone: human resets --hard a feature branch",
+            &everyone,
+            destructive("reset"),
+            human("feat"),
+            Want::Allow,
+        ),
+        (
+            "everyone: agent resets --hard a feature branch",
+            &everyone,
+            destructive("reset"),
+            agent("feat", None),
+            Want::Checkpoint,
+        ),
+        // A fast-forward of main to its upstream is syncing in the hook; a
+        // person meets only the hook, an agent the shim too.
+        (
+            "everyone: human resets main to its upstream, a fast-forward",
+            &everyone,
+            ref_write(
+                "reset",
+                RefTarget::Current,
+                RefOp::Update,
+                Some("origin/main"),
+            ),
+            Facts {
+                fast_forward: true,
+                ..human("main")
+            },
+            Want::Allow,
+        ),
+        (
+            "everyone: human resets main to its upstream, not a fast-forward",
+            &everyone,
+            ref_write(
+                "reset",
+                RefTarget::Current,
+                RefOp::Update,
+                Some("origin/main"),
+            ),
+            human("main"),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "everyone: human resets main elsewhere",
+            &everyone,
+            ref_write("reset", RefTarget::Current, RefOp::Update, Some("feat")),
+            Facts {
+                fast_forward: true,
+                ..human("main")
+            },
+            Want::Deny(Code::D001),
+        ),
+        (
+            "agent resets main to its upstream, a fast-forward",
+            &default,
+            ref_write(
+                "reset",
+                RefTarget::Current,
+                RefOp::Update,
+                Some("origin/main"),
+            ),
+            Facts {
+                fast_forward: true,
+                ..agent("main", Some("c1"))
+            },
+            Want::Deny(Code::D001),
+        ),
         (
             "everyone: human checks out origin/main",
             &everyone,

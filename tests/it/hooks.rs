@@ -642,6 +642,38 @@ fn shim_protected_ref_hints_fit_tags_and_syncing() {
     assert_eq!(repo.rev("main"), repo.rev("origin/main"));
 }
 
+/// A person bound by the rules meets only the hooks: `explain` says a
+/// hard reset of `main` to its upstream, a fast-forward, goes through (the
+/// hook lets it, as syncing), and that a person's destructive command is
+/// not checkpointed (no shim takes one); both hold when run.
+#[test]
+fn explain_for_a_person_under_everyone_predicts_the_hooks() {
+    let repo = installed();
+    let remote = with_remote(&repo);
+    crate::common::upstream_moves(&repo, &remote);
+    repo.git(["fetch", "-q"]).ok();
+    repo.local_policy("[enforce]\nactors = \"everyone\"\n");
+    let explain = |args: &[&str]| {
+        let mut argv = vec!["explain", "--json", "--"];
+        argv.extend(args);
+        repo.ward_json(argv, &[]).1
+    };
+    let v = explain(&["reset", "--hard", "origin/main"]);
+    assert_eq!(
+        (&v["decision"], &v["checkpoint"]),
+        (&"allow".into(), &false.into()),
+        "{v}"
+    );
+    let v = explain(&["reset", "--hard", "v1"]);
+    assert_eq!(v["code"], "EN-GIT-D-001", "{v}");
+    let v = explain(&["reset", "--hard", "origin/main"]);
+    assert!(v["rule"].as_str().unwrap().contains("no checkpoint"), "{v}");
+    let before = repo.git(["for-each-ref", "refs/ward/"]).ok().stdout;
+    repo.git(["reset", "-q", "--hard", "origin/main"]).ok();
+    assert_eq!(repo.rev("main"), repo.rev("origin/main"));
+    assert_eq!(repo.git(["for-each-ref", "refs/ward/"]).ok().stdout, before);
+}
+
 /// A pull on a protected branch with commits of its own cannot
 /// fast-forward: the shim says so and how to merge on the agent branch,
 /// naming the upstream, and following it works; a pull that failed for
