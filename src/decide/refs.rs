@@ -171,6 +171,12 @@ fn decide_git_dir_file(
     )
 }
 
+/// A new value that is a symbolic ref (`ref:refs/heads/x`, as git 2.45
+/// and later give one to reference-transaction).
+fn is_symbolic(value: &str) -> bool {
+    value.starts_with("ref:")
+}
+
 /// Can any rule care about this ref, with `is_protected` telling whether
 /// a full ref name is protected? A protected ref, a remote-tracking ref of
 /// a protected branch name, any replacement ref, any ref kept as a file at
@@ -199,8 +205,12 @@ pub fn guarded(change: &RefChange, mut is_protected: impl FnMut(&str) -> bool) -
     {
         return true;
     }
-    if change.refname.starts_with("refs/tags/") && change.current.is_none() {
-        // Created: fetching tags is additive.
+    if change.refname.starts_with("refs/tags/")
+        && change.current.is_none()
+        && !change.new.as_deref().is_some_and(is_symbolic)
+    {
+        // Created: fetching tags is additive. Not a symbolic one, which
+        // moves with the ref it points to.
         return false;
     }
     is_protected(&change.refname)
@@ -257,6 +267,16 @@ pub fn decide_ref_change(
     }
     let is_tag = change.refname.starts_with("refs/tags/");
     match (&change.current, &change.new) {
+        (None, Some(new)) if is_tag && is_symbolic(new) => Decision::deny(
+            Code::D001,
+            format!(
+                "{} creates protected tag '{name}' as a symbolic ref to '{}', which would move with it",
+                command_word(operation),
+                new.trim_start_matches("ref:")
+            ),
+            "create the tag at a commit instead (`git tag <name> <commit>`)",
+            "branches.protected",
+        ),
         (None, Some(_)) if is_tag => Decision::allow("protected tags may be created"),
         (_, Some(_))
             if !is_tag
@@ -868,6 +888,17 @@ mod tests {
                 None,
             ),
             (change("refs/tags/v1", None, Some(A)), Actor::Agent, None),
+            // A symbolic protected tag moves with what it points to.
+            (
+                change("refs/tags/v1", None, Some("ref:refs/heads/feat")),
+                Actor::Agent,
+                Some(Code::D001),
+            ),
+            (
+                change("refs/tags/v1", None, Some("ref:refs/heads/feat")),
+                Actor::Human,
+                None,
+            ),
             (
                 change("refs/tags/v1", Some(A), Some(B)),
                 Actor::Agent,

@@ -776,6 +776,39 @@ fn pre_commit_refuses_where_the_shim_would_switch() {
     assert!(log.contains("\"source\":\"pre-commit\""), "{log}");
 }
 
+/// A protected tag may be created, but not as a symbolic ref: that one
+/// would move with the branch it points to. Gits from 2.45 on pass the
+/// symbolic ref to reference-transaction; older ones write it past the
+/// hook (README).
+#[test]
+fn a_protected_tag_is_never_a_symbolic_ref() {
+    let repo = installed();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    let version = repo.git(["--version"]).ok().stdout;
+    let minor: u32 = version
+        .trim()
+        .trim_start_matches("git version 2.")
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .unwrap();
+    let run = repo.git_env(["symbolic-ref", "refs/tags/v2", "refs/heads/feat"], AGENT);
+    if minor >= 45 {
+        run.code(128).stderr_has(
+            "ward: denied [EN-GIT-D-001] symbolic-ref creates protected tag 'tags/v2' as a symbolic ref to 'refs/heads/feat'",
+        );
+        assert!(
+            repo.git(["rev-parse", "-q", "--verify", "refs/tags/v2"])
+                .code
+                != Some(0)
+        );
+    }
+    // A plain one is made, and a person's symbolic one too.
+    repo.git_env(["tag", "v3"], AGENT).ok();
+    repo.git(["symbolic-ref", "refs/tags/v4", "refs/heads/feat"])
+        .ok();
+}
+
 /// The commit writes the branch a symbolic-ref branch names: pre-commit
 /// judges that one.
 #[test]
