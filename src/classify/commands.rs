@@ -94,6 +94,9 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         "reflog" | "prune" | "gc" | "maintenance" => {
             by_subcommand(command, args, &mut a);
             history::expiry(command, args, ctx, &mut a);
+            if command == "reflog" {
+                refs::reflog_updateref(args, ctx, &mut a);
+            }
         }
         "fast-import" => {
             // Its stream on stdin can write any ref.

@@ -181,6 +181,50 @@ pub(super) fn update_ref(args: &[String], a: &mut Action) {
     a.refs.push(write(target, op, None));
 }
 
+/// `reflog expire|delete --updateref`: sets each ref named (`main` of
+/// `main@{0}`; every ref for `expire --all`) to the value of its newest
+/// entry left, which after `delete main@{0}` is the one before. git writes
+/// it outside any reference transaction, so no hook sees the move and no
+/// journal line records it: only the shim can judge it. `HEAD` is the
+/// current branch; a short name that is no local branch may be a tag or
+/// any other ref git finds by that name ([`RefTarget::All`]).
+pub(super) fn reflog_updateref(args: &[String], ctx: &Context, a: &mut Action) {
+    let Some((sub, rest)) = args.split_first() else {
+        return;
+    };
+    let (mut updateref, mut all, mut dry) = (false, false, false);
+    let mut names = Vec::new();
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--updateref" => updateref = true,
+            "--all" => all = true,
+            "-n" | "--dry-run" => dry = true,
+            "--" => names.extend(words.by_ref().cloned()),
+            w if w.starts_with('-') => {}
+            w => names.push(w.to_string()),
+        }
+    }
+    if !updateref || dry || !matches!(sub.as_str(), "expire" | "delete") {
+        return;
+    }
+    if all && sub == "expire" {
+        a.refs.push(super::commands::every_ref());
+    }
+    for name in names {
+        let name = name.split("@{").next().unwrap_or_default();
+        let target = match name {
+            "HEAD" | "@" | "" => RefTarget::Current,
+            n if n.starts_with("refs/") => RefTarget::Named(n.to_string()),
+            n if (ctx.is_local_branch)(n) => RefTarget::Named(format!("refs/heads/{n}")),
+            _ => RefTarget::All,
+        };
+        if !a.refs.iter().any(|w| w.target == target) {
+            a.refs.push(write(target, RefOp::Update, None));
+        }
+    }
+}
+
 /// `replace`: writes `refs/replace/<object>` (`replace <object>
 /// <replacement>`, `--edit`, `--graft`), or deletes one (`-d`); listing
 /// (`-l`, or no arguments) reads.

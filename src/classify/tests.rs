@@ -539,6 +539,42 @@ fn the_issue_command_lines() {
             ),
         ),
         ("reflog expire -n --all", m("reflog")),
+        // `--updateref` moves the ref past every hook.
+        (
+            "reflog delete --updateref main@{0}",
+            refs(
+                destroys(
+                    m("reflog"),
+                    "reflog expire drops the entries that keep lost commits",
+                ),
+                vec![w(named("refs/heads/main"), Update, None)],
+            ),
+        ),
+        (
+            "reflog expire --updateref --expire=now --all",
+            refs(
+                destroys(
+                    m("reflog"),
+                    "reflog expire drops the entries that keep lost commits",
+                ),
+                vec![w(RefTarget::All, Update, None)],
+            ),
+        ),
+        (
+            "reflog delete --updateref HEAD@{1} v1@{0} refs/tags/v1@{0}",
+            refs(
+                destroys(
+                    m("reflog"),
+                    "reflog expire drops the entries that keep lost commits",
+                ),
+                vec![
+                    w(cur(), Update, None),
+                    w(RefTarget::All, Update, None),
+                    w(named("refs/tags/v1"), Update, None),
+                ],
+            ),
+        ),
+        ("reflog delete --updateref -n main@{0}", m("reflog")),
         ("reflog show", r("reflog")),
         (
             "gc --prune=now",

@@ -358,6 +358,40 @@ fn rebase_update_refs_moves_the_agents_stack_not_a_protected_branch() {
     assert_eq!(repo.rev("release/1"), release);
 }
 
+/// `reflog delete|expire --updateref` moves a ref past every hook (git
+/// writes it outside any reference transaction): the shim judges it.
+#[test]
+fn reflog_updateref_of_a_protected_branch_is_refused() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.write("m", "m\n").commit("m");
+    let main = repo.rev("main");
+    for args in [
+        &["reflog", "delete", "--updateref", "main@{0}"][..],
+        &["reflog", "delete", "--updateref", "HEAD@{0}"],
+        &[
+            "reflog",
+            "delete",
+            "--updateref",
+            "--rewrite",
+            "refs/heads/main@{0}",
+        ],
+        &["reflog", "expire", "--updateref", "--expire=now", "--all"],
+    ] {
+        repo.shim_env(args, C1)
+            .code(1)
+            .stderr_has("ward: denied [EN-GIT-D-001] reflog")
+            .stderr_has("hint:");
+        assert_eq!(repo.rev("main"), main, "{args:?}");
+    }
+    // On a branch of its own it goes through, checkpointed first.
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("m", "m2\n").commit("m2");
+    repo.shim_env(["reflog", "delete", "--updateref", "agent/c1@{0}"], C1)
+        .ok();
+    assert_eq!(repo.rev("agent/c1"), main);
+}
+
 /// The agent branch is its own: no upstream inherited from main.
 #[test]
 fn a_new_agent_branch_tracks_nothing_whatever_autosetupmerge_says() {
