@@ -62,6 +62,9 @@ pub struct Globals {
     /// `--namespace`: refs are read and written under `refs/namespaces/`,
     /// a local remote's too.
     pub namespace: bool,
+    /// `--exec-path=<dir>`: git runs its helpers (`git-upload-pack` for a
+    /// local remote) from there.
+    pub exec_path: Option<OsString>,
 }
 
 impl Globals {
@@ -125,12 +128,13 @@ pub fn parse_globals(args: &[OsString]) -> GitArgs {
             continue;
         }
         if let Some(rest) = arg.strip_prefix("--exec-path") {
-            if !rest.starts_with('=') {
+            let Some(dir) = rest.strip_prefix('=') else {
                 // Prints git's exec path and exits.
                 globals.informational = true;
                 i = args.len();
                 break;
-            }
+            };
+            globals.exec_path = Some(OsString::from(dir));
             i += 1;
             continue;
         }
@@ -362,8 +366,25 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     if action.syncs && (git.globals.namespace || std::env::var_os("GIT_NAMESPACE").is_some()) {
         action.repoints.push("GIT_NAMESPACE".to_string());
     }
+    // So does another exec path, whose `git-upload-pack` may serve any
+    // repository as a local remote (what `--upload-pack` does). git sets
+    // its own for the commands it starts (aliases, hooks): that one is
+    // git's, asked only when one is set.
+    if action.syncs {
+        let given = git
+            .globals
+            .exec_path
+            .clone()
+            .or_else(|| std::env::var_os("GIT_EXEC_PATH"));
+        if given.is_some_and(|dir| !crate::git::is_own_exec_path(&dir)) {
+            action.repoints.push(EXEC_PATH.to_string());
+        }
+    }
     action
 }
+
+/// The name [`Action::repoints`] gives an exec path other than git's own.
+pub const EXEC_PATH: &str = "GIT_EXEC_PATH";
 
 /// A `!shell` alias, an alias loop, or one git cannot expand.
 fn unknown(name: &str, alias: Option<String>, hooks_off: Option<String>) -> Action {

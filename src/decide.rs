@@ -532,6 +532,17 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             .iter()
             .find(|k| repoints_protected(policy, k) && !own(k))
         {
+            if key == crate::classify::EXEC_PATH {
+                return Decision::deny(
+                    Code::D001,
+                    format!(
+                        "{} runs git's helpers from another exec path (--exec-path or GIT_EXEC_PATH), whose upload-pack may serve another repository as the remote protected branches sync from",
+                        action.word()
+                    ),
+                    "run it without --exec-path, and with GIT_EXEC_PATH unset (or git's own: `git --exec-path`)",
+                    "branches.sync_from_upstream",
+                );
+            }
             return Decision::deny(
                 Code::D001,
                 format!(

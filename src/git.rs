@@ -281,6 +281,19 @@ fn display_args(args: &[OsString]) -> String {
 /// The real git's path: `WARD_REAL_GIT` if set, else the first `git` on PATH
 /// that is not this executable nor a shim already passed through in this
 /// process (the `WARD_SHIM_SEEN` marker, keyed by PID, which `exec` keeps).
+/// Is `dir` the exec path the real git was built with (`git --exec-path`
+/// with no `GIT_EXEC_PATH` to override it)? No when git cannot say.
+pub fn is_own_exec_path(dir: &OsStr) -> bool {
+    let own = Git::locate().ok().and_then(|mut git| {
+        git.removes.push("GIT_EXEC_PATH".into());
+        git.run(["--exec-path"]).ok()
+    });
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    own.is_some_and(|own| {
+        canonical(Path::new(&own)).is_some_and(|own| canonical(Path::new(dir)) == Some(own))
+    })
+}
+
 pub fn real_git_path() -> Result<PathBuf> {
     if let Some(path) = std::env::var_os(env::WARD_REAL_GIT).filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(path));

@@ -392,6 +392,40 @@ fn reflog_updateref_of_a_protected_branch_is_refused() {
     assert_eq!(repo.rev("agent/c1"), main);
 }
 
+/// Another exec path runs its own `git-upload-pack` for a local remote,
+/// which could serve the agent's commits as `origin/main`: a fetch with
+/// one is refused, whether from `--exec-path=` or `GIT_EXEC_PATH`; git's
+/// own (which git sets for aliases and hooks) is fine.
+#[test]
+fn a_fetch_through_another_exec_path_is_refused() {
+    let repo = with_remote();
+    let fake = repo.path("fake-exec");
+    std::fs::create_dir(&fake).unwrap();
+    let fake_arg = format!("--exec-path={}", fake.display());
+    repo.shim_env([fake_arg.as_str(), "fetch", "-q", "origin"], C1)
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-001] fetch runs git's helpers from another exec path")
+        .stderr_has("hint: run it without --exec-path");
+    repo.shim_env(
+        ["pull", "-q", "--ff-only"],
+        &[
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_EXEC_PATH", fake.to_str().unwrap()),
+        ],
+    )
+    .code(1)
+    .stderr_has("[EN-GIT-D-001]");
+    let own = repo.shim(["--exec-path"]).ok().stdout;
+    let own = own.trim();
+    repo.shim_env(
+        ["fetch", "-q", "origin"],
+        &[("WARD_CONTRACT", "c1"), ("GIT_EXEC_PATH", own)],
+    )
+    .ok();
+    repo.shim_env([format!("--exec-path={own}").as_str(), "fetch", "-q"], C1)
+        .ok();
+}
+
 /// The agent branch is its own: no upstream inherited from main.
 #[test]
 fn a_new_agent_branch_tracks_nothing_whatever_autosetupmerge_says() {
