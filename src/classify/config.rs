@@ -136,9 +136,24 @@ pub(super) fn config(args: &[String], a: &mut Action) {
     // The file `--file` names is written like any other output file:
     // over work, checkpointed; into the git directory or onto a policy
     // file (git's config syntax can read as TOML), refused.
+    // So is the one the environment names: `GIT_CONFIG` stands for
+    // `--file` where no other place is given, `GIT_CONFIG_GLOBAL` and
+    // `GIT_CONFIG_SYSTEM` for what `--global` and `--system` write.
     if !reads {
-        if let Some(file) = p.value("file") {
-            super::output::mark(a, vec![file.to_string()]);
+        let from_env = |var: &str| std::env::var(var).ok().filter(|f| !f.is_empty());
+        let file = if let Some(file) = p.value("file") {
+            Some(file.to_string())
+        } else if p.flag("global") {
+            from_env("GIT_CONFIG_GLOBAL")
+        } else if p.flag("system") {
+            from_env("GIT_CONFIG_SYSTEM")
+        } else if !(p.flag("local") || p.flag("worktree") || p.given("blob")) {
+            from_env("GIT_CONFIG")
+        } else {
+            None
+        };
+        if let Some(file) = file {
+            super::output::mark(a, vec![file]);
         }
     }
     let outside = p.flag("global") || p.flag("system") || p.given("file");

@@ -141,6 +141,41 @@ fn a_file_written_into_the_git_directory_is_refused() {
     .stderr_has("EN-GIT-D-004")
     .stderr_has("policy file");
     assert!(!user_policy.exists());
+    // Named by the environment: `GIT_CONFIG` for a plain write,
+    // `GIT_CONFIG_GLOBAL` and `GIT_CONFIG_SYSTEM` for `--global` and
+    // `--system`.
+    let local_policy = repo.dir.join(".git/ward/policy.toml");
+    for (var, file, flag) in [
+        ("GIT_CONFIG", &local_policy, None),
+        ("GIT_CONFIG", &user_policy, None),
+        ("GIT_CONFIG_GLOBAL", &local_policy, Some("--global")),
+        ("GIT_CONFIG_SYSTEM", &user_policy, Some("--system")),
+    ] {
+        let mut args = vec!["config"];
+        args.extend(flag);
+        args.extend(["branches.protected", "[]"]);
+        repo.shim_env(
+            args,
+            &[("WARD_CONTRACT", "c1"), (var, file.to_str().unwrap())],
+        )
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("hint:");
+        assert!(!file.exists(), "{var}");
+    }
+    // Another file named so is written as usual.
+    let elsewhere = crate::common::sibling(&repo, "elsewhere.cfg");
+    repo.shim_env(
+        ["config", "x.y", "z"],
+        &[
+            ("WARD_CONTRACT", "c1"),
+            ("GIT_CONFIG", elsewhere.to_str().unwrap()),
+        ],
+    )
+    .ok();
+    assert!(std::fs::read_to_string(&elsewhere)
+        .unwrap()
+        .contains("y = z"));
     assert!(repo
         .git(["config", "--list", "--local"])
         .ok()
