@@ -244,6 +244,28 @@ fn hooks_path_in(path: &Path, depth: usize, found: &mut Option<(String, PathBuf)
     }
 }
 
+/// Hooks switched off by a git directory made by hand: one that names the
+/// repository as its `commondir` but is none of the linked worktrees' git
+/// directories git keeps in `<common-dir>/worktrees/`, reached by
+/// `--git-dir`, `GIT_DIR` or a `.git` file, whose own config (its
+/// `config.worktree`) sends git to another hooks directory. Such a
+/// directory is a config file of the command's choosing, like the ones
+/// `GIT_CONFIG_GLOBAL` names. Paths are compared first; the install record
+/// is read only for such a directory.
+pub fn made_git_dir_hooks_off(repo: &Repo) -> Option<String> {
+    let git_dir = std::fs::canonicalize(repo.git_dir()).ok()?;
+    let common = std::fs::canonicalize(repo.common_dir()).ok()?;
+    if git_dir == common || git_dir.parent() == Some(common.join("worktrees").as_path()) {
+        return None;
+    }
+    crate::hooks::install::hooks_run_elsewhere(repo)?;
+    let (value, _) = repo.hooks_path()?;
+    Some(format!(
+        "core.hooksPath={value} read through the git directory {}, which is none of the repository's worktrees",
+        git_dir.display()
+    ))
+}
+
 /// Parses git's `GIT_CONFIG_PARAMETERS`: `'key=value' 'key'='value' ...`,
 /// single-quoted with `'\''` for a quote.
 pub fn parse_config_parameters(text: &str) -> Vec<(String, String)> {

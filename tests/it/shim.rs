@@ -426,6 +426,78 @@ fn a_fetch_through_another_exec_path_is_refused() {
         .ok();
 }
 
+/// A git directory made by hand (`HEAD`, and a `commondir` naming the
+/// repository) whose `config.worktree` sends hooks elsewhere switches them
+/// off for a command run through it, like a config file the environment
+/// names: refused. A linked worktree git made runs them as ever.
+#[test]
+fn a_hand_made_git_dir_that_switches_hooks_off_is_refused() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.git(["config", "extensions.worktreeConfig", "true"])
+        .ok();
+    let fake = crate::common::sibling(&repo, "fake");
+    let nohooks = crate::common::sibling(&repo, "nohooks");
+    std::fs::create_dir_all(&nohooks).unwrap();
+    std::fs::create_dir_all(&fake).unwrap();
+    std::fs::write(fake.join("HEAD"), "ref: refs/heads/agent/c1\n").unwrap();
+    std::fs::write(
+        fake.join("commondir"),
+        format!("{}\n", repo.dir.join(".git").display()),
+    )
+    .unwrap();
+    std::fs::write(
+        fake.join("gitdir"),
+        format!("{}\n", repo.dir.join(".git").display()),
+    )
+    .unwrap();
+    std::fs::write(
+        fake.join("config.worktree"),
+        format!("[core]\n\thooksPath = {}\n", nohooks.display()),
+    )
+    .unwrap();
+    let main = repo.rev("main");
+    let git_dir = format!("--git-dir={}", fake.display());
+    repo.shim_env(
+        [
+            git_dir.as_str(),
+            "--work-tree=.",
+            "update-ref",
+            "refs/heads/main",
+            "HEAD",
+        ],
+        C1,
+    )
+    .code(1)
+    .stderr_has("ward: denied [EN-GIT-D-004]")
+    .stderr_has("none of the repository's worktrees");
+    repo.shim_env(
+        ["--work-tree=.", "commit", "--allow-empty", "-qm", "x"],
+        &[("WARD_CONTRACT", "c1"), ("GIT_DIR", fake.to_str().unwrap())],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-004");
+    assert_eq!(repo.rev("main"), main);
+    // A linked worktree of git's making runs the hooks: no refusal there.
+    let wt = crate::common::sibling(&repo, "wt");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "agent/wt",
+        wt.to_str().unwrap(),
+    ])
+    .ok();
+    repo.shim_in(&wt, ["commit", "--allow-empty", "-qm", "wt work"], C1)
+        .ok();
+    repo.shim_in(&wt, ["update-ref", "refs/heads/main", "HEAD"], C1)
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    assert_eq!(repo.rev("main"), main);
+}
+
 /// The agent branch is its own: no upstream inherited from main.
 #[test]
 fn a_new_agent_branch_tracks_nothing_whatever_autosetupmerge_says() {
