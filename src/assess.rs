@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 
-use crate::action::Action;
+use crate::action::{Action, Effect};
 use crate::classify;
 use crate::decide::{self, Decision, Facts};
 use crate::error::Error;
@@ -103,7 +103,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         {
             Ok(mut facts) => {
                 facts.remotes = remotes.clone();
-                if facts.env_hooks_off.is_none() {
+                // Asked only where it matters: a command that changes something.
+                let changes = decide::effective_effect(policy, &action) != Effect::Read;
+                if facts.env_hooks_off.is_none() && changes {
                     facts.env_hooks_off = repo.as_ref().and_then(facts::made_git_dir_hooks_off);
                 }
                 facts.writes_guarded =
