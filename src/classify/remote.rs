@@ -60,7 +60,7 @@ pub(super) fn push(args: &[String], ctx: &Context, a: &mut Action) {
         };
         if deleting {
             push.dests.push(PushDest {
-                dst: Some(spec),
+                dst: Some(deleted_ref(spec, push.remote.as_deref(), ctx)),
                 src: String::new(),
                 force: false,
                 delete: true,
@@ -117,7 +117,9 @@ fn refspec(spec: &str, ctx: &Context, push: &mut Push) {
         // `HEAD` while detached: git refuses.
         return;
     }
-    let dst = if !dst.starts_with("refs/") && is_tag(src, ctx) {
+    let dst = if src.is_empty() {
+        deleted_ref(dst, push.remote.as_deref(), ctx)
+    } else if !dst.starts_with("refs/") && is_tag(src, ctx) {
         format!("refs/tags/{dst}")
     } else {
         dst
@@ -208,6 +210,28 @@ fn same_name(src: &str, ctx: &Context) -> String {
 }
 
 /// Is this source a tag rather than a branch?
+/// The remote ref a deletion of `name` (`:v1`, `--delete v1`) removes:
+/// git matches a short name against the remote's refs, so `v1` is the
+/// remote's tag `v1` where it has one. Read here as a tag when this
+/// repository has a tag of that name (tags are fetched) and no branch of
+/// it, here or as `<remote>/<name>`; else a branch.
+fn deleted_ref(name: String, remote: Option<&str>, ctx: &Context) -> String {
+    if name.starts_with("refs/") || name.is_empty() {
+        return name;
+    }
+    let tag = format!("refs/tags/{name}");
+    let branch = (ctx.is_local_branch)(&name)
+        || (ctx.is_revision)(&format!(
+            "refs/remotes/{}/{name}",
+            remote.unwrap_or("origin")
+        ));
+    if !branch && (ctx.is_revision)(&tag) {
+        tag
+    } else {
+        name
+    }
+}
+
 fn is_tag(src: &str, ctx: &Context) -> bool {
     src.starts_with("refs/tags/")
         || (!src.is_empty()

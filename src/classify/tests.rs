@@ -477,6 +477,28 @@ fn the_issue_command_lines() {
             "push origin :main",
             pushes(m("push"), to("origin", &[("", "main", false, true)])),
         ),
+        // A short name that is a tag here (and no branch) deletes the remote's tag.
+        (
+            "push origin :v1",
+            pushes(
+                m("push"),
+                to("origin", &[("", "refs/tags/v1", false, true)]),
+            ),
+        ),
+        (
+            "push origin --delete v1.0",
+            pushes(
+                m("push"),
+                Push {
+                    delete: true,
+                    ..to("origin", &[("", "refs/tags/v1.0", false, true)])
+                },
+            ),
+        ),
+        (
+            "push origin :feature",
+            pushes(m("push"), to("origin", &[("", "feature", false, true)])),
+        ),
         (
             "push origin HEAD:main",
             pushes(m("push"), to("origin", &[("HEAD", "main", false, false)])),

@@ -718,6 +718,22 @@ fn pushes_to_protected_refs_and_force_pushes_are_refused() {
         repo.shim(args).code(1).stderr_has(code);
     }
     assert_eq!(remote_rev(&repo, "main"), remote_main);
+    // A protected tag deleted by its short name (git finds the remote's
+    // tag `v1`), with no hooks installed here: the shim alone refuses it.
+    repo.git(["tag", "v1"]).ok();
+    repo.git(["push", "-q", "origin", "v1"]).ok();
+    let tag = remote_rev(&repo, "refs/tags/v1");
+    assert!(tag.is_some());
+    for args in [
+        &["push", "origin", ":v1"][..],
+        &["push", "origin", "--delete", "v1"],
+        &["push", "-d", "origin", "v1"],
+    ] {
+        repo.shim(args)
+            .code(1)
+            .stderr_has("ward: denied [EN-GIT-D-005] push deletes protected ref 'tags/v1'");
+    }
+    assert_eq!(remote_rev(&repo, "refs/tags/v1"), tag);
     // Its own branch, force included, is fine.
     repo.shim(["push", "-q", "origin", "agent/c1"]).ok();
     repo.git([
