@@ -484,12 +484,16 @@ fn finish_status(
 
 /// The pathspecs a destructive command is limited to, if git will read
 /// them as a look from the same directory reads them: not when global
-/// options or `-c` settings could change their meaning.
+/// options or `-c` settings could change their meaning, nor when one was
+/// not UTF-8 (the classifier's text of it is not what git reads).
 fn pathspecs_as_written<'a>(g: &Globals, action: &'a Action) -> Option<&'a [String]> {
-    action
-        .paths
-        .as_deref()
-        .filter(|_| g.plain() && !g.pathspec_magic)
+    action.paths.as_deref().filter(|paths| {
+        g.plain()
+            && !g.pathspec_magic
+            && !paths
+                .iter()
+                .any(|p| p.contains(char::REPLACEMENT_CHARACTER))
+    })
 }
 
 /// The variables git-ward hands the real git: the hop marker always; for an

@@ -73,6 +73,8 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
                 // `-m -u` with one tree, or `--reset -u`: staged versions
                 // and the files they were written from go back to the tree's.
                 a.destructive = Some("read-tree -u discards uncommitted changes".into());
+                // Another tree's files land over untracked ones in their way.
+                a.from_tree = p.args.iter().any(|t| !matches!(t.as_str(), "HEAD" | "@"));
             } else if !p.flag("dry-run") {
                 a.unstages = true;
             }

@@ -349,7 +349,17 @@ fn the_issue_command_lines() {
         ),
         (
             "read-tree -mu HEAD other",
-            destroys(m("read-tree"), "read-tree -u discards uncommitted changes"),
+            from_tree(destroys(
+                m("read-tree"),
+                "read-tree -u discards uncommitted changes",
+            )),
+        ),
+        (
+            "read-tree --reset -u other",
+            from_tree(destroys(
+                m("read-tree"),
+                "read-tree -u discards uncommitted changes",
+            )),
         ),
         (
             "read-tree --reset -u HEAD",

@@ -1406,6 +1406,71 @@ fn read_tree_merging_into_the_working_tree_comes_back() {
     assert_eq!(repo.state(), before);
 }
 
+/// Another tree read into the working tree writes its files over untracked
+/// ones in their way, on a tree whose tracked files are clean.
+#[test]
+fn read_tree_of_another_tree_over_untracked_files_comes_back() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "other"]).ok();
+    repo.write("notes.txt", "theirs\n").commit("notes");
+    repo.git(["switch", "-q", "-c", "agent/c1", "main"]).ok();
+    repo.write("notes.txt", "my precious notes\n");
+    let before = repo.state();
+    repo.shim_env(["read-tree", "--reset", "-u", "other"], C1)
+        .ok();
+    assert_eq!(repo.read("notes.txt").as_deref(), Some("theirs\n"));
+    undo(&repo);
+    assert_eq!(
+        repo.read("notes.txt").as_deref(),
+        Some("my precious notes\n")
+    );
+    assert_eq!(repo.state(), before);
+}
+
+/// A path named in bytes that are not UTF-8 is what git reads: the
+/// command is checkpointed as for the whole tree, and undone.
+#[test]
+fn a_path_that_is_not_utf8_is_checkpointed_and_comes_back() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    let name = std::ffi::OsStr::from_bytes(b"r\xe9sum\xe9.txt");
+    let untracked = std::ffi::OsStr::from_bytes(b"u\xe9");
+    std::fs::write(repo.dir.join(name), "v1\n").unwrap();
+    repo.git(["add", "-A"]).ok();
+    repo.git(["commit", "-q", "-m", "base"]).ok();
+    std::fs::write(repo.dir.join(name), "v2 precious\n").unwrap();
+    let before = repo.state();
+    repo.shim_env([std::ffi::OsStr::new("checkout"), "--".as_ref(), name], C1)
+        .ok();
+    assert_eq!(std::fs::read(repo.dir.join(name)).unwrap(), b"v1\n");
+    undo(&repo);
+    assert_eq!(
+        std::fs::read(repo.dir.join(name)).unwrap(),
+        b"v2 precious\n"
+    );
+    assert_eq!(repo.state(), before);
+    std::fs::write(repo.dir.join(untracked), "untracked precious\n").unwrap();
+    repo.shim_env(
+        [
+            std::ffi::OsStr::new("clean"),
+            "-f".as_ref(),
+            "--".as_ref(),
+            untracked,
+        ],
+        C1,
+    )
+    .ok();
+    assert!(!repo.dir.join(untracked).exists());
+    undo(&repo);
+    assert_eq!(
+        std::fs::read(repo.dir.join(untracked)).unwrap(),
+        b"untracked precious\n"
+    );
+}
+
 #[test]
 fn an_allow_listed_ignored_file_a_stash_writes_over_comes_back() {
     let repo = TestRepo::new();
