@@ -61,6 +61,20 @@ pub fn main(args: Vec<OsString>) -> u8 {
         if let Verdict::Deny(err) = &a.decision.verdict {
             if guarded || a.action.needs_repo {
                 report_denial(err);
+                // Inside a repository (`git init` over it, `clone . .git/x`),
+                // its audit log records the refusal.
+                if let Some(repo) = a.repo.as_ref() {
+                    let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
+                    let mut record = base_record(&a, repo, &args, &trace_id, started);
+                    record.contract_id = a.facts.as_ref().and_then(|f| f.contract.clone());
+                    record.denial_code = Some(err.code.as_str().to_string());
+                    return finish(
+                        &audit::dir(repo.common_dir()),
+                        record,
+                        clock,
+                        exit::DENIED as i32,
+                    );
+                }
                 return exit::DENIED;
             }
         }

@@ -114,3 +114,30 @@ fn a_read_while_the_policy_is_broken_is_logged_whole() {
     assert_eq!(read["contract_id"], "c1", "{read}");
     assert_eq!(read["branch_before"], "main", "{read}");
 }
+
+/// A refusal of a command that needs no repository (`git init` over this
+/// one, a clone into its git directory) is recorded in the repository it
+/// was made in, like every other denial.
+#[test]
+fn a_refused_command_that_needs_no_repository_is_logged_in_this_one() {
+    let repo = TestRepo::new();
+    let c1 = [("WARD_CONTRACT", "c1")];
+    repo.shim_env(["init", "-q"], &c1)
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    repo.shim_env(["clone", "-q", ".", ".git/sub"], &c1)
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    let denied = repo.audit_records(&["--decision", "deny"]);
+    let ops: Vec<&str> = denied
+        .iter()
+        .map(|l| l["operation"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(ops, ["git.init", "git.clone"], "{denied:#?}");
+    for line in &denied {
+        assert_eq!(line["denial_code"], "EN-GIT-D-004", "{line}");
+        assert_eq!(line["contract_id"], "c1", "{line}");
+        assert_eq!(line["source"], "shim", "{line}");
+        assert_eq!(line["exit_code"], 1, "{line}");
+    }
+}
