@@ -709,7 +709,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             None => "detached HEAD: allowed; the ref-level check still guards protected refs",
         }),
     };
-    if on_protected.is_some() && action.pull_integrates && settings.branches.sync_from_upstream {
+    if on_protected.is_some()
+        && action.pull_integrates
+        && settings.branches.sync_from_upstream
+        && !matches!(d.verdict, Verdict::Switch(_))
+    {
         d.fast_forward_only = true;
         d.rule = format!("{}; a pull there only fast-forwards (pull.ff=only)", d.rule);
     }

@@ -282,6 +282,24 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
             a.hooks_off =
                 Some("pull --no-verify skips the pre-merge-commit and commit-msg hooks".into());
         }
+        // `pull origin feature` on `main` brings another branch in: that
+        // is making commits there (a merge, or a fast-forward onto it),
+        // not syncing `main` with its own.
+        if let Some(current) = ctx.current_branch {
+            let another = p
+                .args
+                .iter()
+                .skip(1)
+                .filter(|s| *s != "tag")
+                .map(|s| s.trim_start_matches('+'))
+                .filter(|s| !s.starts_with('^'))
+                .map(|s| s.split(':').next().unwrap_or_default())
+                .map(|s| s.strip_prefix("refs/heads/").unwrap_or(s))
+                .any(|src| !src.is_empty() && src != current);
+            if another {
+                a.creates_commits = true;
+            }
+        }
     }
     // Refspecs from stdin, or tags moved by `--force --tags`: refs the
     // command line does not name.

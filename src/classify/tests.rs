@@ -644,6 +644,11 @@ fn the_issue_command_lines() {
             ))),
         ),
         ("fetch", syncs(m("fetch"))),
+        // Another branch pulled into `main` makes commits there; its own syncs.
+        ("pull origin feature", commits(merges(syncs(m("pull"))))),
+        ("pull --ff-only origin +feature", commits(syncs(m("pull")))),
+        ("pull origin main", merges(syncs(m("pull")))),
+        ("pull upstream refs/heads/main", merges(syncs(m("pull")))),
         ("lfs pull", u("lfs")),
     ];
     check(rows);

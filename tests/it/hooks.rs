@@ -708,6 +708,40 @@ fn a_pull_that_would_merge_on_main_says_how_to_merge_elsewhere() {
         .is_some_and(|c| c == 0));
 }
 
+/// `pull origin feature` on `main` brings another branch in: the agent is
+/// moved to its own branch first, as for `merge origin/feature`, and
+/// `main` stays; its own branch's pull still syncs it.
+#[test]
+fn a_pull_of_another_branch_on_main_moves_to_the_agent_branch() {
+    let repo = installed();
+    let _remote = with_remote(&repo);
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    repo.write("f.txt", "f\n").commit("feature work");
+    repo.git(["push", "-q", "origin", "feature"]).ok();
+    repo.git(["switch", "-q", "main"]).ok();
+    let main = repo.rev("main");
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    let (_, v) = repo.ward_json(
+        [
+            "explain",
+            "--json",
+            "--as-agent",
+            "--",
+            "pull",
+            "origin",
+            "feature",
+        ],
+        c1,
+    );
+    assert_eq!(v["decision"], "autoswitch", "{v}");
+    repo.shim_env(["pull", "-q", "--no-rebase", "origin", "feature"], c1)
+        .ok()
+        .stderr_has("switched to 'agent/c1'");
+    assert_eq!(repo.branch(), "agent/c1");
+    assert_eq!(repo.rev("main"), main);
+    assert_eq!(repo.read("f.txt").as_deref(), Some("f\n"));
+}
+
 #[test]
 fn pull_ff_only_syncs_a_clean_protected_branch() {
     let repo = installed();
