@@ -493,7 +493,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         }
     }
 
-    if let Some(what) = &facts.writes_guarded {
+    // A person's git meets only the hooks, which see neither the files a
+    // command writes nor the config it sets.
+    let person = facts.actor == Actor::Human && !facts.saving && !facts.in_hook;
+    if let Some(what) = facts.writes_guarded.as_ref().filter(|_| !person) {
         let hint = if action.new_trees.is_empty() {
             "keep what git writes out of the git directory and off git-ward's policy files: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside the git directory"
         } else {
@@ -525,7 +528,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         return Decision::allow("read-only");
     }
 
-    if settings.branches.sync_from_upstream {
+    if settings.branches.sync_from_upstream && !person {
         let own = |key: &str| agents_own(action, &facts.agent_remotes, key);
         if let Some(key) = action
             .repoints
@@ -781,6 +784,29 @@ fn decide_commit_on_protected(
     // command. The matrix's code
     // stands (no contract is EN-GIT-D-003); the hint says where to go, not
     // to start a contract and retry, which would move no one here.
+    // A person's git (`explain` for one) meets the pre-commit hook only in
+    // a `commit` that runs it; a command that moves the branch otherwise
+    // meets reference-transaction, and one that writes only the index and
+    // files meets no hook at all.
+    if facts.actor == Actor::Human && !facts.saving && !facts.in_hook {
+        let index_only = matches!(
+            action.command.as_str(),
+            "add" | "rm" | "mv" | "stash" | "apply" | "update-index" | "read-tree"
+        );
+        if index_only {
+            return Decision::allow(
+                "a person's command that writes only the index and files: no hook judges it",
+            );
+        }
+        if action.command != "commit" || action.hooks_off.is_some() {
+            return Decision::deny(
+                Code::D001,
+                format!("{op} moves protected ref '{branch}'"),
+                format!("{HINT_PROTECTED_REF}; a protected branch may only be synced to its upstream (`git pull --ff-only`)"),
+                "branches.protected",
+            );
+        }
+    }
     if (facts.actor == Actor::Human && !facts.saving) || facts.in_hook {
         let mut hint = own_branch_hint(facts, branch, target.as_deref());
         if facts.actor == Actor::Agent && capability == CapabilityFor::On {

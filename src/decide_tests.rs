@@ -1040,6 +1040,72 @@ fn the_matrix() {
             human("feat"),
             Want::Deny(Code::D001),
         ),
+        // A person meets only the hooks: pre-commit for a commit that runs
+        // it, reference-transaction for a command that moves the branch,
+        // none for one that writes only the index, files or config.
+        (
+            "everyone: human commits on main",
+            &everyone,
+            commit(),
+            human("main"),
+            Want::Deny(Code::D003),
+        ),
+        (
+            "everyone: human commits --no-verify on main",
+            &everyone,
+            Action {
+                hooks_off: Some(
+                    "commit --no-verify skips the pre-commit and commit-msg hooks".into(),
+                ),
+                ..commit()
+            },
+            human("main"),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "everyone: human merges on main",
+            &everyone,
+            commit_like("merge"),
+            human("main"),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "everyone: human stages on main",
+            &everyone,
+            commit_like("add"),
+            human("main"),
+            Want::Allow,
+        ),
+        (
+            "everyone: human re-points main's upstream",
+            &everyone,
+            Action {
+                repoints: vec!["branch.main.merge".into()],
+                ..Action::mutating("branch")
+            },
+            human("feat"),
+            Want::Allow,
+        ),
+        (
+            "everyone: agent re-points main's upstream",
+            &everyone,
+            Action {
+                repoints: vec!["branch.main.merge".into()],
+                ..Action::mutating("branch")
+            },
+            agent("feat", None),
+            Want::Deny(Code::D001),
+        ),
+        (
+            "everyone: human writes into the git directory",
+            &everyone,
+            Action::mutating("diff"),
+            Facts {
+                writes_guarded: Some("writes into the git directory (/r/.git/x)".into()),
+                ..human("feat")
+            },
+            Want::Allow,
+        ),
         // The shim checkpoints an agent's command; a person's git never
         // goes through it.
         (
