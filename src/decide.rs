@@ -779,11 +779,6 @@ fn decide_commit_on_protected(
         .contract
         .as_deref()
         .map(|c| format!("{}{c}", policy.settings.branches.agent_prefix));
-    // Only the shim (and `git ward save`) moves anyone: a person's git
-    // never goes through the shim, and a hook cannot move HEAD before the
-    // command. The matrix's code
-    // stands (no contract is EN-GIT-D-003); the hint says where to go, not
-    // to start a contract and retry, which would move no one here.
     // A person's git (`explain` for one) meets the pre-commit hook only in
     // a `commit` that runs it; a command that moves the branch otherwise
     // meets reference-transaction, and one that writes only the index and
@@ -807,6 +802,11 @@ fn decide_commit_on_protected(
             );
         }
     }
+    // Only the shim (and `git ward save`) moves anyone: a person's git
+    // never goes through the shim, and a hook cannot move HEAD before the
+    // command. The matrix's code
+    // stands (no contract is EN-GIT-D-003); the hint says where to go, not
+    // to start a contract and retry, which would move no one here.
     if (facts.actor == Actor::Human && !facts.saving) || facts.in_hook {
         let mut hint = own_branch_hint(facts, branch, target.as_deref());
         if facts.actor == Actor::Agent && capability == CapabilityFor::On {

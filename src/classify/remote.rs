@@ -209,7 +209,6 @@ fn same_name(src: &str, ctx: &Context) -> String {
     }
 }
 
-/// Is this source a tag rather than a branch?
 /// The remote ref a deletion of `name` (`:v1`, `--delete v1`) removes:
 /// git matches a short name against the remote's refs, so `v1` is the
 /// remote's tag `v1` where it has one. Read here as a tag when this
@@ -232,6 +231,7 @@ fn deleted_ref(name: String, remote: Option<&str>, ctx: &Context) -> String {
     }
 }
 
+/// Is this source a tag rather than a branch?
 fn is_tag(src: &str, ctx: &Context) -> bool {
     src.starts_with("refs/tags/")
         || (!src.is_empty()
