@@ -71,9 +71,7 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
             return Ok(None);
         }
         Ok(Ok(mut scan)) => {
-            scan.trees.intent_to_add = marks
-                .map(|m| snapshot::paths_text(&m.intent))
-                .unwrap_or_default();
+            scan.trees.intent_to_add = marks.map(|m| m.intent).unwrap_or_default();
             scan
         }
         Ok(Err(why)) => {
@@ -105,7 +103,7 @@ fn abandon(fi: Dialog) {
 fn hash(hasher: Dialog, paths: &[Vec<u8>]) -> Result<Option<Vec<String>>> {
     let mut stdin = Vec::new();
     for p in paths {
-        stdin.extend_from_slice(&import::quote(p));
+        stdin.extend_from_slice(&super::cquote::quote(p));
         stdin.push(b'\n');
     }
     let end = hasher.finish_with(stdin)?;

@@ -2,6 +2,8 @@
 //! starting tree plus `M` (put) and `D` (delete) lines, in git's own
 //! quoting. Pure text, so it is tested without a repository.
 
+use super::cquote::quote;
+
 /// What a path holds after an edit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Blob {
@@ -123,37 +125,9 @@ pub fn tree_of_answer(line: &str) -> Option<String> {
     }
 }
 
-/// A path as git's C-style quoting writes it, when it needs quoting (a
-/// leading `"`, a backslash, a control character); else as it is. Both
-/// fast-import and `hash-object --stdin-paths` read it back.
-pub fn quote(path: &[u8]) -> Vec<u8> {
-    let needs = |b: u8| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\';
-    if !path.iter().any(|b| needs(*b)) {
-        return path.to_vec();
-    }
-    let mut out = vec![b'"'];
-    for &b in path {
-        match b {
-            b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
-            b if needs(b) => out.extend_from_slice(format!("\\{b:03o}").as_bytes()),
-            b => out.push(b),
-        }
-    }
-    out.push(b'"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn paths_are_quoted_only_when_they_must_be() {
-        assert_eq!(quote(b"a b/c.txt"), b"a b/c.txt");
-        assert_eq!(quote(b"a\nb"), b"\"a\\012b\"");
-        assert_eq!(quote(b"\"q\\"), b"\"\\\"q\\\\\"");
-        assert_eq!(quote(b"caf\xc3\xa9"), b"caf\xc3\xa9");
-    }
 
     #[test]
     fn a_commit_deletes_before_it_puts() {

@@ -18,7 +18,8 @@
 //!   `hash-object`, `fast-import`), with [`scan`] (one status scan as
 //!   edits of HEAD's tree), [`status`] (its records) and [`import`] (the
 //!   fast-import stream);
-//! - [`store`]: ids, trailers, listing, retention;
+//! - [`store`]: ids, trailers, listing, retention, with [`cquote`] (paths
+//!   in git's C-style quoting, exact in a trailer);
 //! - [`stash`]: the stash list, recorded and put back in order;
 //! - [`merge`]: a merge in progress, recorded and put back;
 //! - [`lost`]: commits only reflogs keep, kept before they are expired;
@@ -29,6 +30,7 @@
 mod before;
 pub mod clean;
 pub mod cmd;
+pub mod cquote;
 pub mod direct;
 pub mod ignored;
 pub mod import;

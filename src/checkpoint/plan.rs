@@ -83,7 +83,7 @@ pub struct Plan {
     /// Directories others could not read when the checkpoint was taken,
     /// with their permission bits: set again once the files are written.
     #[serde(skip)]
-    pub private_dirs: Vec<(u32, String)>,
+    pub private_dirs: Vec<(u32, Vec<u8>)>,
 }
 
 /// A file too large for the checkpoint (`checkpoint.max_file_size`).
@@ -392,16 +392,16 @@ pub struct Failure {
 impl Plan {
     /// Takes the permission bits a checkpoint recorded ([`Checkpoint::modes`]):
     /// its files are written with them, its directories set to them.
-    pub fn keep_modes(&mut self, modes: &[(u32, String)]) {
-        let files: std::collections::HashMap<&str, u32> =
-            modes.iter().map(|(m, p)| (p.as_str(), *m)).collect();
+    pub fn keep_modes(&mut self, modes: &[(u32, Vec<u8>)]) {
+        let files: std::collections::HashMap<&[u8], u32> =
+            modes.iter().map(|(m, p)| (p.as_slice(), *m)).collect();
         for e in &mut self.entries {
-            e.private = files.get(e.path.as_str()).copied();
+            e.private = files.get(e.raw.as_slice()).copied();
         }
-        let written: HashSet<&str> = self.entries.iter().map(|e| e.path.as_str()).collect();
+        let written: HashSet<&[u8]> = self.entries.iter().map(|e| e.raw.as_slice()).collect();
         self.private_dirs = modes
             .iter()
-            .filter(|(_, p)| !written.contains(p.as_str()))
+            .filter(|(_, p)| !written.contains(p.as_slice()))
             .cloned()
             .collect();
     }
@@ -409,15 +409,15 @@ impl Plan {
 
 /// Sets the recorded permission bits of the directories ([`Plan::private_dirs`])
 /// above the files written, where they are directories now.
-fn set_dir_modes(ctx: &Ctx, dirs: &[(u32, String)], written: &[&&Entry]) {
+fn set_dir_modes(ctx: &Ctx, dirs: &[(u32, Vec<u8>)], written: &[&&Entry]) {
     use std::os::unix::fs::PermissionsExt;
     for (mode, dir) in dirs {
         let above = written.iter().any(|e| {
-            e.path
-                .strip_prefix(dir.as_str())
-                .is_some_and(|r| r.starts_with('/'))
+            e.raw
+                .strip_prefix(dir.as_slice())
+                .is_some_and(|r| r.starts_with(b"/"))
         });
-        let full = ctx.workdir.join(dir);
+        let full = ctx.workdir.join(OsStr::from_bytes(dir));
         if above && std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir()) {
             let _ = std::fs::set_permissions(&full, std::fs::Permissions::from_mode(*mode));
         }
@@ -430,7 +430,7 @@ fn set_dir_modes(ctx: &Ctx, dirs: &[(u32, String)], written: &[&&Entry]) {
 pub fn apply(
     ctx: &Ctx,
     entries: &[&Entry],
-    private_dirs: &[(u32, String)],
+    private_dirs: &[(u32, Vec<u8>)],
 ) -> Result<Vec<Failure>> {
     let mut failures = Vec::new();
     let tmp_dir = ctx.git_dir.join("ward").join("tmp");

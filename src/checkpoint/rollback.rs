@@ -6,7 +6,9 @@
 //! the paths that differ. Killed at any point, the repository is either
 //! untouched or its pre-rollback state is one `git ward rollback` away.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, IsTerminal, Write};
+use std::os::unix::ffi::OsStrExt;
 
 use serde_json::json;
 
@@ -278,12 +280,9 @@ pub struct Prepared {
 /// is recorded as its `ours` side: after `stash pop` conflicts over a
 /// staged edit, the same tree as before.)
 pub fn index_differs(cp: &Checkpoint, present: &Trees) -> bool {
-    let set = |paths: &[String]| {
-        paths
-            .iter()
-            .cloned()
-            .collect::<std::collections::BTreeSet<String>>()
-    };
+    fn set<T: Ord>(paths: &[T]) -> std::collections::BTreeSet<&T> {
+        paths.iter().collect()
+    }
     cp.index_tree.as_deref() != Some(present.index_tree.as_str())
         || set(&cp.conflicted) != set(&present.conflicted)
         || set(&cp.intent_to_add) != set(&present.intent_to_add)
@@ -415,10 +414,7 @@ pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     };
     snapshot::wait_for_index_lock(&ctx.git_dir)?;
     ctx.git.run(["read-tree", "--reset", tree])?;
-    let nul = |paths: &[String]| {
-        let paths: Vec<Vec<u8>> = paths.iter().map(|p| p.clone().into_bytes()).collect();
-        snapshot::nul_terminated(&paths)
-    };
+    let nul = snapshot::nul_terminated;
     if !cp.skip_worktree.is_empty() {
         // Marked again where the checkpoint found them marked.
         let args = ["update-index", "-z", "--skip-worktree", "--stdin"];
@@ -426,10 +422,10 @@ pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
             .output_with(args, &[], Some(&nul(&cp.skip_worktree)))?;
     }
     // Added with --intent-to-add again (a file gone since stays out).
-    let intended: Vec<String> = cp
+    let intended: Vec<Vec<u8>> = cp
         .intent_to_add
         .iter()
-        .filter(|p| std::fs::symlink_metadata(ctx.workdir.join(p)).is_ok())
+        .filter(|p| std::fs::symlink_metadata(ctx.workdir.join(OsStr::from_bytes(p))).is_ok())
         .cloned()
         .collect();
     if !intended.is_empty() {

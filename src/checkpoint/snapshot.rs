@@ -99,20 +99,12 @@ pub struct Trees {
     pub ignored: Vec<String>,
     /// Untracked files and their directories that others may not read
     /// ([`Checkpoint::modes`]).
-    pub modes: Vec<(u32, String)>,
+    pub modes: Vec<(u32, Vec<u8>)>,
     /// Skip-worktree entries whose files were taken from disk
     /// ([`Checkpoint::skip_worktree`]).
-    pub skip_worktree: Vec<String>,
+    pub skip_worktree: Vec<Vec<u8>>,
     /// Intent-to-add entries ([`Checkpoint::intent_to_add`]).
-    pub intent_to_add: Vec<String>,
-}
-
-/// Paths as text, for a checkpoint's trailers.
-pub(super) fn paths_text(paths: &[Vec<u8>]) -> Vec<String> {
-    paths
-        .iter()
-        .map(|p| String::from_utf8_lossy(p).into_owned())
-        .collect()
+    pub intent_to_add: Vec<Vec<u8>>,
 }
 
 /// A temporary index file that removes itself (and its lock).
@@ -274,8 +266,8 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
             )?;
         }
     }
-    t.skip_worktree = paths_text(&marks.skipped);
-    t.intent_to_add = paths_text(&marks.intent);
+    t.skip_worktree = marks.skipped.clone();
+    t.intent_to_add = marks.intent.clone();
 
     // The staged tree first: `write-tree` also fills the copy's cache of
     // tree ids, so the working tree's `write-tree` below only rehashes the
@@ -374,24 +366,29 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
 }
 
 /// Untracked files others may not read (no read bit for group or
-/// others), and such directories above them: what a checkout would make
-/// readable. Paths git-ward cannot write in a trailer (a newline) are
-/// left out, and so is everything past [`Private::MAX`].
+/// others), and the directories above untracked files that others may
+/// not read or enter (a `secrets/` of 700 keeps the files in it private,
+/// whatever their own bits): what a checkout would make readable.
+/// Everything past [`Private::MAX`] is left out.
 #[derive(Default)]
 pub(super) struct Private {
-    pub(super) modes: Vec<(u32, String)>,
+    pub(super) modes: Vec<(u32, Vec<u8>)>,
     dirs: std::collections::HashSet<Vec<u8>>,
 }
 
 impl Private {
     const MAX: usize = 1000;
 
-    pub(super) fn note(&mut self, workdir: &Path, path: &[u8], mode: u32) {
-        if mode & 0o044 == 0o044 || path.contains(&b'\n') || self.modes.len() >= Self::MAX {
-            return;
+    fn keep(&mut self, mode: u32, path: Vec<u8>) {
+        if self.modes.len() < Self::MAX {
+            self.modes.push((mode & 0o7777, path));
         }
-        self.modes
-            .push((mode & 0o7777, String::from_utf8_lossy(path).into_owned()));
+    }
+
+    pub(super) fn note(&mut self, workdir: &Path, path: &[u8], mode: u32) {
+        if mode & 0o044 != 0o044 {
+            self.keep(mode, path.to_vec());
+        }
         // Its directories, each once.
         let mut end = path.len();
         while let Some(slash) = path[..end].iter().rposition(|b| *b == b'/') {
@@ -404,8 +401,7 @@ impl Private {
                 .map(|m| m.permissions().mode())
                 .unwrap_or(0o755);
             if bits & 0o055 != 0o055 {
-                self.modes
-                    .push((bits & 0o7777, String::from_utf8_lossy(&dir).into_owned()));
+                self.keep(bits, dir);
             }
         }
     }

@@ -15,13 +15,17 @@
 //! `Skipped`, `Conflicted` (a path), `Stash` (`<commit> <message>`, newest
 //! first), `Ref` (`<name> <commit>`), `Merge-Head` (a commit `MERGE_HEAD`
 //! named), `Merge-State` (the commit holding a merge in progress, see
-//! [`super::merge`]), and `Mode` (`<octal bits> <path>`, an untracked file
-//! or directory others may not read).
+//! [`super::merge`]), `Mode` (`<octal bits> <path>`, an untracked file
+//! or directory others may not read), `Skip-Worktree` and `Intent-To-Add`
+//! (a path whose index entry has that mark). Paths in `Mode`,
+//! `Skip-Worktree` and `Intent-To-Add` are in git's C-style quoting when
+//! they need it ([`super::cquote`]), so every name comes back exact.
 
 use std::path::Path;
 
 use serde::Serialize;
 
+use super::cquote::{quote_text, unquote_text};
 use super::Ctx;
 use crate::error::{Error, Result};
 
@@ -113,13 +117,32 @@ pub struct Checkpoint {
     /// Untracked files and directories that others may not read, with
     /// their permission bits: restored with them, not as a checkout would
     /// make them (a `.env` of mode 600 must not come back 644).
-    pub modes: Vec<(u32, String)>,
+    #[serde(serialize_with = "modes_as_text")]
+    pub modes: Vec<(u32, Vec<u8>)>,
     /// Index entries marked skip-worktree whose files the checkpoint took
     /// from disk: marked again when its index is restored.
-    pub skip_worktree: Vec<String>,
+    #[serde(serialize_with = "paths_as_text")]
+    pub skip_worktree: Vec<Vec<u8>>,
     /// Index entries added with `--intent-to-add`, which no staged tree
     /// holds: added so again when its index is restored.
-    pub intent_to_add: Vec<String>,
+    #[serde(serialize_with = "paths_as_text")]
+    pub intent_to_add: Vec<Vec<u8>>,
+}
+
+/// Paths in JSON, as text (bytes that are not UTF-8 shown as U+FFFD).
+fn paths_as_text<S: serde::Serializer>(
+    paths: &[Vec<u8>],
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(paths.iter().map(|p| String::from_utf8_lossy(p)))
+}
+
+/// [`Checkpoint::modes`] in JSON: `[bits, path]` pairs, the path as text.
+fn modes_as_text<S: serde::Serializer>(
+    modes: &[(u32, Vec<u8>)],
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(modes.iter().map(|(m, p)| (m, String::from_utf8_lossy(p))))
 }
 
 impl Checkpoint {
@@ -190,13 +213,13 @@ impl Checkpoint {
             t("Merge-State", s);
         }
         for (mode, path) in &self.modes {
-            t("Mode", &format!("{mode:o} {path}"));
+            t("Mode", &format!("{mode:o} {}", quote_text(path)));
         }
         for path in &self.skip_worktree {
-            t("Skip-Worktree", path);
+            t("Skip-Worktree", &quote_text(path));
         }
         for path in &self.intent_to_add {
-            t("Intent-To-Add", path);
+            t("Intent-To-Add", &quote_text(path));
         }
         m
     }
@@ -243,8 +266,8 @@ impl Checkpoint {
                 }
                 "Merge-Head" => cp.merge_heads.push(v),
                 "Merge-State" => cp.merge_state = Some(v),
-                "Skip-Worktree" => cp.skip_worktree.push(v),
-                "Intent-To-Add" => cp.intent_to_add.push(v),
+                "Skip-Worktree" => cp.skip_worktree.push(unquote_text(value)),
+                "Intent-To-Add" => cp.intent_to_add.push(unquote_text(value)),
                 "Mode" => {
                     let parsed = value
                         .split_once(' ')
@@ -252,7 +275,7 @@ impl Checkpoint {
                     if let Some((mode, path)) = parsed {
                         // Permission bits only: never set-user-id,
                         // set-group-id or sticky, whatever a trailer says.
-                        cp.modes.push((mode & 0o777, path.to_string()));
+                        cp.modes.push((mode & 0o777, unquote_text(path)));
                     }
                 }
                 "Ref" => {
@@ -729,8 +752,13 @@ mod tests {
         c.refs.push(("refs/heads/x".into(), "456".into()));
         c.merge_heads.push("789".into());
         c.merge_state = Some("abc".into());
-        c.modes.push((0o600, ".env".into()));
-        c.modes.push((0o700, "secret dir".into()));
+        c.modes.push((0o600, b".env".to_vec()));
+        c.modes.push((0o700, b"secret dir".to_vec()));
+        c.modes.push((0o600, b"secret\nkey".to_vec()));
+        c.modes.push((0o700, b"keys\xfe".to_vec()));
+        c.skip_worktree.push(b"a\nb".to_vec());
+        c.skip_worktree.push(b"a b".to_vec());
+        c.intent_to_add.push(b"new\xff".to_vec());
         let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
         assert_eq!(back.modes, c.modes);
         // A trailer asking for set-user-id gets the permission bits only.
@@ -738,7 +766,9 @@ mod tests {
             .message()
             .replace("Ward-Mode: 600 .env", "Ward-Mode: 4777 .env");
         let back_forged = Checkpoint::parse("cc", "tt", &forged).unwrap();
-        assert_eq!(back_forged.modes[0], (0o777, ".env".to_string()));
+        assert_eq!(back_forged.modes[0], (0o777, b".env".to_vec()));
+        assert_eq!(back.skip_worktree, c.skip_worktree);
+        assert_eq!(back.intent_to_add, c.intent_to_add);
         assert_eq!(back.description, "turn 2 more");
         assert_eq!(back.kind, Kind::Turn);
         assert_eq!(back.turn, Some(2));

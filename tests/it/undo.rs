@@ -941,6 +941,51 @@ fn an_intent_to_add_entry_comes_back_as_one() {
     assert_eq!(repo.state(), before);
 }
 
+/// Skip-worktree and intent-to-add marks on names with a newline or
+/// bytes that are not UTF-8 come back on exactly those entries, and on no
+/// other (`a b` is not `a\nb`).
+#[test]
+fn index_marks_on_odd_names_come_back_on_the_same_entries() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    let at = |rel: &[u8]| repo.dir.join(std::ffi::OsStr::from_bytes(rel));
+    let name = |rel: &'static [u8]| std::ffi::OsStr::from_bytes(rel);
+    for rel in [&b"a\nb"[..], b"a b", b"s\xe9"] {
+        std::fs::write(at(rel), "1\n").unwrap();
+    }
+    repo.write("other", "1\n");
+    repo.git(["add", "-A"]).ok();
+    repo.git(["commit", "-q", "-m", "base"]).ok();
+    for rel in [&b"a\nb"[..], b"s\xe9"] {
+        repo.git([
+            "update-index".as_ref(),
+            "--skip-worktree".as_ref(),
+            name(rel),
+        ])
+        .ok();
+        std::fs::write(at(rel), "local only\n").unwrap();
+    }
+    std::fs::write(at(b"new\xff"), "draft\n").unwrap();
+    std::fs::write(at(b"new\nline"), "draft\n").unwrap();
+    repo.git([
+        "add".as_ref(),
+        "-N".as_ref(),
+        name(b"new\xff"),
+        name(b"new\nline"),
+    ])
+    .ok();
+    repo.write("other", "edit\n");
+    let marks = || repo.git(["ls-files", "-v", "-z"]).stdout;
+    let before = marks();
+    repo.shim_env(["checkout", "HEAD", "--", "other"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!(marks(), before);
+    assert_eq!(std::fs::read(at(b"a\nb")).unwrap(), b"local only\n");
+}
+
 #[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
@@ -1578,6 +1623,50 @@ fn files_others_could_not_read_come_back_so() {
     assert_eq!(mode("secrets"), Some(0o700));
     // Files anyone could read come back as a checkout makes them.
     assert_eq!(mode("new/untracked.txt").map(|m| m & 0o044), Some(0o044));
+}
+
+/// Private files and directories whose names hold a newline or bytes
+/// that are not UTF-8, and a private directory of files anyone could read
+/// in it: each comes back with its own bits, never readable by others.
+#[test]
+fn private_files_and_directories_with_odd_names_come_back_private() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::PermissionsExt;
+    let repo = agent_repo();
+    let at = |rel: &[u8]| repo.dir.join(std::ffi::OsStr::from_bytes(rel));
+    let mode = |rel: &[u8]| {
+        std::fs::metadata(at(rel))
+            .map(|m| m.permissions().mode() & 0o777)
+            .ok()
+    };
+    let make = |rel: &[u8], bits: u32| {
+        std::fs::write(at(rel), "TOKEN=1\n").unwrap();
+        std::fs::set_permissions(at(rel), std::fs::Permissions::from_mode(bits)).unwrap();
+    };
+    let private_dir = |rel: &[u8]| {
+        std::fs::create_dir(at(rel)).unwrap();
+        make(&[rel, b"/k"].concat(), 0o644);
+        std::fs::set_permissions(at(rel), std::fs::Permissions::from_mode(0o700)).unwrap();
+    };
+    make(b"secret\nkey", 0o600);
+    make(b"t\xe9l\xe9.env", 0o600);
+    private_dir(b"keys\xfe");
+    private_dir(b"dir\nname");
+    private_dir(b"keys");
+    repo.shim_env(["clean", "-fdq"], C1).ok();
+    assert_eq!(mode(b"secret\nkey"), None);
+    undo(&repo);
+    for (rel, bits) in [
+        (&b"secret\nkey"[..], 0o600),
+        (b"t\xe9l\xe9.env", 0o600),
+        (b"keys\xfe", 0o700),
+        (b"dir\nname", 0o700),
+        (b"keys", 0o700),
+        (b"keys/k", 0o644),
+    ] {
+        assert_eq!(mode(rel), Some(bits), "{}", String::from_utf8_lossy(rel));
+    }
+    assert_eq!(std::fs::read(at(b"keys\xfe/k")).unwrap(), b"TOKEN=1\n");
 }
 
 #[test]
