@@ -275,8 +275,8 @@ pub struct Prepared {
 }
 
 /// Does the staged state differ from the checkpoint's: the staged tree,
-/// which paths are in conflict, or which are marked intent-to-add or
-/// skip-worktree (none of which a staged tree shows)? (A conflicted path
+/// which paths are in conflict, or which are marked intent-to-add,
+/// skip-worktree or assume-unchanged (none of which a staged tree shows)? (A conflicted path
 /// is recorded as its `ours` side: after `stash pop` conflicts over a
 /// staged edit, the same tree as before.)
 pub fn index_differs(cp: &Checkpoint, present: &Trees) -> bool {
@@ -287,6 +287,7 @@ pub fn index_differs(cp: &Checkpoint, present: &Trees) -> bool {
         || set(&cp.conflicted) != set(&present.conflicted)
         || set(&cp.intent_to_add) != set(&present.intent_to_add)
         || set(&cp.skip_worktree) != set(&present.skip_worktree)
+        || set(&cp.assume_unchanged) != set(&present.assume_unchanged)
 }
 
 /// Snapshots the present and plans the way to `cp`.
@@ -406,7 +407,8 @@ pub fn safety_line(id: &str) -> String {
 
 /// Sets the real index to the checkpoint's staged tree, keeping the stat
 /// cache of unchanged entries, its skip-worktree marks on the files it
-/// took from disk, and the merge state to its (a merge in progress comes
+/// took from disk, its assume-unchanged and intent-to-add marks, and the
+/// merge state to its (a merge in progress comes
 /// back with its conflict stages).
 pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     let Some(tree) = &cp.index_tree else {
@@ -415,11 +417,15 @@ pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     snapshot::wait_for_index_lock(&ctx.git_dir)?;
     ctx.git.run(["read-tree", "--reset", tree])?;
     let nul = snapshot::nul_terminated;
-    if !cp.skip_worktree.is_empty() {
-        // Marked again where the checkpoint found them marked.
-        let args = ["update-index", "-z", "--skip-worktree", "--stdin"];
-        ctx.git
-            .output_with(args, &[], Some(&nul(&cp.skip_worktree)))?;
+    // Marked again where the checkpoint found them marked.
+    for (paths, flag) in [
+        (&cp.skip_worktree, "--skip-worktree"),
+        (&cp.assume_unchanged, "--assume-unchanged"),
+    ] {
+        if !paths.is_empty() {
+            let args = ["update-index", "-z", flag, "--stdin"];
+            ctx.git.output_with(args, &[], Some(&nul(paths)))?;
+        }
     }
     // Added with --intent-to-add again (a file gone since stays out).
     let intended: Vec<Vec<u8>> = cp

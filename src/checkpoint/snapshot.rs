@@ -105,6 +105,8 @@ pub struct Trees {
     pub skip_worktree: Vec<Vec<u8>>,
     /// Intent-to-add entries ([`Checkpoint::intent_to_add`]).
     pub intent_to_add: Vec<Vec<u8>>,
+    /// Assume-unchanged entries ([`Checkpoint::assume_unchanged`]).
+    pub assume_unchanged: Vec<Vec<u8>>,
 }
 
 /// A temporary index file that removes itself (and its lock).
@@ -268,6 +270,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
     }
     t.skip_worktree = marks.skipped.clone();
     t.intent_to_add = marks.intent.clone();
+    t.assume_unchanged = marks.assumed.clone();
 
     // The staged tree first: `write-tree` also fills the copy's cache of
     // tree ids, so the working tree's `write-tree` below only rehashes the
@@ -619,6 +622,7 @@ pub(super) fn describe(ctx: &Ctx, t: &Trees, opts: &Options) -> Checkpoint {
     cp.modes = t.modes.clone();
     cp.skip_worktree = t.skip_worktree.clone();
     cp.intent_to_add = t.intent_to_add.clone();
+    cp.assume_unchanged = t.assume_unchanged.clone();
     cp.refs = opts.keep_refs;
     if opts.keep_stashes {
         cp.stashes = super::stash::list(ctx);

@@ -16,9 +16,9 @@
 //! first), `Ref` (`<name> <commit>`), `Merge-Head` (a commit `MERGE_HEAD`
 //! named), `Merge-State` (the commit holding a merge in progress, see
 //! [`super::merge`]), `Mode` (`<octal bits> <path>`, an untracked file
-//! or directory others may not read), `Skip-Worktree` and `Intent-To-Add`
-//! (a path whose index entry has that mark). Paths in `Mode`,
-//! `Skip-Worktree` and `Intent-To-Add` are in git's C-style quoting when
+//! or directory others may not read), `Skip-Worktree`, `Intent-To-Add`
+//! and `Assume-Unchanged` (a path whose index entry has that mark). Paths
+//! in `Mode` and the marks are in git's C-style quoting when
 //! they need it ([`super::cquote`]), so every name comes back exact.
 
 use std::path::Path;
@@ -127,6 +127,10 @@ pub struct Checkpoint {
     /// holds: added so again when its index is restored.
     #[serde(serialize_with = "paths_as_text")]
     pub intent_to_add: Vec<Vec<u8>>,
+    /// Index entries marked assume-unchanged (a local edit kept out of
+    /// commits): marked again when its index is restored.
+    #[serde(serialize_with = "paths_as_text")]
+    pub assume_unchanged: Vec<Vec<u8>>,
 }
 
 /// Paths in JSON, as text (bytes that are not UTF-8 shown as U+FFFD).
@@ -221,6 +225,9 @@ impl Checkpoint {
         for path in &self.intent_to_add {
             t("Intent-To-Add", &quote_text(path));
         }
+        for path in &self.assume_unchanged {
+            t("Assume-Unchanged", &quote_text(path));
+        }
         m
     }
 
@@ -268,6 +275,7 @@ impl Checkpoint {
                 "Merge-State" => cp.merge_state = Some(v),
                 "Skip-Worktree" => cp.skip_worktree.push(unquote_text(value)),
                 "Intent-To-Add" => cp.intent_to_add.push(unquote_text(value)),
+                "Assume-Unchanged" => cp.assume_unchanged.push(unquote_text(value)),
                 "Mode" => {
                     let parsed = value
                         .split_once(' ')
@@ -313,6 +321,7 @@ impl Checkpoint {
             skipped: Vec::new(),
             skip_worktree: Vec::new(),
             intent_to_add: Vec::new(),
+            assume_unchanged: Vec::new(),
             conflicted: Vec::new(),
             stashes: Vec::new(),
             refs: Vec::new(),
@@ -759,6 +768,7 @@ mod tests {
         c.skip_worktree.push(b"a\nb".to_vec());
         c.skip_worktree.push(b"a b".to_vec());
         c.intent_to_add.push(b"new\xff".to_vec());
+        c.assume_unchanged.push(b"config.ini".to_vec());
         let back = Checkpoint::parse("cc", "tt", &c.message()).unwrap();
         assert_eq!(back.modes, c.modes);
         // A trailer asking for set-user-id gets the permission bits only.
@@ -769,6 +779,7 @@ mod tests {
         assert_eq!(back_forged.modes[0], (0o777, b".env".to_vec()));
         assert_eq!(back.skip_worktree, c.skip_worktree);
         assert_eq!(back.intent_to_add, c.intent_to_add);
+        assert_eq!(back.assume_unchanged, c.assume_unchanged);
         assert_eq!(back.description, "turn 2 more");
         assert_eq!(back.kind, Kind::Turn);
         assert_eq!(back.turn, Some(2));

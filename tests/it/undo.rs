@@ -986,6 +986,33 @@ fn index_marks_on_odd_names_come_back_on_the_same_entries() {
     assert_eq!(std::fs::read(at(b"a\nb")).unwrap(), b"local only\n");
 }
 
+/// A file marked assume-unchanged (a local edit kept out of commits)
+/// keeps its mark through a command that rewrites the index and its undo.
+#[test]
+fn an_assume_unchanged_mark_comes_back_with_the_index() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("config.ini", "db=prod\n")
+        .write("a", "a\n")
+        .commit("base");
+    repo.git(["update-index", "--assume-unchanged", "config.ini"])
+        .ok();
+    repo.write("config.ini", "db=localhost\n");
+    // The staged version is only in the index: the command is checkpointed.
+    repo.write("a", "staged\n");
+    repo.git(["add", "a"]).ok();
+    repo.write("a", "on disk\n");
+    let marks = || repo.git(["ls-files", "-v", "config.ini", "a"]).ok().stdout;
+    let before = (marks(), repo.state());
+    assert_eq!(before.0, "H a\nh config.ini\n");
+    repo.shim_env(["read-tree", "HEAD"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 1);
+    undo(&repo);
+    assert_eq!((marks(), repo.state()), before);
+    assert_eq!(repo.read("config.ini").as_deref(), Some("db=localhost\n"));
+}
+
 #[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
