@@ -98,7 +98,7 @@ pub struct LeftOut {
 
 /// The files `skipped` (a checkpoint's `path (size)` items) names, at or
 /// under `paths` (all when empty), each looked for in `workdir`.
-pub fn left_out(workdir: &Path, skipped: &[String], paths: &[String]) -> Vec<LeftOut> {
+pub fn left_out(workdir: &Path, skipped: &[String], paths: &[PathBuf]) -> Vec<LeftOut> {
     skipped
         .iter()
         .map(|item| {
@@ -107,11 +107,7 @@ pub fn left_out(workdir: &Path, skipped: &[String], paths: &[String]) -> Vec<Lef
                 .unwrap_or((item, ""))
         })
         .filter(|(path, _)| {
-            paths.is_empty()
-                || paths.iter().any(|p| {
-                    path.strip_prefix(p.as_str())
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-                })
+            paths.is_empty() || paths.iter().any(|p| Path::new(path).starts_with(p))
         })
         .map(|(path, size)| LeftOut {
             path: path.to_string(),
@@ -290,12 +286,12 @@ pub fn compute(
     ctx: &Ctx,
     present: &str,
     target: &str,
-    paths: &[String],
+    paths: &[PathBuf],
     ignored: &[String],
     target_files: Option<u64>,
     verbose: bool,
 ) -> Result<Plan> {
-    let mut args: Vec<&str> = vec![
+    let mut args: Vec<&OsStr> = [
         "--literal-pathspecs",
         "diff-tree",
         "-r",
@@ -304,8 +300,10 @@ pub fn compute(
         present,
         target,
         "--",
-    ];
-    args.extend(paths.iter().map(String::as_str));
+    ]
+    .map(OsStr::new)
+    .to_vec();
+    args.extend(paths.iter().map(|p| p.as_os_str()));
     let out = ctx.git.output(&args)?;
     if !out.status.success() {
         return Err(Error::internal(format!(
@@ -354,7 +352,7 @@ pub fn compute(
     leave_nested(&ctx.workdir, &mut plan);
     let changed_in_target = (plan.modifies()) as u64;
     if verbose || !paths.is_empty() || target_files.is_none() {
-        let mut args: Vec<&str> = vec![
+        let mut args: Vec<&OsStr> = [
             "--literal-pathspecs",
             "ls-tree",
             "-r",
@@ -363,8 +361,10 @@ pub fn compute(
             "--full-tree",
             target,
             "--",
-        ];
-        args.extend(paths.iter().map(String::as_str));
+        ]
+        .map(OsStr::new)
+        .to_vec();
+        args.extend(paths.iter().map(|p| p.as_os_str()));
         let out = ctx.git.run(&args)?;
         let changed: HashSet<&str> = plan.entries.iter().map(|e| e.path.as_str()).collect();
         let same: Vec<String> = out
@@ -709,23 +709,23 @@ fn parse_batch(data: &[u8]) -> Vec<Option<Vec<u8>>> {
 /// outside the working tree (through `..`, an absolute path, or a
 /// symlinked directory) is refused before anything changes. An empty
 /// result means the whole tree.
-pub fn resolve_paths(workdir: &Path, cwd: &Path, args: &[String]) -> Result<Vec<String>> {
+pub fn resolve_paths(workdir: &Path, cwd: &Path, args: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for arg in args {
         let refuse = |why: &str| {
             Error::invalid(
-                format!("refusing path '{arg}': {why}"),
+                format!("refusing path '{}': {why}", arg.display()),
                 "name files inside the working tree, without symlinked directories on the way",
             )
         };
-        if arg.is_empty() {
+        if arg.as_os_str().is_empty() {
             // Most often an unset shell variable: it must not mean "all".
             return Err(Error::invalid(
                 "refusing an empty path",
                 "name files inside the working tree; `.` names all of it",
             ));
         }
-        let p = Path::new(arg);
+        let p = arg.as_path();
         let abs = if p.is_absolute() {
             p.to_path_buf()
         } else {
@@ -753,7 +753,7 @@ pub fn resolve_paths(workdir: &Path, cwd: &Path, args: &[String]) -> Result<Vec<
         if rel.as_os_str().is_empty() {
             return Ok(Vec::new());
         }
-        out.push(rel.to_string_lossy().into_owned());
+        out.push(rel);
     }
     Ok(out)
 }
@@ -820,10 +820,15 @@ mod tests {
         std::fs::create_dir_all(wt.join("src")).unwrap();
         std::fs::create_dir_all(root.join("outside")).unwrap();
         std::os::unix::fs::symlink(root.join("outside"), wt.join("link")).unwrap();
-        let ok = |a: &str| resolve_paths(&wt, &wt.join("src"), &[a.to_string()]);
-        assert_eq!(ok("a.rs").unwrap(), vec!["src/a.rs"]);
-        assert_eq!(ok("../README").unwrap(), vec!["README"]);
-        assert_eq!(ok(wt.join("x").to_str().unwrap()).unwrap(), vec!["x"]);
+        let ok = |a: &str| resolve_paths(&wt, &wt.join("src"), &[a.into()]);
+        assert_eq!(ok("a.rs").unwrap(), vec![PathBuf::from("src/a.rs")]);
+        assert_eq!(ok("../README").unwrap(), vec![PathBuf::from("README")]);
+        assert_eq!(
+            ok(wt.join("x").to_str().unwrap()).unwrap(),
+            vec![PathBuf::from("x")]
+        );
+        let latin1 = resolve_paths(&wt, &wt, &[OsStr::from_bytes(b"r\xe9sum\xe9").into()]);
+        assert_eq!(latin1.unwrap()[0].as_os_str().as_bytes(), b"r\xe9sum\xe9");
         assert!(ok("..").unwrap().is_empty(), "the top means everything");
         for bad in [
             "../../x",
@@ -840,11 +845,9 @@ mod tests {
     fn an_empty_path_is_refused_not_taken_for_the_whole_tree() {
         let tmp = tempfile::tempdir().unwrap();
         let wt = std::fs::canonicalize(tmp.path()).unwrap();
-        let err = resolve_paths(&wt, &wt, &["a".to_string(), String::new()]).unwrap_err();
+        let err = resolve_paths(&wt, &wt, &["a".into(), PathBuf::new()]).unwrap_err();
         assert!(err.message.contains("empty path"), "{}", err.message);
-        assert!(resolve_paths(&wt, &wt, &[".".to_string()])
-            .unwrap()
-            .is_empty());
+        assert!(resolve_paths(&wt, &wt, &[".".into()]).unwrap().is_empty());
     }
 
     #[test]
@@ -870,7 +873,7 @@ mod tests {
                 ("dirt.bin", "1.0 MiB", true)
             ]
         );
-        let under = left_out(tmp.path(), &skipped, &["dir".to_string()]);
+        let under = left_out(tmp.path(), &skipped, &["dir".into()]);
         assert_eq!(under.len(), 1);
         let plan = Plan {
             left_out: all,

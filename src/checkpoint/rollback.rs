@@ -9,6 +9,7 @@
 use std::ffi::OsStr;
 use std::io::{BufRead, IsTerminal, Write};
 use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
 
 use serde_json::json;
 
@@ -35,7 +36,7 @@ pub struct RollbackArgs {
     pub dry_run: bool,
     /// Restore only these paths (files or directories inside the working tree).
     #[arg(long, num_args = 1.., value_name = "PATH")]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
     /// Show the differences before the plan.
     #[arg(long)]
     pub diff: bool,
@@ -291,7 +292,7 @@ pub fn index_differs(cp: &Checkpoint, present: &Trees) -> bool {
 }
 
 /// Snapshots the present and plans the way to `cp`.
-pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[String], verbose: bool) -> Result<Prepared> {
+pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[PathBuf], verbose: bool) -> Result<Prepared> {
     let present = snapshot::trees(ctx)?;
     let mut plan = plan::compute(
         ctx,
@@ -308,8 +309,8 @@ pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[String], verbose: bool) -> R
 }
 
 /// `git diff` from the present to the checkpoint.
-fn diff(ctx: &Ctx, present: &str, target: &str, paths: &[String]) -> Result<String> {
-    let mut args = vec![
+fn diff(ctx: &Ctx, present: &str, target: &str, paths: &[PathBuf]) -> Result<String> {
+    let mut args: Vec<&OsStr> = [
         "--literal-pathspecs",
         "diff",
         "--no-ext-diff",
@@ -317,8 +318,10 @@ fn diff(ctx: &Ctx, present: &str, target: &str, paths: &[String]) -> Result<Stri
         present,
         target,
         "--",
-    ];
-    args.extend(paths.iter().map(String::as_str));
+    ]
+    .map(OsStr::new)
+    .to_vec();
+    args.extend(paths.iter().map(|p| p.as_os_str()));
     ctx.git.run(&args)
 }
 

@@ -208,6 +208,32 @@ fn files_restores_only_the_named_paths() {
     assert_eq!(repo.read("gone.txt"), None);
 }
 
+/// A name that is not UTF-8 (Latin-1, as in old repositories) is taken
+/// by `--files` as the bytes it is, with `--diff` too.
+#[test]
+fn files_takes_a_path_that_is_not_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let (repo, id) = changed_since();
+    let name = OsStr::from_bytes(b"r\xe9sum\xe9.txt");
+    std::fs::write(repo.dir.join(name), "v2 precious\n").unwrap();
+    let id2 = repo.checkpoint("with it");
+    std::fs::write(repo.dir.join(name), "v3\n").unwrap();
+    let mut args: Vec<&OsStr> = ["rollback", &id2, "--yes", "--diff", "--files"]
+        .map(OsStr::new)
+        .to_vec();
+    args.push(name);
+    repo.ward(args)
+        .ok()
+        .stdout_has("Restored 1 file, removed 0 files");
+    assert_eq!(
+        std::fs::read(repo.dir.join(name)).unwrap(),
+        b"v2 precious\n"
+    );
+    assert_eq!(repo.read("edit.txt").as_deref(), Some("v2\n"));
+    assert_ne!(id, id2);
+}
+
 #[test]
 fn paths_outside_the_worktree_are_refused_before_anything_changes() {
     let (repo, id) = changed_since();
