@@ -105,9 +105,7 @@ pub fn marks(index: &File, workdir: &Path) -> Marks {
         let path = e.path(index);
         if e.flags.contains(Flags::SKIP_WORKTREE) {
             let file = matches!(e.mode, Mode::FILE | Mode::FILE_EXECUTABLE | Mode::SYMLINK);
-            let on_disk = || {
-                std::fs::symlink_metadata(workdir.join(std::ffi::OsStr::from_bytes(path))).is_ok()
-            };
+            let on_disk = || std::fs::symlink_metadata(super::in_tree(workdir, path)).is_ok();
             if file && on_disk() {
                 marks.skipped.push(path.to_vec());
             }

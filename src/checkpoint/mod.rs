@@ -24,6 +24,7 @@
 //! - [`merge`]: a merge in progress, recorded and put back;
 //! - [`lost`]: commits only reflogs keep, kept before they are expired;
 //! - [`plan`]: what a rollback would change, and the restore itself;
+//! - `in_tree`: paths in the working tree the kernel takes, however deep;
 //! - `cmd`, `rollback`, `undo`, `turn`: one command each, with `suite`
 //!   (a turn's test command, killed whole when it ends or is stopped).
 
@@ -34,6 +35,7 @@ pub mod cquote;
 pub mod direct;
 pub mod ignored;
 pub mod import;
+mod in_tree;
 pub mod lost;
 pub mod merge;
 pub mod plan;
@@ -59,6 +61,7 @@ use crate::git::Git;
 use crate::policy::Settings;
 
 pub use before::{before_destructive, before_switch, Pending};
+pub use in_tree::in_tree;
 pub use store::Kind;
 
 /// What every checkpoint operation needs: a doorway to git in the

@@ -112,7 +112,7 @@ pub fn left_out(workdir: &Path, skipped: &[String], paths: &[PathBuf]) -> Vec<Le
         .map(|(path, size)| LeftOut {
             path: path.to_string(),
             size: size.to_string(),
-            gone: std::fs::symlink_metadata(workdir.join(path)).is_err(),
+            gone: std::fs::symlink_metadata(super::in_tree(workdir, path.as_bytes())).is_err(),
         })
         .collect()
 }
@@ -257,8 +257,8 @@ fn leave_nested(workdir: &Path, plan: &mut Plan) {
     let mut nested: std::collections::HashMap<Vec<u8>, bool> = Default::default();
     let mut is_nested = |dir: &[u8]| {
         *nested.entry(dir.to_vec()).or_insert_with(|| {
-            let dir = workdir.join(OsStr::from_bytes(dir));
-            std::fs::symlink_metadata(dir.join(".git")).is_ok()
+            let git = [dir, b"/.git"].concat();
+            std::fs::symlink_metadata(super::in_tree(workdir, &git)).is_ok()
         })
     };
     let inside = |raw: &[u8], is_nested: &mut dyn FnMut(&[u8]) -> bool| {
@@ -417,7 +417,7 @@ fn set_dir_modes(ctx: &Ctx, dirs: &[(u32, Vec<u8>)], written: &[&&Entry]) {
                 .strip_prefix(dir.as_slice())
                 .is_some_and(|r| r.starts_with(b"/"))
         });
-        let full = ctx.workdir.join(OsStr::from_bytes(dir));
+        let full = super::in_tree(&ctx.workdir, dir);
         if above && std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir()) {
             let _ = std::fs::set_permissions(&full, std::fs::Permissions::from_mode(*mode));
         }
@@ -438,7 +438,7 @@ pub fn apply(
 
     // Removals first: a directory may have to make room for a file.
     for e in entries.iter().filter(|e| e.status == Status::Remove) {
-        let full = ctx.workdir.join(OsStr::from_bytes(&e.raw));
+        let full = super::in_tree(&ctx.workdir, &e.raw);
         if let Err(reason) = check_leading(&ctx.workdir, &e.raw) {
             failures.push(Failure {
                 path: e.path.clone(),
@@ -447,7 +447,7 @@ pub fn apply(
             continue;
         }
         match std::fs::remove_file(&full) {
-            Ok(()) => prune_empty_parents(&ctx.workdir, &full),
+            Ok(()) => prune_empty_parents(&ctx.workdir, &e.raw),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => failures.push(Failure {
                 path: e.path.clone(),
@@ -517,7 +517,7 @@ fn write_one(
     content: &[u8],
 ) -> std::result::Result<(), String> {
     check_leading(&ctx.workdir, &e.raw)?;
-    let full = ctx.workdir.join(OsStr::from_bytes(&e.raw));
+    let full = super::in_tree(&ctx.workdir, &e.raw);
     let existing = std::fs::symlink_metadata(&full).ok();
     if e.status == Status::Missing && existing.is_some() {
         return Err(
@@ -588,14 +588,12 @@ fn write_in_place(full: &Path, e: &Entry, content: &[u8]) -> std::result::Result
 /// Refuses a path whose leading directories include a symlink (writing
 /// through it would land outside the working tree).
 fn check_leading(workdir: &Path, raw: &[u8]) -> std::result::Result<(), String> {
-    let rel = Path::new(OsStr::from_bytes(raw));
-    let mut cur = workdir.to_path_buf();
-    let comps: Vec<Component> = rel.components().collect();
-    for c in comps.iter().take(comps.len().saturating_sub(1)) {
-        cur.push(c);
-        match std::fs::symlink_metadata(&cur) {
+    for (slash, _) in raw.iter().enumerate().filter(|(_, b)| **b == b'/') {
+        let dir = &raw[..slash];
+        match std::fs::symlink_metadata(super::in_tree(workdir, dir)) {
             Ok(m) if m.file_type().is_symlink() => {
-                return Err(format!("{} is a symlink; left alone", cur.display()));
+                let shown = workdir.join(OsStr::from_bytes(dir));
+                return Err(format!("{} is a symlink; left alone", shown.display()));
             }
             Ok(_) => {}
             Err(_) => break,
@@ -604,14 +602,15 @@ fn check_leading(workdir: &Path, raw: &[u8]) -> std::result::Result<(), String> 
     Ok(())
 }
 
-/// Removes directories left empty by a removal, up to the working tree's top.
-fn prune_empty_parents(workdir: &Path, file: &Path) {
-    let mut dir = file.parent();
-    while let Some(d) = dir {
-        if d == workdir || !d.starts_with(workdir) || std::fs::remove_dir(d).is_err() {
+/// Removes the directories above `raw` (from the top) that its removal
+/// left empty, up to the working tree's top.
+fn prune_empty_parents(workdir: &Path, raw: &[u8]) {
+    let mut end = raw.len();
+    while let Some(slash) = raw[..end].iter().rposition(|b| *b == b'/') {
+        if slash == 0 || std::fs::remove_dir(super::in_tree(workdir, &raw[..slash])).is_err() {
             break;
         }
-        dir = d.parent();
+        end = slash;
     }
 }
 
@@ -672,11 +671,31 @@ fn checked_out(ctx: &Ctx, tmp_dir: &Path, entries: &[&Entry]) -> Result<Vec<Opti
         let files = scratch.join("files");
         Ok(entries
             .iter()
-            .map(|e| std::fs::read(files.join(OsStr::from_bytes(&e.raw))).ok())
+            .map(|e| {
+                std::fs::read(super::in_tree(&files, &e.raw))
+                    .ok()
+                    .or_else(|| filtered(ctx, e))
+            })
             .collect())
     })();
     let _ = std::fs::remove_dir_all(&scratch);
     result
+}
+
+/// One blob as a checkout writes it at its path, by `cat-file --filters`:
+/// for a file the scratch checkout could not write (its path there too
+/// long), at one process per file.
+fn filtered(ctx: &Ctx, e: &Entry) -> Option<Vec<u8>> {
+    let mut path = std::ffi::OsString::from("--path=");
+    path.push(OsStr::from_bytes(&e.raw));
+    let args = [
+        OsStr::new("cat-file"),
+        OsStr::new("--filters"),
+        &path,
+        OsStr::new(&e.blob),
+    ];
+    let out = ctx.git.output(args).ok()?;
+    out.status.success().then_some(out.stdout)
 }
 
 /// `cat-file --batch` output: per request, its content, or `None` when missing.

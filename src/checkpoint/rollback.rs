@@ -8,7 +8,6 @@
 
 use std::ffi::OsStr;
 use std::io::{BufRead, IsTerminal, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use serde_json::json;
@@ -434,7 +433,7 @@ pub fn set_index(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     let intended: Vec<Vec<u8>> = cp
         .intent_to_add
         .iter()
-        .filter(|p| std::fs::symlink_metadata(ctx.workdir.join(OsStr::from_bytes(p))).is_ok())
+        .filter(|p| std::fs::symlink_metadata(super::in_tree(&ctx.workdir, p)).is_ok())
         .cloned()
         .collect();
     if !intended.is_empty() {

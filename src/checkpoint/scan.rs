@@ -242,7 +242,7 @@ impl Walk<'_> {
             .chain(ignored.iter().map(|p| (p, true)));
         let mut private = snapshot::Private::default();
         for (path, is_ignored) in all {
-            let full = self.ctx.workdir.join(OsStr::from_bytes(path));
+            let full = super::in_tree(&self.ctx.workdir, path);
             let meta = std::fs::symlink_metadata(&full).ok();
             let size = meta.as_ref().map_or(0, |m| m.len());
             let shown = String::from_utf8_lossy(path).into_owned();
@@ -332,7 +332,7 @@ fn new_mode(
 }
 
 fn disk(ctx: &Ctx, path: &[u8]) -> Disk {
-    let full = ctx.workdir.join(OsStr::from_bytes(path));
+    let full = super::in_tree(&ctx.workdir, path);
     match std::fs::symlink_metadata(&full) {
         Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&full) {
             Ok(target) => Disk::Link(target.as_os_str().as_bytes().to_vec()),
@@ -340,6 +340,9 @@ fn disk(ctx: &Ctx, path: &[u8]) -> Disk {
         },
         Ok(m) if m.is_file() => Disk::File(m.permissions().mode() & 0o100 != 0),
         Ok(_) => Disk::Other,
+        // Out of reach here (no way around `PATH_MAX` on this system), not
+        // gone: the index recipe has git read it from the top.
+        Err(err) if err.raw_os_error() == Some(libc::ENAMETOOLONG) => Disk::Other,
         Err(_) => Disk::Missing,
     }
 }

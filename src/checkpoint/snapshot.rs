@@ -25,7 +25,6 @@
 //!    empty old value claims the id.
 
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -329,7 +328,7 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         .map(|p| (p, false))
         .chain(ignored.iter().map(|p| (p, true)))
     {
-        let full = ctx.workdir.join(OsStr::from_bytes(path));
+        let full = super::in_tree(&ctx.workdir, path);
         let meta = std::fs::symlink_metadata(&full).ok();
         let size = meta.as_ref().map_or(0, |m| m.len());
         let shown = String::from_utf8_lossy(path).into_owned();
@@ -400,7 +399,7 @@ impl Private {
             if !self.dirs.insert(dir.clone()) {
                 break;
             }
-            let bits = std::fs::symlink_metadata(workdir.join(OsStr::from_bytes(&dir)))
+            let bits = std::fs::symlink_metadata(super::in_tree(workdir, &dir))
                 .map(|m| m.permissions().mode())
                 .unwrap_or(0o755);
             if bits & 0o055 != 0o055 {

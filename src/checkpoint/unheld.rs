@@ -218,7 +218,7 @@ pub(super) fn refuse_kept_in_submodules(
         }) else {
             continue;
         };
-        let sub = ctx.workdir.join(OsStr::from_bytes(path));
+        let sub = super::in_tree(&ctx.workdir, path);
         let mut args: Vec<&str> = vec!["ls-files", "-z", "-o", "-i", "--exclude-standard", "--"];
         args.extend(patterns.iter().map(String::as_str));
         let Ok(out) = ctx.git.clone().in_dir(&sub).output_with(

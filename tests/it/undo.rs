@@ -1013,6 +1013,51 @@ fn an_assume_unchanged_mark_comes_back_with_the_index() {
     assert_eq!(repo.read("config.ini").as_deref(), Some("db=localhost\n"));
 }
 
+/// Files whose absolute path is longer than `PATH_MAX` while their path
+/// from the top is not (git works from the top, so they are ordinary files
+/// to it) are checkpointed and brought back like any other.
+#[test]
+fn files_deeper_than_path_max_from_the_root_are_checkpointed_and_undone() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    // Reached from the top only: the test's own file calls would fail too.
+    let sh = |script: &str, path: &str| {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args(["-c", script, "sh", path]).current_dir(&repo.dir);
+        crate::common::Run::from(cmd.output().unwrap()).ok().stdout
+    };
+    let room = 4100 - repo.dir.as_os_str().len();
+    let dir = vec!["d".repeat(100); room / 101 - 1].join("/");
+    let name = |c: &str| {
+        format!(
+            "{dir}/{}",
+            c.repeat(4100 - repo.dir.as_os_str().len() - dir.len() - 2)
+        )
+    };
+    let (tracked, untracked) = (name("t"), name("u"));
+    assert!(tracked.len() < 4096 && repo.dir.join(&tracked).as_os_str().len() > 4096);
+    sh("mkdir -p \"$1\"", &dir);
+    sh("echo committed > \"$1\"", &tracked);
+    repo.git(["add", "-A"]).ok();
+    repo.git(["commit", "-q", "-m", "deep"]).ok();
+    sh("echo precious edit >> \"$1\"", &tracked);
+    sh(
+        "echo precious untracked > \"$1\"; chmod 600 \"$1\"",
+        &untracked,
+    );
+    repo.write("a", "x\n");
+    repo.shim_env(["checkout", "--", "."], C1).ok();
+    assert_eq!(sh("cat \"$1\"", &tracked), "committed\n");
+    undo(&repo);
+    assert_eq!(sh("cat \"$1\"", &tracked), "committed\nprecious edit\n");
+    repo.shim_env(["clean", "-fdq"], C1).ok();
+    assert_eq!(sh("ls \"$1\" 2>/dev/null || true", &untracked), "");
+    undo(&repo);
+    assert_eq!(sh("cat \"$1\"", &untracked), "precious untracked\n");
+    assert_eq!(sh("stat -c %a \"$1\"", &untracked), "600\n");
+}
+
 #[test]
 fn head_moved_since_is_named_and_left_alone() {
     let repo = agent_repo();
