@@ -153,11 +153,14 @@ fn removed_its_worktree(r: &Record) -> bool {
 
 /// A line of a command that undo takes up (if in scope): what the shim
 /// let through that changes state, `git ward undo`/`rollback`/`save`, and
-/// the MCP checkout that moved HEAD.
+/// the MCP checkout that moved HEAD. Not an undo that did not finish (a
+/// ref it could not move, say under a lock a killed git left): the next
+/// undo takes up the command it was undoing again, as its hint says,
+/// rather than redo the half it did.
 fn is_command_line(r: &Record) -> bool {
     (r.source == "shim" && r.tier == 1 && r.decision != "deny")
-        || (r.source == "tool"
-            && matches!(r.operation.as_str(), "ward.undo" | "ward.rollback"))
+        || (r.source == "tool" && r.operation == "ward.undo" && r.exit_code == Some(0))
+        || (r.source == "tool" && r.operation == "ward.rollback")
         // `git ward save`, or the MCP tool: a commit, through the rules.
         || (matches!(r.source.as_str(), "tool" | "mcp")
             && r.operation == "ward.save"

@@ -1807,3 +1807,29 @@ fn a_checkpoint_of_the_longest_contract_id_is_undone_and_rolled_back_to() {
     repo.ward(["rollback", &id, "--yes"]).ok();
     assert_eq!(repo.read("README").as_deref(), Some("precious\n"));
 }
+
+/// An undo that could not move a ref (a lock a killed git left) says so
+/// and that the same command can run again; run again once the lock is
+/// gone, it finishes the job rather than redo the half it did.
+#[test]
+fn an_undo_that_did_not_finish_is_finished_by_the_next() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("f1", "one\n").commit("one");
+    repo.write("f2", "two\n").commit("two");
+    let two = repo.rev("agent/c1");
+    repo.write("f1", "uncommitted work\n");
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard", "HEAD~1"], C1).ok();
+    let lock = repo.dir.join(".git/refs/heads/agent/c1.lock");
+    std::fs::write(&lock, "").unwrap();
+    repo.ward(["undo", "--yes"])
+        .code(3)
+        .stderr_has("the same command can run again");
+    assert_eq!(repo.read("f1").as_deref(), Some("uncommitted work\n"));
+    std::fs::remove_file(&lock).unwrap();
+    undo(&repo);
+    assert_eq!(repo.rev("agent/c1"), two);
+    assert_eq!(repo.state(), before);
+}
