@@ -643,6 +643,7 @@ fn checked_out(ctx: &Ctx, tmp_dir: &Path, entries: &[&Entry]) -> Result<Vec<Opti
     if entries.is_empty() {
         return Ok(Vec::new());
     }
+    super::snapshot::sweep(tmp_dir, "checkout-");
     let scratch = tmp_dir.join(format!("checkout-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).at("create the directory", &scratch)?;

@@ -115,6 +115,9 @@ impl TempIndex {
     fn new(git_dir: &Path) -> TempIndex {
         static N: AtomicU32 = AtomicU32::new(0);
         let n = N.fetch_add(1, Ordering::Relaxed);
+        if n == 0 {
+            sweep(git_dir, "ward-index-");
+        }
         TempIndex(git_dir.join(format!("ward-index-{}-{n}", std::process::id())))
     }
 
@@ -130,6 +133,41 @@ impl Drop for TempIndex {
         lock.push(".lock");
         let _ = std::fs::remove_file(lock);
     }
+}
+
+/// Removes what a git-ward process that is gone left in `dir`: the files
+/// and directories named `<prefix><pid>` or `<prefix><pid>-...` whose
+/// process no longer runs (a run killed before it could tidy up: a
+/// temporary index, a scratch checkout). Those of live processes stay.
+pub(super) fn sweep(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
+            continue;
+        };
+        let digits = rest.split(['-', '.']).next().unwrap_or_default();
+        let Ok(pid) = digits.parse::<libc::pid_t>() else {
+            continue;
+        };
+        if pid <= 0 || pid_runs(pid) {
+            continue;
+        }
+        let path = entry.path();
+        let _ = match entry.file_type() {
+            Ok(t) if t.is_dir() => std::fs::remove_dir_all(&path),
+            _ => std::fs::remove_file(&path),
+        };
+    }
+}
+
+/// Does process `pid` run (ours or another user's)?
+fn pid_runs(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only asks whether the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// Waits briefly for `index.lock` to go away; fails loudly if it does not.

@@ -939,3 +939,38 @@ fn many_checkpoints_at_once_each_get_an_id() {
     }
     assert_eq!(repo.checkpoint_count(), 36);
 }
+
+/// What a killed run left (its temporary index, its scratch checkout) is
+/// removed by the next one; what a running one holds stays.
+#[test]
+fn what_a_killed_run_left_is_swept_and_a_live_ones_stays() {
+    let repo = TestRepo::new();
+    let gone = {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    let git_dir = repo.dir.join(".git");
+    let live = std::process::id();
+    let scratch = git_dir.join("ward/tmp");
+    std::fs::create_dir_all(scratch.join(format!("checkout-{gone}/files"))).unwrap();
+    std::fs::create_dir_all(scratch.join(format!("checkout-{live}"))).unwrap();
+    for name in [
+        format!("ward-index-{gone}-0"),
+        format!("ward-index-{gone}-0.lock"),
+        format!("ward-index-{live}-0"),
+    ] {
+        std::fs::write(git_dir.join(name), "index").unwrap();
+    }
+    repo.write("README", "changed\n");
+    let (_, v) = repo.ward_json(["checkpoint", "--json"], &[]);
+    let id = v["checkpoint"]["id"].as_str().unwrap().to_string();
+    repo.write("README", "changed again\n");
+    repo.ward(["rollback", &id, "--yes", "--no-safety"]).ok();
+    assert!(!git_dir.join(format!("ward-index-{gone}-0")).exists());
+    assert!(!git_dir.join(format!("ward-index-{gone}-0.lock")).exists());
+    assert!(!scratch.join(format!("checkout-{gone}")).exists());
+    assert!(git_dir.join(format!("ward-index-{live}-0")).exists());
+    assert!(scratch.join(format!("checkout-{live}")).exists());
+}
