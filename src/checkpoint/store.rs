@@ -661,17 +661,38 @@ fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
         write_count(ctx, left);
         return Ok(Vec::new());
     }
-    let mut stdin = String::new();
-    for c in &doomed {
-        stdin.push_str(&format!("delete {PREFIX}{} {}\n", c.id, c.commit));
+    let deletion = |c: &Checkpoint| {
+        let mut stdin = format!("delete {PREFIX}{} {}\n", c.id, c.commit);
         for name in kept_refs(ctx, &c.id) {
             stdin.push_str(&format!("delete {name}\n"));
         }
+        stdin
+    };
+    let all: String = doomed.iter().map(|c| deletion(c)).collect();
+    let delete = |stdin: &str| {
+        ctx.git
+            .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))
+    };
+    let mut deleted: Vec<String> = doomed.iter().map(|c| c.id.clone()).collect();
+    if let Err(err) = delete(&all) {
+        // Another run pruning at the same time may have deleted some of
+        // them (one transaction fails for all): one at a time, and only a
+        // checkpoint still there is a failure.
+        deleted.clear();
+        for c in &doomed {
+            if delete(&deletion(c)).is_ok() {
+                deleted.push(c.id.clone());
+            } else if ctx
+                .git
+                .run(["rev-parse", "-q", "--verify", &format!("{PREFIX}{}", c.id)])
+                .is_ok()
+            {
+                return Err(err);
+            }
+        }
     }
-    ctx.git
-        .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()))?;
     write_count(ctx, left);
-    Ok(doomed.iter().map(|c| c.id.clone()).collect())
+    Ok(deleted)
 }
 
 /// The refs under `refs/ward/kept/<id>/`.

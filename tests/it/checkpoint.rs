@@ -974,3 +974,31 @@ fn what_a_killed_run_left_is_swept_and_a_live_ones_stays() {
     assert!(git_dir.join(format!("ward-index-{live}-0")).exists());
     assert!(scratch.join(format!("checkout-{live}")).exists());
 }
+
+/// Runs that prune at the same time (a small `checkpoint.keep`, many
+/// checkpoints at once) each delete what is still there: no warning, and
+/// `keep` left.
+#[test]
+fn retention_at_the_same_time_in_one_worktree_warns_of_nothing() {
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nkeep = 3\n");
+    repo.write("README", "dirty\n");
+    for round in 0..4 {
+        let children: Vec<std::process::Child> = (0..4)
+            .map(|k| {
+                let mut cmd = repo.ward_command(["checkpoint", "-m", &format!("r{round}-{k}")]);
+                cmd.stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped());
+                cmd.spawn().unwrap()
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{stderr}");
+            assert!(!stderr.contains("retention failed"), "{stderr}");
+        }
+    }
+    repo.ward(["checkpoint", "-m", "last"]).ok();
+    assert!(repo.checkpoint_count() <= 4, "{}", repo.checkpoint_count());
+}
