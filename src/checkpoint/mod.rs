@@ -29,6 +29,7 @@
 //!   (a turn's test command, killed whole when it ends or is stopped).
 
 mod before;
+mod busy;
 pub mod clean;
 pub mod cmd;
 pub mod cquote;

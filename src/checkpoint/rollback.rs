@@ -119,6 +119,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         )?;
     }
     let cp = store::find(&ctx, &args.id)?;
+    let _restoring = (!args.dry_run)
+        .then(|| super::busy::Restoring::take(&ctx.git_dir, "rollback"))
+        .transpose()?;
     if let Some(gone) = super::worktree::gone(&ctx, &cp)? {
         let undo = super::undo::undo_line(&ctx, &cp.id);
         return Err(super::worktree::gone_error(&cp, &gone, undo.as_deref()));

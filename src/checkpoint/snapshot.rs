@@ -164,7 +164,7 @@ pub(super) fn sweep(dir: &Path, prefix: &str) {
 }
 
 /// Does process `pid` run (ours or another user's)?
-fn pid_runs(pid: libc::pid_t) -> bool {
+pub(super) fn pid_runs(pid: libc::pid_t) -> bool {
     // SAFETY: signal 0 only asks whether the process exists.
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)

@@ -460,6 +460,10 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             .env(crate::env::WARD_TRACE_ID, &ctx.trace_id),
         ..ctx
     };
+    // Held until the undo is recorded: a second one waits for no half.
+    let _restoring = (!args.list && !args.dry_run)
+        .then(|| super::busy::Restoring::take(&ctx.git_dir, "undo"))
+        .transpose()?;
     let existing = worktree::Existing::read(&ctx.git);
     let scope = Scope::new(&ctx.workdir, &existing);
     // The last command, or the last `LISTED` for `--list`.

@@ -1833,3 +1833,35 @@ fn an_undo_that_did_not_finish_is_finished_by_the_next() {
     assert_eq!(repo.rev("agent/c1"), two);
     assert_eq!(repo.state(), before);
 }
+
+/// One undo or rollback at a time per working tree: a second one started
+/// while the first runs says so and changes nothing; a lock whose process
+/// is gone is taken over.
+#[test]
+fn a_second_undo_while_one_runs_says_so_and_changes_nothing() {
+    let repo = agent_repo();
+    let before = repo.state();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    let after = repo.state();
+    let lock = repo.dir.join(".git/ward/restore.lock");
+    std::fs::write(&lock, format!("{}\n", std::process::id())).unwrap();
+    for args in [&["undo", "--yes"][..], &["rollback", "chk-c1-1", "--yes"]] {
+        repo.ward_env(args, C1)
+            .code(3)
+            .stderr_has("is changing this working tree")
+            .stderr_has("hint: wait for it to finish");
+        assert_eq!(repo.state(), after);
+    }
+    // Looking changes nothing and needs no lock.
+    repo.ward(["undo", "--dry-run"]).ok();
+    let gone = {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    std::fs::write(&lock, format!("{gone}\n")).unwrap();
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+    assert!(!lock.exists());
+}
