@@ -106,13 +106,16 @@ pub fn left_out(workdir: &Path, skipped: &[String], paths: &[PathBuf]) -> Vec<Le
                 .and_then(|i| i.rsplit_once(" ("))
                 .unwrap_or((item, ""))
         })
-        .filter(|(path, _)| {
-            paths.is_empty() || paths.iter().any(|p| Path::new(path).starts_with(p))
+        // Named as the trailers hold them: quoted where they must be.
+        .map(|(path, size)| (path, super::cquote::unquote_text(path), size))
+        .filter(|(_, raw, _)| {
+            let raw = Path::new(std::ffi::OsStr::from_bytes(raw));
+            paths.is_empty() || paths.iter().any(|p| raw.starts_with(p))
         })
-        .map(|(path, size)| LeftOut {
+        .map(|(path, raw, size)| LeftOut {
             path: path.to_string(),
             size: size.to_string(),
-            gone: std::fs::symlink_metadata(super::in_tree(workdir, path.as_bytes())).is_err(),
+            gone: std::fs::symlink_metadata(super::in_tree(workdir, &raw)).is_err(),
         })
         .collect()
 }

@@ -127,9 +127,7 @@ pub fn scan(ctx: &Ctx) -> Result<std::result::Result<Scan, Aside>> {
     }
     stages.sort();
     for (path, listed) in stages {
-        w.s.trees
-            .conflicted
-            .push(String::from_utf8_lossy(&path).into_owned());
+        w.s.trees.conflicted.push(super::cquote::quote_text(&path));
         w.s.trees.stages.extend_from_slice(&listed);
     }
     let ignored = snapshot::allowed_ignored(ctx, &[])?;
@@ -247,8 +245,9 @@ impl Walk<'_> {
             let size = meta.as_ref().map_or(0, |m| m.len());
             let shown = String::from_utf8_lossy(path).into_owned();
             if size > max {
+                let quoted = super::cquote::quote_text(path);
                 let size = snapshot::human_size(size);
-                self.s.trees.skipped.push(format!("{shown} ({size})"));
+                self.s.trees.skipped.push(format!("{quoted} ({size})"));
                 continue;
             }
             if let Some(meta) = meta.filter(|m| m.is_file()) {

@@ -371,7 +371,8 @@ pub fn trees(ctx: &Ctx) -> Result<Trees> {
         let size = meta.as_ref().map_or(0, |m| m.len());
         let shown = String::from_utf8_lossy(path).into_owned();
         if size > max {
-            t.skipped.push(format!("{shown} ({})", human_size(size)));
+            let quoted = super::cquote::quote_text(path);
+            t.skipped.push(format!("{quoted} ({})", human_size(size)));
             continue;
         }
         if let Some(meta) = meta.filter(|m| m.is_file()) {
@@ -564,7 +565,7 @@ fn resolve_conflicts(git: &Git, idx: &TempIndex, out: &[u8]) -> Result<Vec<Strin
             info.extend_from_slice(path);
             info.push(0);
         }
-        paths.push(String::from_utf8_lossy(path).into_owned());
+        paths.push(super::cquote::quote_text(path));
     }
     run_idx(
         git,

@@ -371,6 +371,26 @@ fn large_untracked_files_are_left_out_and_named() {
         .stdout_has("Left out:    big.bin");
 }
 
+/// A large file whose name is not UTF-8 (or holds a newline) is named
+/// exactly, quoted: a rollback finds it still there, left as it is, not
+/// lost.
+#[test]
+fn a_large_file_with_an_odd_name_is_left_out_by_its_exact_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::new();
+    repo.local_policy("[checkpoint]\nmax_file_size = \"1KiB\"\n");
+    for name in [&b"big\xe9.bin"[..], b"big\nline.bin"] {
+        let path = repo.dir.join(std::ffi::OsStr::from_bytes(name));
+        std::fs::write(path, "x".repeat(4096)).unwrap();
+    }
+    repo.ward(["checkpoint"]).ok().stdout_has("left out");
+    let plan = repo.ward(["rollback", "chk-local-1", "--dry-run"]).ok();
+    let plan = plan
+        .stdout_has("LEFT OUT  \"big\\351.bin\"")
+        .stdout_has("LEFT OUT  \"big\\nline.bin\"");
+    assert!(!plan.stdout.contains("LOST"), "{}", plan.stdout);
+}
+
 #[test]
 fn turns_roll_back_to_the_newest_passing_turn_on_pollution() {
     let repo = TestRepo::new();
