@@ -26,12 +26,40 @@ pub fn head_branch_file(git_dir: &Path) -> Option<String> {
     })
 }
 
-/// The protected patterns that name one branch (no tag, no wildcard): where
-/// the team layer may be committed.
-pub fn literal_branches(protected: &[String]) -> impl Iterator<Item = &String> {
-    protected
-        .iter()
-        .filter(|p| !p.starts_with("tags/") && !p.contains(['*', '?', '[']))
+/// The branches the protected patterns name one by one, in order: where
+/// the team layer may be committed. A plain name is one (not a tag); so is
+/// each name of one brace group of plain names (`{main,develop}` names
+/// `main` and `develop`, never a branch of that literal name, which anyone
+/// could make); a pattern with any other glob in it names none.
+pub fn literal_branches(protected: &[String]) -> Vec<String> {
+    use crate::patterns::META;
+    let mut out: Vec<String> = Vec::new();
+    for p in protected.iter().filter(|p| !p.starts_with("tags/")) {
+        if !p.contains(META) {
+            out.push(p.clone());
+            continue;
+        }
+        let Some((prefix, rest)) = p.split_once('{') else {
+            continue;
+        };
+        let Some((group, suffix)) = rest.split_once('}') else {
+            continue;
+        };
+        if [prefix, group, suffix]
+            .iter()
+            .any(|s| s.replace(',', "").contains(META))
+        {
+            continue;
+        }
+        out.extend(
+            group
+                .split(',')
+                .map(|alt| format!("{prefix}{alt}{suffix}"))
+                .filter(|b| !b.is_empty() && !b.starts_with("tags/")),
+        );
+    }
+    out.dedup();
+    out
 }
 
 /// Does the repository whose common git dir is `common` use reftable?
@@ -623,6 +651,31 @@ pub fn gather_at(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_team_layer_may_come_from_each_branch_a_pattern_names() {
+        let p = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            literal_branches(&p(&[
+                "main",
+                "release/*",
+                "tags/*",
+                "{dev,stage}",
+                "master"
+            ])),
+            p(&["main", "dev", "stage", "master"])
+        );
+        // No branch of the literal name `{main,develop}`, nor of a glob.
+        assert_eq!(
+            literal_branches(&p(&["{main,develop}", "hot?ix", "[ab]x", "x\\y", "{a*,b}"])),
+            p(&["main", "develop"])
+        );
+        assert_eq!(
+            literal_branches(&p(&["pre/{a,b}/post", "{tags/x,y}"])),
+            p(&["pre/a/post", "pre/b/post", "y"])
+        );
+    }
+
     use super::*;
 
     #[test]

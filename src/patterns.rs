@@ -19,7 +19,8 @@ pub struct Patterns {
 }
 
 /// What makes a pattern more than a plain name, for globset.
-const META: &[char] = &['*', '?', '[', ']', '{', '}', '\\'];
+/// The characters that make a pattern a glob.
+pub const META: &[char] = &['*', '?', '[', ']', '{', '}', '\\'];
 
 impl Patterns {
     /// Compiles `patterns`; the error names the first that is not a glob.

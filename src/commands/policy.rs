@@ -101,7 +101,7 @@ pub fn unread_team_file(repo: &Repo) -> Option<(String, String)> {
     if policy.team_branch().is_some() {
         return None;
     }
-    let branches: Vec<&String> = facts::literal_branches(policy.protected_patterns()).collect();
+    let branches = facts::literal_branches(policy.protected_patterns());
     let list = branches
         .iter()
         .map(|b| format!("'{b}'"))

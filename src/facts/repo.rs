@@ -556,7 +556,7 @@ impl Repo {
         if self.reftable() {
             return self.team_policy_via_git(protected);
         }
-        for pattern in literal_branches(protected) {
+        for pattern in &literal_branches(protected) {
             let full = format!("refs/heads/{pattern}");
             let Ok(Some(r)) = self.refs.try_find(full.as_str()) else {
                 continue;
@@ -605,7 +605,7 @@ impl Repo {
         let git = crate::git::Git::locate()?
             .detached_from_env()
             .env("GIT_DIR", self.common_dir());
-        for pattern in literal_branches(protected) {
+        for pattern in &literal_branches(protected) {
             let full = format!("refs/heads/{pattern}");
             // Whether the branch exists (reftable needs git 2.45, which has
             // `show-ref --exists`); then what it holds must be readable.

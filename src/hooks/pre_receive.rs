@@ -255,7 +255,7 @@ fn team_facts(
         return Ok(());
     };
     let below = facts::below_team()?;
-    let branches: Vec<&String> = facts::literal_branches(below.protected_patterns()).collect();
+    let branches = facts::literal_branches(below.protected_patterns());
     let Some(rank) = branches.iter().position(|b| *b == pushed) else {
         return Ok(());
     };
@@ -277,7 +277,7 @@ fn team_facts(
         }
     }
     if let Some(now) = now.filter(|&now| rank < now && update.old.is_none()) {
-        let source = branches[now];
+        let source = &branches[now];
         let commit = format!("refs/heads/{source}");
         let current = facts::team_policy_at(git, &commit, source)?;
         if current != text {

@@ -138,9 +138,7 @@ fn team_candidates() -> Result<Vec<String>> {
     if let Some(user) = policy::user_path() {
         p = p.with_file(&user, Layer::User(user.clone()))?;
     }
-    Ok(facts::literal_branches(p.protected_patterns())
-        .cloned()
-        .collect())
+    Ok(facts::literal_branches(p.protected_patterns()))
 }
 
 /// Everything the effective policy depends on, as one string.

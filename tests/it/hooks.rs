@@ -983,6 +983,35 @@ fn policy_changes_reach_the_hooks_at_once() {
     repo.git_env(["branch", "-f", "trunk", "HEAD"], AGENT).ok();
 }
 
+/// A brace pattern names its branches one by one: the team layer comes
+/// from `main` of `{main,develop}`, never from a branch an agent makes
+/// under the pattern's literal name.
+#[test]
+fn a_brace_pattern_names_the_team_layers_branch() {
+    let repo = installed();
+    let user = repo.home.join(".config/git-ward");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("policy.toml"),
+        "[branches]\nprotected = [\"{main,develop}\"]\n",
+    )
+    .unwrap();
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nprotected = [\"{main,develop}\", \"trunk\"]\n",
+    );
+    repo.commit("team policy");
+    repo.git(["branch", "trunk"]).ok();
+    refused(repo.git_env(["branch", "-f", "trunk", "HEAD~1"], AGENT));
+    repo.git_env(["switch", "-q", "-c", "{main,develop}"], AGENT)
+        .ok();
+    repo.write(".ward/policy.toml", "[branches]\nprotected = []\n");
+    repo.git_env(["commit", "-qam", "no rules"], AGENT).ok();
+    repo.git(["switch", "-q", "main"]).ok();
+    refused(repo.git_env(["branch", "-f", "trunk", "HEAD~1"], AGENT));
+    refused(repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT));
+}
+
 #[test]
 fn a_real_deletion_is_not_mistaken_for_pack_refs() {
     let repo = installed();
