@@ -6,6 +6,9 @@
 //!
 //! The initial commit is part of creating the workspace, so it is made
 //! before the hooks are installed; from then on every commit meets the rules.
+//! A person's holds every file there; an agent's only the `.gitignore`
+//! init wrote, the rest left for `git ward save`, which takes the agent to
+//! its own branch.
 //! A repository that already has commits gets no commit from `init`: an
 //! added `.gitignore` line is left for the agent to save like any other change.
 
@@ -51,6 +54,8 @@ struct Report {
     hooks_error: Option<String>,
     commit: Option<String>,
     left_uncommitted: bool,
+    /// Files an agent's initial commit left out (it holds `.gitignore` only).
+    left_for_save: bool,
 }
 
 impl Report {
@@ -63,6 +68,7 @@ impl Report {
             "hooks_installed": self.hooks_installed,
             "hooks_error": self.hooks_error,
             "commit": self.commit,
+            "files_left_to_save": self.left_for_save,
         })
     }
 
@@ -104,6 +110,11 @@ impl Report {
         if self.left_uncommitted {
             out.push_str(
                 "  .gitignore changed: save it with `git ward save -m \"Ignore build output\"`\n",
+            );
+        }
+        if self.left_for_save {
+            out.push_str(
+                "  the files that were here are not committed: save them with `git ward save -m \"...\"`, which puts them on your own branch\n",
             );
         }
         out
@@ -189,13 +200,30 @@ fn init(args: &InitArgs) -> Result<Report> {
     let born = git
         .run(["rev-parse", "-q", "--verify", "HEAD^{commit}"])
         .is_ok();
-    if !born {
+    // An agent's first commit lands on the unborn branch, a protected one
+    // as likely as not, with no hook yet to judge it: it holds only what
+    // init wrote. What was there before (a `.ward/policy.toml` among it,
+    // which would become the team layer) is saved like any other change,
+    // through the rules, onto the agent's own branch.
+    let agent = facts::actor(&policy, false) == crate::decide::Actor::Agent;
+    if !born && agent {
+        if top.join(".gitignore").is_file() {
+            git.run(["add", "--", ".gitignore"])?;
+        }
+    } else if !born {
         git.run(["add", "-A"])?;
+    }
+    if !born {
         git.run(["commit", "-q", "--allow-empty", "-m", INITIAL_MESSAGE])
             .map_err(|e| {
                 e.with_hint("the repository is initialized but has no commit; fix the cause and run `git ward init` again")
             })?;
         report.commit = Some(git.run(["rev-parse", "HEAD"])?);
+        report.left_for_save = agent
+            && !git
+                .run(["status", "--porcelain", "--untracked-files=normal"])?
+                .trim()
+                .is_empty();
     } else {
         report.left_uncommitted = !report.gitignore_added.is_empty();
     }

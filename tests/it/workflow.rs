@@ -108,6 +108,43 @@ fn init_creates_a_versioned_workspace() {
     assert_eq!(v["hooks_installed"], true, "{v}");
 }
 
+/// An agent's workspace starts with what init wrote: the files that were
+/// there (a `.ward/policy.toml`, which on `main` would be the team layer)
+/// are saved through the rules, onto the agent's own branch.
+#[test]
+fn an_agents_init_commits_only_what_init_wrote() {
+    let repo = TestRepo::new();
+    let ws = repo.path("ws");
+    std::fs::create_dir_all(ws.join(".ward")).unwrap();
+    std::fs::write(ws.join(".ward/policy.toml"), "[branches]\nprotected = []\n").unwrap();
+    std::fs::write(ws.join("app.py"), "print(1)\n").unwrap();
+    repo.git(["init", "-q", ws.to_str().unwrap()]).ok();
+    let c1 = [("WARD_CONTRACT", "c1")];
+    let ward = |args: &[&str]| {
+        let mut cmd = repo.ward_command(args);
+        cmd.current_dir(&ws)
+            .envs(c1)
+            .stdin(std::process::Stdio::null());
+        crate::common::Run::from(cmd.output().unwrap())
+    };
+    let v = json(&ward(&["init", "--json"]).ok().stdout);
+    assert_eq!(v["files_left_to_save"], true, "{v}");
+    let git = |args: &[&str]| {
+        let mut full = vec!["-C", ws.to_str().unwrap()];
+        full.extend_from_slice(args);
+        repo.git(full).ok().stdout.trim().to_string()
+    };
+    let first = git(&["branch", "--show-current"]);
+    assert_eq!(git(&["ls-tree", "-r", "--name-only", &first]), ".gitignore");
+    ward(&["save", "-m", "the work"]).ok();
+    assert_eq!(git(&["branch", "--show-current"]), "agent/c1");
+    assert_eq!(git(&["ls-tree", "-r", "--name-only", &first]), ".gitignore");
+    assert_eq!(
+        git(&["ls-tree", "-r", "--name-only", "agent/c1"]),
+        ".gitignore\n.ward/policy.toml\napp.py"
+    );
+}
+
 #[test]
 fn init_in_an_existing_repository_adds_only_what_is_missing() {
     let repo = TestRepo::new();
