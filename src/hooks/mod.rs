@@ -80,44 +80,53 @@ pub fn run(name: &str, dir: Option<&Path>, args: &[OsString]) -> Result<u8> {
     }
 }
 
-/// The hook git-ward moved aside when it installed itself, if it is there.
+/// The hook git-ward moved aside when it installed itself, when git would
+/// run it: a file it may execute. git skips a hook that is not executable
+/// or a link that points nowhere, and so does git-ward.
 fn chained_hook(dir: &Path, name: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
     let path = dir.join(install::chained_name(name));
-    std::fs::symlink_metadata(&path).ok().map(|_| path)
+    let meta = std::fs::metadata(&path).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(path)
 }
 
 /// Runs the chained hook with the same arguments and stdin; its status is
 /// ours. A shell script is run by the name git gave the hook (`as`), as
 /// `$0`: hook managers (husky) read which hook runs from it. Others run
-/// from where they lie.
+/// from where they lie; one the kernel cannot start (no `#!` line) is run
+/// by `/bin/sh`, as git does.
 fn run_chained(path: &Path, as_name: &Path, args: &[String], stdin: &[u8]) -> Result<u8> {
     use std::io::Write;
-    use std::os::unix::fs::PermissionsExt;
     use std::process::{Command, Stdio};
-    // git runs a hook only when it may execute it.
-    let executable = std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
-    let mut cmd = if executable && is_sh_script(path) {
-        let mut sh = Command::new("/bin/sh");
-        sh.arg("-c")
-            .arg(". \"$WARD_CHAINED_HOOK\"")
-            .arg(as_name)
-            .env("WARD_CHAINED_HOOK", path);
-        sh
-    } else {
-        Command::new(path)
+    let command = |through_sh: bool| {
+        let mut cmd = if through_sh {
+            let mut sh = Command::new("/bin/sh");
+            sh.arg("-c")
+                .arg(". \"$WARD_CHAINED_HOOK\"")
+                .arg(as_name)
+                .env("WARD_CHAINED_HOOK", path);
+            sh
+        } else {
+            Command::new(path)
+        };
+        cmd.args(args).env_remove(env::WARD_HOOK_DIR);
+        cmd.stdin(if stdin.is_empty() {
+            Stdio::inherit()
+        } else {
+            Stdio::piped()
+        });
+        cmd
     };
-    cmd.args(args).env_remove(env::WARD_HOOK_DIR);
-    cmd.stdin(if stdin.is_empty() {
-        Stdio::inherit()
-    } else {
-        Stdio::piped()
-    });
-    let mut child = cmd.spawn().map_err(|e| {
+    let spawned = match command(is_sh_script(path)).spawn() {
+        Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) => command(true).spawn(),
+        other => other,
+    };
+    let mut child = spawned.map_err(|e| {
         Error::internal(format!(
             "cannot run the chained hook {}: {e}",
             path.display()
         ))
-        .with_hint("make it executable, or remove it and run `git ward install` again")
+        .with_hint("check its `#!` line (the program it names must exist), or remove it and run `git ward install` again")
     })?;
     if let Some(mut pipe) = child.stdin.take() {
         // The hook may exit without reading its input: a broken pipe is fine.

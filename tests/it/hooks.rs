@@ -306,6 +306,39 @@ fn a_chained_shell_hook_runs_by_its_own_name() {
     assert_eq!(text, "pre-commit \ncommit-msg.ward-orig\n");
 }
 
+/// A hook with no `#!` line is a shell script to git (it runs it with
+/// `/bin/sh`); one git may not execute, or a link to nothing, git skips.
+/// Chained, each does as it did before the install.
+#[test]
+fn chained_hooks_run_or_are_skipped_as_git_would() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    let dir = hooks_dir(&repo);
+    let log = repo.path("ran.log");
+    write_hook(
+        &dir.join("commit-msg"),
+        &format!("echo \"plain $(basename \"$0\")\" >> {}\n", log.display()),
+    );
+    std::fs::write(
+        dir.join("reference-transaction"),
+        "#!/bin/sh\necho disabled >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/nonexistent/runner", dir.join("pre-commit")).unwrap();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "before"])
+        .ok();
+    repo.ward(["install"]).ok().stdout_has("chained");
+    repo.git(["commit", "-q", "--allow-empty", "-m", "after"])
+        .ok()
+        .stderr_lacks("disabled");
+    repo.git(["branch", "topic"]).ok();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text, "plain commit-msg\nplain commit-msg\n");
+    // Still guarded: the chained hooks come after git-ward's check.
+    repo.git(["switch", "-q", "main"]).ok();
+    refused(repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT));
+}
+
 #[test]
 fn a_real_pre_commit_framework_hook_keeps_running() {
     let Ok(pre_commit) = which::which("pre-commit") else {
