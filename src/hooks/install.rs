@@ -103,10 +103,12 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
         return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
     }
     let form = if args.link { Form::Link } else { Form::File };
-    if args.link {
-        crate::commands::tool_step(crate::decide::ToolStep::LinkHooks, "ward.install")?;
-    }
-    let result = install(&current_dir()?, args.server, args.force, form).map(|(dir, reports)| {
+    let allowed = match args.link {
+        true => crate::commands::tool_step(crate::decide::ToolStep::LinkHooks, "ward.install"),
+        false => Ok(()),
+    };
+    let result = allowed.and_then(|()| install(&current_dir()?, args.server, args.force, form));
+    let result = result.map(|(dir, reports)| {
         let text = reports
             .iter()
             .map(|r| format!("{:<22} {}\n", r.name, r.action))

@@ -198,6 +198,11 @@ fn uninstall_restores_every_foreign_hook_byte_for_byte() {
     repo.ward_env(["install", "--link"], &[("WARD_AGENT", "1")])
         .code(1)
         .stderr_has("ward: denied [EN-GIT-D-004] install --link");
+    let (run, v) = repo.ward_json(["install", "--link", "--json"], AGENT);
+    assert_eq!(run.code, Some(1), "{v}");
+    assert_eq!(v["status"], "D", "{v}");
+    assert_eq!(v["code"], "EN-GIT-D-004", "{v}");
+    assert!(v["hint"].is_string(), "{v}");
     assert_eq!(snapshot(&dir), installed);
     let refused = repo.audit_records(&["--decision", "deny"]);
     assert!(
