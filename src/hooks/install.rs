@@ -671,9 +671,16 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
             "name a directory for the shim, or a path where one can be created",
         ));
     }
+    let link = dir.join("git");
+    // Not replaced even with --force: a directory is no stale shim.
+    if std::fs::symlink_metadata(&link).is_ok_and(|m| m.is_dir()) {
+        return Err(Error::invalid(
+            format!("{} is a directory", link.display()),
+            "name another directory for the shim, or move that one away",
+        ));
+    }
     let binary = own_path()?;
     std::fs::create_dir_all(&dir).at("create the directory", &dir)?;
-    let link = dir.join("git");
     let action = match std::fs::read_link(&link) {
         Ok(target) if target == binary => "unchanged",
         // A link to this binary by another of its names (its versioned

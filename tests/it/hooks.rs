@@ -1003,6 +1003,28 @@ fn install_shim_makes_the_link_and_prints_the_path_line() {
     );
 }
 
+/// A directory where the shim's link would go is an invalid argument,
+/// with or without `--force`, never an internal error.
+#[test]
+fn install_shim_over_a_directory_is_refused_as_invalid() {
+    let repo = TestRepo::new();
+    let dir = repo.path("myshim");
+    std::fs::create_dir_all(dir.join("git")).unwrap();
+    for force in [&[][..], &["--force"][..]] {
+        let mut args = vec!["install", "--shim", dir.to_str().unwrap(), "--json"];
+        args.extend(force);
+        let (run, v) = repo.ward_json(args, &[]);
+        assert_eq!(run.code, Some(2), "{force:?}: {v}");
+        assert_eq!(v["status"], "I", "{v}");
+        assert_eq!(v["code"], "EN-GIT-I-001", "{v}");
+        assert!(
+            v["message"].as_str().unwrap().contains("is a directory"),
+            "{v}"
+        );
+    }
+    assert!(dir.join("git").is_dir());
+}
+
 #[test]
 fn policy_changes_reach_the_hooks_at_once() {
     let repo = installed();
