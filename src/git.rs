@@ -7,7 +7,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -198,6 +198,26 @@ impl Git {
         let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
         let out = self.output(&args)?;
         checked(&args, out)
+    }
+
+    /// Runs `git <args>` that prints one path (`rev-parse --git-path`): the
+    /// path as git wrote it, bytes and all (it need not be UTF-8), without
+    /// the trailing newline; on failure an error carrying git's stderr.
+    pub fn run_path<I, S>(&self, args: I) -> Result<PathBuf>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let out = self.output(&args)?;
+        if !out.status.success() {
+            return checked(&args, out).map(PathBuf::from);
+        }
+        let mut bytes = out.stdout;
+        while bytes.last() == Some(&b'\n') {
+            bytes.pop();
+        }
+        Ok(PathBuf::from(OsString::from_vec(bytes)))
     }
 
     /// Starts `git <args>` for a conversation: requests written to its

@@ -78,9 +78,41 @@ pub struct UninstallArgs {
 /// What `install.json` records.
 #[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Manifest {
+    #[serde(with = "json_path")]
     pub hooks_dir: PathBuf,
     pub hooks: Vec<String>,
+    #[serde(with = "json_path")]
     pub binary: PathBuf,
+}
+
+/// A path in `install.json`: a string where it is UTF-8, else its bytes
+/// (a list of numbers), so that a repository at any path keeps its record.
+mod json_path {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    use std::path::{Path, PathBuf};
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(path: &Path, out: S) -> Result<S::Ok, S::Error> {
+        match path.to_str() {
+            Some(text) => out.serialize_str(text),
+            None => out.collect_seq(path.as_os_str().as_bytes()),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<PathBuf, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Text(String),
+            Bytes(Vec<u8>),
+        }
+        Ok(match Form::deserialize(input)? {
+            Form::Text(text) => PathBuf::from(text),
+            Form::Bytes(bytes) => PathBuf::from(OsString::from_vec(bytes)),
+        })
+    }
 }
 
 /// What happened to one hook.
@@ -115,7 +147,7 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
             .collect::<String>()
             + &format!("hooks directory: {}\n", dir.display());
         (
-            serde_json::json!({"hooks_dir": dir, "hooks": reports}),
+            serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports}),
             text,
         )
     });
@@ -132,7 +164,7 @@ pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
                 .map(|r| format!("{:<22} {}\n", r.name, r.action))
                 .collect::<String>();
             (
-                serde_json::json!({"hooks_dir": dir, "hooks": reports}),
+                serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports}),
                 text,
             )
         });
@@ -154,12 +186,18 @@ fn repository_git(cwd: &Path) -> Result<(Git, bool)> {
     Ok((git, bare))
 }
 
-/// Where the repository at `cwd` keeps its hooks, after checking `core.hooksPath`.
+/// Where the repository at `cwd` keeps its hooks, after checking
+/// `core.hooksPath`. Paths are read as git writes them, bytes and all.
 fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
-    let common =
-        PathBuf::from(git.run(["rev-parse", "--path-format=absolute", "--git-common-dir"])?);
-    let dir =
-        PathBuf::from(git.run(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])?);
+    let common = git.run_path(["rev-parse", "--path-format=absolute", "--git-common-dir"])?;
+    let dir = git.run_path(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])?;
+    // Never a directory made up: the hooks go where the repository is.
+    if !common.is_dir() {
+        return Err(Error::internal(format!(
+            "git names {} as this repository's git directory, and it is not a directory",
+            common.display()
+        )));
+    }
     let out = git.output(["config", "--show-scope", "--get", "core.hooksPath"])?;
     if out.status.success() && !force {
         let text = String::from_utf8_lossy(&out.stdout);
@@ -718,7 +756,7 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
         binary.display()
     );
     Ok((
-        serde_json::json!({"shim_dir": dir, "link": link, "binary": binary, "action": action, "path_line": line}),
+        serde_json::json!({"shim_dir": dir.to_string_lossy(), "link": link.to_string_lossy(), "binary": binary.to_string_lossy(), "action": action, "path_line": line}),
         text,
     ))
 }
@@ -726,6 +764,20 @@ fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_install_record_keeps_any_path() {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = Path::new(std::ffi::OsStr::from_bytes(b"/r/caf\xe9/.git/hooks"));
+        let manifest = Manifest {
+            hooks_dir: odd.to_path_buf(),
+            hooks: vec!["pre-commit".into()],
+            binary: PathBuf::from("/opt/bin/git-ward"),
+        };
+        let text = serde_json::to_string(&manifest).unwrap();
+        assert!(text.contains("\"binary\":\"/opt/bin/git-ward\""), "{text}");
+        assert_eq!(serde_json::from_str::<Manifest>(&text).unwrap(), manifest);
+    }
 
     #[test]
     fn the_hook_file_starts_git_ward_itself_where_the_path_allows() {

@@ -80,6 +80,38 @@ fn uninstall_in_a_copy_leaves_the_originals_hooks() {
     std::fs::rename(&moved, &repo.dir).unwrap();
 }
 
+/// A repository at a path that is not UTF-8 gets its hooks where git runs
+/// them, and nowhere else.
+#[test]
+fn install_in_a_repository_at_a_non_utf8_path() {
+    use std::os::unix::ffi::OsStrExt;
+    let mut repo = TestRepo::new();
+    let odd = repo
+        .tmp
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    std::fs::rename(&repo.dir, &odd).unwrap();
+    repo.dir = odd;
+    let entries = || -> Vec<std::ffi::OsString> {
+        let mut names: Vec<_> = std::fs::read_dir(repo.tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = entries();
+    let (_, v) = repo.ward_json(["install", "--json"], &[]);
+    assert_eq!(v["status"], "S", "{v}");
+    assert_eq!(entries(), before, "no directory made beside the repository");
+    assert!(hooks_dir(&repo).join("reference-transaction").is_file());
+    assert!(repo.dir.join(".git/ward/install.json").is_file());
+    refused(repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT));
+    repo.ward(["doctor"]).stdout_has("installed and current");
+    repo.ward(["uninstall"]).ok().stdout_has("removed");
+    assert_eq!(ward_hooks(&hooks_dir(&repo)), Vec::<String>::new());
+}
+
 /// Every ref's name, one per line.
 fn ref_names(repo: &TestRepo) -> String {
     repo.git(["for-each-ref", "--format=%(refname)"])
