@@ -9,6 +9,7 @@
 //! checkpoint's HEAD), then restores its files and index from the
 //! checkpoint as a rollback would. A lock the worktree had is not put back.
 
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::rollback::Prepared;
@@ -31,16 +32,18 @@ fn list(git: &Git) -> Vec<Listed> {
         return Vec::new();
     };
     let mut all: Vec<Listed> = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).split('\0') {
-        if let Some(path) = line.strip_prefix("worktree ") {
+    // Paths as bytes: a worktree's path need not be UTF-8.
+    for line in out.stdout.split(|b| *b == 0) {
+        if let Some(path) = line.strip_prefix(b"worktree ") {
             all.push(Listed {
-                path: PathBuf::from(path),
+                path: PathBuf::from(std::ffi::OsStr::from_bytes(path)),
                 branch: None,
                 bare: false,
             });
-        } else if let (Some(b), Some(last)) = (line.strip_prefix("branch "), all.last_mut()) {
-            last.branch = Some(b.strip_prefix("refs/heads/").unwrap_or(b).to_string());
-        } else if let (true, Some(last)) = (line == "bare", all.last_mut()) {
+        } else if let (Some(b), Some(last)) = (line.strip_prefix(b"branch "), all.last_mut()) {
+            let b = String::from_utf8_lossy(b);
+            last.branch = Some(b.strip_prefix("refs/heads/").unwrap_or(&b).to_string());
+        } else if let (true, Some(last)) = (line == b"bare", all.last_mut()) {
             last.bare = true;
         }
     }

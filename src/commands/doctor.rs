@@ -157,6 +157,9 @@ fn checks(fix: bool) -> Vec<Check> {
         )),
         Some(repo) => {
             out.push(hooks_check(repo, me.as_deref(), fix));
+            if let Some(place) = hooks_place_check() {
+                out.push(place);
+            }
             match repo.hooks_path() {
                 Some((path, scope)) => out.push(check(
                     "hooksPath",
@@ -309,6 +312,27 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
         "installed and current"
     };
     check("hooks", Level::Ok, detail, None)
+}
+
+/// Where git runs the hooks: not inside a working tree, where an agent's
+/// allowed `git clean` or `git checkout` deletes or replaces them (say
+/// `.git/hooks` is a link to a directory of the tree). `None` when git
+/// cannot say.
+fn hooks_place_check() -> Option<Check> {
+    let cwd = std::env::current_dir().ok()?;
+    let (dir, why) = install::hooks_place(&cwd).ok()?;
+    Some(match why {
+        Some((why, fix)) => check(
+            "hooks dir",
+            Level::Warn,
+            why,
+            Some(format!(
+                "make {} a directory of its own, outside the working tree, then run `git ward install`",
+                fix.display()
+            )),
+        ),
+        None => check("hooks dir", Level::Ok, dir.display().to_string(), None),
+    })
 }
 
 /// Runs `git ward install` (with `--force`: over a hook that replaced

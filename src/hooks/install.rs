@@ -186,8 +186,10 @@ fn repository_git(cwd: &Path) -> Result<(Git, bool)> {
     Ok((git, bare))
 }
 
-/// Where the repository at `cwd` keeps its hooks, after checking
-/// `core.hooksPath`. Paths are read as git writes them, bytes and all.
+/// Where git runs the hooks of the repository `git` is in, as git says
+/// now, and its common git directory; unless `force`, refused where
+/// `core.hooksPath` or the directory's place makes it no safe home for
+/// them. Paths are read as git writes them, bytes and all.
 fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
     let common = git.run_path(["rev-parse", "--path-format=absolute", "--git-common-dir"])?;
     let dir = git.run_path(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])?;
@@ -225,7 +227,64 @@ fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
             ));
         }
     }
+    if let (false, Some((why, fix))) = (force, in_working_tree(git, &dir, &common)) {
+        return Err(Error::invalid(
+            format!("not installing: {why}"),
+            format!("make {} a directory of its own, outside the working tree, and install again, or pass --force to install into it anyway", fix.display()),
+        ));
+    }
     Ok((dir, common))
+}
+
+/// Why the hooks directory `dir` is no place for git-ward's hooks: it
+/// resolves, through links, inside a working tree of the repository,
+/// where an agent's allowed `git clean` or `git checkout` can delete or
+/// replace them (the git directory, though inside the top of one, is no
+/// part of it). `None` when it lies elsewhere; else why, and the path to
+/// make a directory of its own (git names `dir` with links resolved: the
+/// link is most often `<git-common-dir>/hooks`).
+fn in_working_tree(git: &Git, dir: &Path, common: &Path) -> Option<(String, PathBuf)> {
+    let real = resolved(dir);
+    if real.starts_with(resolved(common)) {
+        return None;
+    }
+    let tops = crate::checkpoint::worktree::Existing::read(git).tops;
+    let top = tops.iter().find(|top| real.starts_with(resolved(top)))?;
+    let default = common.join("hooks");
+    let (link, fix) = match std::fs::read_link(&default) {
+        Ok(target) if resolved(&default) == real => (
+            format!("{} is a link to {}: ", default.display(), target.display()),
+            default,
+        ),
+        _ => (String::new(), dir.to_path_buf()),
+    };
+    let why = format!(
+        "{link}git runs the hooks from {}, inside the working tree {}, where an agent's `git clean` or `git checkout` can delete or replace them",
+        real.display(),
+        top.display()
+    );
+    Some((why, fix))
+}
+
+/// Where git runs the hooks of the repository at `cwd`, and, when that is
+/// no place for git-ward's ([`in_working_tree`]), why and what to fix, for
+/// `git ward doctor`.
+pub fn hooks_place(cwd: &Path) -> Result<(PathBuf, Option<(String, PathBuf)>)> {
+    let (git, _) = repository_git(cwd)?;
+    let (dir, common) = hooks_dir(&git, true)?;
+    let why = in_working_tree(&git, &dir, &common);
+    Ok((dir, why))
+}
+
+/// `path` with its links resolved as far as it exists.
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(real) = path.canonicalize() {
+        return real;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => resolved(parent).join(name),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// Installs the hooks in the repository at `cwd` (`server`: pre-receive only).

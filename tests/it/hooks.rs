@@ -80,6 +80,44 @@ fn uninstall_in_a_copy_leaves_the_originals_hooks() {
     std::fs::rename(&moved, &repo.dir).unwrap();
 }
 
+/// `.git/hooks` a link into the working tree (`../githooks`, to version
+/// the hooks): an agent's allowed `git clean` or `checkout` there would
+/// delete git-ward's hooks, so install refuses it unless `--force`, and
+/// doctor says why.
+#[test]
+fn a_hooks_directory_in_the_working_tree_is_refused_without_force() {
+    let repo = TestRepo::new();
+    let tree_hooks = repo.dir.join("githooks");
+    std::fs::create_dir_all(&tree_hooks).unwrap();
+    write_hook(&tree_hooks.join("pre-commit"), "#!/bin/sh\nexit 0\n");
+    std::fs::remove_dir_all(hooks_dir(&repo)).unwrap();
+    std::os::unix::fs::symlink("../githooks", hooks_dir(&repo)).unwrap();
+    let before = snapshot(&tree_hooks);
+    repo.ward(["install"])
+        .code(2)
+        .stderr_has("EN-GIT-I-001")
+        .stderr_has("inside the working tree")
+        .stderr_has("--force");
+    assert_eq!(snapshot(&tree_hooks), before);
+    let (_, v) = repo.ward_json(["doctor", "--json"], &[]);
+    let place = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "hooks dir")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(place["level"], "warn", "{v}");
+    assert!(
+        place["detail"]
+            .as_str()
+            .unwrap()
+            .contains("inside the working tree"),
+        "{v}"
+    );
+    repo.ward(["install", "--force"]).ok();
+    assert!(tree_hooks.join("reference-transaction").exists());
+}
+
 /// A repository at a path that is not UTF-8 gets its hooks where git runs
 /// them, and nowhere else.
 #[test]
