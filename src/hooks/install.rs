@@ -525,9 +525,15 @@ fn write_executable(path: &Path, content: &str) -> Result<()> {
 /// Removes git-ward's hooks from the repository at `cwd`, restoring originals.
 pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
     let (git, _) = repository_git(cwd)?;
-    let (dir, common) = hooks_dir(&git, true)?;
-    let manifest = read_manifest(&common);
-    let dir = manifest.as_ref().map_or(dir, |m| m.hooks_dir.clone());
+    let (now, common) = hooks_dir(&git, true)?;
+    let tops = crate::checkpoint::worktree::Existing::read(&git).tops;
+    let own: Vec<&Path> = std::iter::once(common.as_path())
+        .chain(tops.iter().map(PathBuf::as_path))
+        .collect();
+    let dir = match read_manifest(&common) {
+        Some(manifest) => own_hooks_dir(&manifest.hooks_dir, &now, &own),
+        None => now,
+    };
     let mut reports = Vec::new();
     for name in CLIENT_HOOKS.iter().chain(SERVER_HOOKS) {
         let path = dir.join(name);
@@ -574,30 +580,57 @@ fn manifest_path(common: &Path) -> PathBuf {
     common.join("ward").join("install.json")
 }
 
+/// The install record as written, its hooks directory as recorded: see
+/// [`manifest_of`] for the one this repository means.
 fn read_manifest(common: &Path) -> Option<Manifest> {
     let text = crate::state_file::read_bounded(&manifest_path(common), crate::state_file::MAX_READ)
         .ok()?;
-    let mut manifest: Manifest = serde_json::from_slice(&text).ok()?;
-    if let Some(own) = moved_hooks_dir(&manifest.hooks_dir, common) {
-        manifest.hooks_dir = own;
-    }
+    serde_json::from_slice(&text).ok()
+}
+
+/// This repository's install record, naming the hooks directory it means
+/// here ([`own_hooks_dir`], with git's config read in process: no git runs).
+fn manifest_of(repo: &crate::facts::Repo) -> Option<Manifest> {
+    let mut manifest = read_manifest(repo.common_dir())?;
+    let now = runs_hooks_from(repo)?;
+    let own: Vec<&Path> = [Some(repo.common_dir()), repo.workdir()]
+        .into_iter()
+        .flatten()
+        .collect();
+    manifest.hooks_dir = own_hooks_dir(&manifest.hooks_dir, &now, &own);
     Some(manifest)
 }
 
-/// A repository moved or copied (`mv proj proj2`, `cp -a proj scratch`)
-/// keeps its install record, which names the hooks directory by its old
-/// absolute path: a git directory's `hooks` that is gone, or another
-/// repository's (the original, or one made since at the old path). Such a
-/// record means this repository's own `hooks`; uninstall and doctor
-/// never reach into the other.
-fn moved_hooks_dir(recorded: &Path, common: &Path) -> Option<PathBuf> {
-    let parent = recorded.parent()?;
-    if recorded.file_name()? != "hooks" || parent == common {
-        return None;
+/// The hooks directory an install record means in this repository: the
+/// one it names when git runs hooks from there now (`now`), or when it
+/// lies in this repository (`own`: its git directory and working trees;
+/// `core.hooksPath` changed since the install); else `now`. A repository
+/// moved or copied (`mv proj proj2`, `cp -a proj scratch`) keeps its
+/// record, which names the hooks directory by its old absolute path: one
+/// that is gone, or another repository's (the original, or one made since
+/// at the old path). uninstall, doctor and the shim never act on that one.
+fn own_hooks_dir(recorded: &Path, now: &Path, own: &[&Path]) -> PathBuf {
+    let within = |place: &&Path| {
+        recorded.starts_with(place) || resolved(recorded).starts_with(resolved(place))
+    };
+    match recorded == now || own.iter().any(within) {
+        true => recorded.to_path_buf(),
+        false => now.to_path_buf(),
     }
-    let elsewhere =
-        !parent.exists() || (parent.join("HEAD").is_file() && !same_file(parent, common));
-    elsewhere.then(|| common.join("hooks"))
+}
+
+/// Where git runs this repository's hooks, from its config:
+/// `core.hooksPath` (relative: from the top of the working tree, where
+/// git runs hooks), else `<git-common-dir>/hooks`. `None` when the value
+/// starts with `~/` and HOME is not set.
+fn runs_hooks_from(repo: &crate::facts::Repo) -> Option<PathBuf> {
+    let Some((value, _)) = repo.hooks_path() else {
+        return Some(repo.common_dir().join("hooks"));
+    };
+    Some(match value.strip_prefix("~/") {
+        Some(rest) => PathBuf::from(crate::env::var(crate::env::HOME)?).join(rest),
+        None => repo.workdir().unwrap_or(repo.git_dir()).join(&value),
+    })
 }
 
 fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {
@@ -619,7 +652,7 @@ fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {
 /// missing or overwritten by another hook manager. Empty when all is well
 /// or when git-ward was never installed here. Cheap: a few small file reads.
 pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
-    let Some(manifest) = read_manifest(repo.common_dir()) else {
+    let Some(manifest) = manifest_of(repo) else {
         return Vec::new();
     };
     if let Some(elsewhere) = run_elsewhere(repo, &manifest) {
@@ -677,7 +710,7 @@ fn starts_nothing(path: &Path, program: Option<&Path>) -> Option<PathBuf> {
 /// refuses (fails closed). `Some((old, new))` when hooks were repointed.
 pub fn repoint(repo: &crate::facts::Repo) -> Result<Option<(PathBuf, PathBuf)>> {
     let common = repo.common_dir();
-    let Some(mut manifest) = read_manifest(common) else {
+    let Some(mut manifest) = manifest_of(repo) else {
         return Ok(None);
     };
     let dir = manifest.hooks_dir.clone();
@@ -720,18 +753,13 @@ pub fn repoint(repo: &crate::facts::Repo) -> Result<Option<(PathBuf, PathBuf)>> 
 /// git-ward's hooks were installed in (set after the install, say in the
 /// global config), git never runs them: that, as a problem.
 pub fn hooks_run_elsewhere(repo: &crate::facts::Repo) -> Option<String> {
-    run_elsewhere(repo, &read_manifest(repo.common_dir())?)
+    run_elsewhere(repo, &manifest_of(repo)?)
 }
 
 fn run_elsewhere(repo: &crate::facts::Repo, manifest: &Manifest) -> Option<String> {
     let installed = manifest.hooks_dir.as_path();
-    let (value, scope) = repo.hooks_path()?;
-    let dir = if let Some(rest) = value.strip_prefix("~/") {
-        PathBuf::from(crate::env::var(crate::env::HOME)?).join(rest)
-    } else {
-        // Relative: from where git runs hooks (the top of the working tree).
-        repo.workdir().unwrap_or(repo.git_dir()).join(&value)
-    };
+    let (_, scope) = repo.hooks_path()?;
+    let dir = runs_hooks_from(repo)?;
     (!(same_file(&dir, installed) || dir == installed)).then(|| {
         format!(
             "git runs hooks from {} (core.hooksPath in the {scope} config), not from {}, where git-ward's hooks are: they do not run (`git ward doctor` says what to do)",
@@ -836,6 +864,19 @@ mod tests {
         let text = serde_json::to_string(&manifest).unwrap();
         assert!(text.contains("\"binary\":\"/opt/bin/git-ward\""), "{text}");
         assert_eq!(serde_json::from_str::<Manifest>(&text).unwrap(), manifest);
+    }
+
+    #[test]
+    fn a_record_names_this_repositorys_hooks_or_where_git_runs_them() {
+        let now = Path::new("/copy/.husky/_");
+        let own = [Path::new("/copy/.git"), Path::new("/copy")];
+        let here = |recorded: &str| own_hooks_dir(Path::new(recorded), now, &own);
+        assert_eq!(here("/copy/.husky/_"), now);
+        // core.hooksPath changed since the install: the record says where.
+        assert_eq!(here("/copy/.git/hooks"), Path::new("/copy/.git/hooks"));
+        // Copied or moved: the original's, or one gone.
+        assert_eq!(here("/orig/.husky/_"), now);
+        assert_eq!(here("/orig/.git/hooks"), now);
     }
 
     #[test]

@@ -46,20 +46,26 @@ fn ward_hooks(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// `cp -a` of the repository, beside it.
+fn copy_of(repo: &TestRepo) -> std::path::PathBuf {
+    let copy = sibling(repo, "copy");
+    let cp = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(&repo.dir)
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    copy
+}
+
 /// A copy of a repository keeps the install record naming the original's
 /// hooks by path: uninstall in the copy removes the copy's, never the
 /// original's.
 #[test]
 fn uninstall_in_a_copy_leaves_the_originals_hooks() {
     let repo = installed();
-    let copy = crate::common::sibling(&repo, "copy");
-    let cp = std::process::Command::new("cp")
-        .args(["-a"])
-        .arg(&repo.dir)
-        .arg(&copy)
-        .status()
-        .unwrap();
-    assert!(cp.success());
+    let copy = copy_of(&repo);
     let hooks = repo.dir.join(".git/hooks");
     let before = ward_hooks(&hooks);
     assert!(before.contains(&"reference-transaction".to_string()));
@@ -78,6 +84,36 @@ fn uninstall_in_a_copy_leaves_the_originals_hooks() {
         String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("is missing"), "{text}");
     std::fs::rename(&moved, &repo.dir).unwrap();
+}
+
+/// With a relative `core.hooksPath` (husky's `.husky/_`, installed with
+/// `--force`) the install record names the original's hooks directory by
+/// its absolute path: uninstall in a copy acts where git runs the copy's
+/// hooks, and the original stays guarded.
+#[test]
+fn uninstall_in_a_copy_with_a_relative_hooks_path_leaves_the_original_guarded() {
+    let repo = TestRepo::new();
+    let husky = repo.dir.join(".husky/_");
+    std::fs::create_dir_all(&husky).unwrap();
+    write_hook(&husky.join("pre-commit"), "#!/bin/sh\nexit 0\n");
+    repo.git(["config", "core.hooksPath", ".husky/_"]).ok();
+    repo.ward(["install", "--force"]).ok();
+    let before = snapshot(&husky);
+    let copy = copy_of(&repo);
+    let mut uninstall = repo.ward_command(["uninstall"]);
+    uninstall.current_dir(&copy);
+    crate::common::Run::from(uninstall.output().unwrap())
+        .ok()
+        .stdout_has("restored");
+    assert_eq!(ward_hooks(&copy.join(".husky/_")), vec!["pre-commit"]);
+    assert_eq!(snapshot(&husky), before, "the original's hooks");
+    refused(repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT));
+    // doctor in the copy looks at the copy's hooks, not the original's.
+    let mut doctor = repo.ward_command(["doctor"]);
+    doctor.current_dir(&copy);
+    let out = doctor.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(repo.dir.to_str().unwrap()), "{text}");
 }
 
 /// `.git/hooks` a link into the working tree (`../githooks`, to version
