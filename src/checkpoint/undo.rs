@@ -264,7 +264,9 @@ pub fn undoable<'a>(records: impl IntoIterator<Item = &'a Record>, scope: &Scope
     let mut out: Vec<Undoable> = by_trace
         .into_values()
         .filter(|u| is_command.contains(&u.trace_id))
-        .filter(|u| u.checkpoint.is_some() || !u.refs.is_empty())
+        // Something to put back: files, refs, or HEAD on another branch
+        // (a plain checkout, which git older than 2.45 journals nothing for).
+        .filter(|u| u.checkpoint.is_some() || !u.refs.is_empty() || u.head.is_some())
         .collect();
     out.sort_by_key(|u| u.last_seen);
     out
@@ -570,6 +572,10 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     }
     let head = head_step(&ctx, last, cp.as_ref(), &steps);
     match &head {
+        Some(h) if h.action == "switch-back" && h.by_git => out.say(&format!(
+            "  HEAD      back on {} (the command left it on {}): git switches back, its files with it, carrying uncommitted changes as a checkout does\n",
+            h.to, h.from
+        )),
         Some(h) if h.action == "switch-back" => out.say(&format!(
             "  HEAD      back on {} (the command left it on {})\n",
             h.to, h.from

@@ -1865,3 +1865,28 @@ fn a_second_undo_while_one_runs_says_so_and_changes_nothing() {
     assert_eq!(repo.state(), before);
     assert!(!lock.exists());
 }
+
+/// A plain checkout of a branch takes no checkpoint (git loses nothing in
+/// it): undo switches back as git switched, carrying uncommitted changes;
+/// undo again goes forward.
+#[test]
+fn a_plain_checkout_is_undone_by_switching_back() {
+    let repo = TestRepo::new();
+    let _ = repo.ward(["install"]);
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    repo.write("f.txt", "f\n").commit("f");
+    repo.git(["switch", "-q", "-c", "agent/c1", "main"]).ok();
+    repo.write("README", "my edit\n");
+    repo.shim_env(["checkout", "-q", "feat"], C1).ok();
+    assert_eq!(repo.branch(), "feat");
+    repo.ward(["undo", "--yes"])
+        .ok()
+        .stdout_has("HEAD is back on agent/c1");
+    assert_eq!(repo.branch(), "agent/c1");
+    assert!(repo.read("f.txt").is_none());
+    assert_eq!(repo.read("README").as_deref(), Some("my edit\n"));
+    undo(&repo);
+    assert_eq!(repo.branch(), "feat");
+    assert_eq!(repo.read("f.txt").as_deref(), Some("f\n"));
+    assert_eq!(repo.read("README").as_deref(), Some("my edit\n"));
+}

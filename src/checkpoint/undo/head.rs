@@ -21,6 +21,11 @@ pub struct HeadStep {
     /// no longer exists).
     pub action: &'static str,
     pub now: String,
+    /// Switched back by git itself, files and all (`git checkout
+    /// <branch>`, which carries uncommitted changes or refuses): the
+    /// command took no checkpoint, having nothing to destroy (a plain
+    /// checkout of a branch).
+    pub by_git: bool,
 }
 
 /// HEAD goes back to the branch it named before the command where that
@@ -41,7 +46,11 @@ pub(super) fn head_step(
         s.action == "move-back" && s.to == ZERO && s.name == format!("refs/heads/{after}")
     });
     let from_checkpoint = cp.is_some_and(|cp| cp.branch.as_deref().unwrap_or("HEAD") == before);
-    if !(from_checkpoint || deletes_after) {
+    // A plain move between branches (nothing there to lose, so no
+    // checkpoint): git switches back as it switched.
+    let by_git =
+        !(from_checkpoint || deletes_after) && last.checkpoint.is_none() && before != "HEAD";
+    if !(from_checkpoint || deletes_after || by_git) {
         return None;
     }
     let commit = if before == "HEAD" {
@@ -74,12 +83,15 @@ pub(super) fn head_step(
         commit,
         action,
         now,
+        by_git,
     })
 }
 
-/// Points HEAD back as `step` says, without touching files.
+/// Points HEAD back as `step` says, without touching files (but for a
+/// switch git makes, [`HeadStep::by_git`]).
 pub(super) fn switch_head(ctx: &Ctx, step: &HeadStep) -> Result<std::result::Result<(), String>> {
     let out = match &step.commit {
+        None if step.by_git => ctx.git.output(["checkout", "-q", step.to.as_str(), "--"])?,
         Some(id) => ctx.git.output([
             "update-ref",
             "--no-deref",
