@@ -115,6 +115,10 @@ pub struct Action {
     pub command: String,
     /// The alias used, if any (`ci`).
     pub alias: Option<String>,
+    /// That alias was defined for this command alone (`-c alias.x=...`,
+    /// the environment's config pairs), not in a config file: a policy
+    /// that names the alias (`commands.read`) meant the file's.
+    pub alias_given: bool,
     pub effect: Effect,
     /// Makes new commits on the current branch (commit, merge, cherry-pick, revert, am, ...).
     /// `add` counts here too (SPEC: the first write of an agent's work).
@@ -261,6 +265,7 @@ impl Action {
         Action {
             command: command.to_string(),
             alias: None,
+            alias_given: false,
             effect: Effect::Read,
             creates_commits: false,
             refs: Vec::new(),

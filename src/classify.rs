@@ -277,12 +277,15 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     let mut config: Vec<(String, String)> = git.globals.config.clone();
     let mut config_env = git.globals.config_env.clone();
     let mut alias: Option<String> = None;
+    let mut alias_given = false;
+    let mut given: std::collections::HashSet<String> = Default::default();
     let mut seen: Vec<String> = Vec::new();
 
     loop {
         for (key, value) in ctx.env_config.iter().chain(&config) {
             if let Some(name) = key.strip_prefix("alias.") {
                 aliases.insert(name.to_ascii_lowercase(), value.clone());
+                given.insert(name.to_ascii_lowercase());
             }
         }
         let Some(first) = words.first() else { break };
@@ -293,6 +296,8 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
             break;
         };
         let name = first.clone();
+        // Any alias along the way defined for this command alone counts.
+        alias_given |= given.contains(&name.to_ascii_lowercase());
         alias.get_or_insert_with(|| name.clone());
         let looped = seen.contains(&name) || seen.len() >= MAX_ALIAS_DEPTH;
         seen.push(name.clone());
@@ -309,17 +314,20 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
                     "the shell alias '{name}' runs commands git-ward cannot see"
                 ));
             }
+            a.alias_given = alias_given;
             return a;
         };
         let inner = parse_globals(&split.into_iter().map(OsString::from).collect::<Vec<_>>());
         config.extend(inner.globals.config);
         config_env.extend(inner.globals.config_env);
         if inner.rest.is_empty() {
-            return unknown(
+            let mut a = unknown(
                 &name,
                 alias,
                 hooks_off_by_config(ctx.env_config, &config, &config_env),
             );
+            a.alias_given = alias_given;
+            return a;
         }
         let expansion = inner.rest.iter().map(|w| w.to_string_lossy().into_owned());
         words = expansion.chain(words.into_iter().skip(1)).collect();
@@ -351,6 +359,7 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     };
     let mut action = commands::classify_words(&words, ctx, git.globals.informational);
     action.alias = alias;
+    action.alias_given = alias_given;
     if action.hooks_off.is_none() {
         action.hooks_off = hooks_off_by_config(ctx.env_config, &config, &config_env);
     }

@@ -212,13 +212,16 @@ pub fn binds(policy: &Policy, actor: Actor) -> bool {
 /// The effect after policy `commands` overrides.
 pub fn effective_effect(policy: &Policy, action: &Action) -> Effect {
     let cmds = &policy.settings.commands;
-    let named = |list: &[String]| {
+    let named = |list: &[String], alias_counts: bool| {
         list.iter()
-            .any(|c| *c == action.command || Some(c) == action.alias.as_ref())
+            .any(|c| *c == action.command || (alias_counts && Some(c) == action.alias.as_ref()))
     };
-    if named(&cmds.read) {
+    // An alias the policy calls read-only is the one the config files
+    // define: one defined for this command alone (`-c alias.lg='reset
+    // --hard' lg`) is judged by what it runs.
+    if named(&cmds.read, !action.alias_given) {
         Effect::Read
-    } else if named(&cmds.mutating) {
+    } else if named(&cmds.mutating, true) {
         Effect::Mutating
     } else if action.effect == Effect::Unknown && cmds.unknown == UnknownAs::Read {
         Effect::Read

@@ -132,6 +132,7 @@ fn the_matrix() {
     let lax_checkout = policy("[checkout]\nlocal_only = false\n");
     let no_verify_ok = policy("[enforce]\nallow_no_verify = true\n");
     let read_override = policy("[commands]\nread = [\"lfs\"]\n");
+    let read_alias = policy("[commands]\nread = [\"lg\"]\n");
     let unknown_read = policy("[commands]\nunknown = \"read\"\n");
 
     let rows: Vec<(&str, &Policy, Action, Facts, Want)> = vec![
@@ -952,6 +953,28 @@ fn the_matrix() {
             },
             agent("main", None),
             Want::Allow,
+        ),
+        // An alias the policy calls read-only, as the config files define it.
+        (
+            "commands.read names a file's alias",
+            &read_alias,
+            Action {
+                alias: Some("lg".into()),
+                ..destructive("reset")
+            },
+            agent("feat", None),
+            Want::Allow,
+        ),
+        (
+            "commands.read names an alias defined for the command alone",
+            &read_alias,
+            Action {
+                alias: Some("lg".into()),
+                alias_given: true,
+                ..destructive("reset")
+            },
+            agent("feat", None),
+            Want::Checkpoint,
         ),
         (
             "commands.unknown = read",

@@ -142,6 +142,13 @@ fn alias(a: Action, name: &str) -> Action {
         ..a
     }
 }
+/// An alias defined for the command alone (`-c alias.x=...`).
+pub(super) fn given_alias(a: Action, name: &str) -> Action {
+    Action {
+        alias_given: true,
+        ..alias(a, name)
+    }
+}
 fn refs(a: Action, writes: Vec<RefWrite>) -> Action {
     Action { refs: writes, ..a }
 }
@@ -244,7 +251,7 @@ fn the_issue_command_lines() {
         ),
         (
             "-c alias.ci=commit ci -m x",
-            alias(commits(m("commit")), "ci"),
+            given_alias(commits(m("commit")), "ci"),
         ),
         (
             "-c core.hooksPath=/dev/null commit",

@@ -1890,3 +1890,20 @@ fn a_plain_checkout_is_undone_by_switching_back() {
     assert_eq!(repo.read("f.txt").as_deref(), Some("f\n"));
     assert_eq!(repo.read("README").as_deref(), Some("my edit\n"));
 }
+
+/// `commands.read` may name an alias, as the config files define it: one
+/// redefined for the command alone (`-c alias.lg='reset --hard' lg`) is
+/// judged by what it runs, checkpointed, and undone.
+#[test]
+fn a_read_only_alias_redefined_on_the_command_line_is_judged_by_what_it_runs() {
+    let repo = agent_repo();
+    repo.local_policy("[commands]\nread = [\"lg\"]\n[checkpoint]\ninclude_ignored = [\".env\"]\n");
+    repo.git(["config", "alias.lg", "log --oneline"]).ok();
+    repo.shim_env(["lg", "-1"], C1).ok();
+    let before = repo.state();
+    repo.shim_env(["-c", "alias.lg=reset -q --hard", "lg"], C1)
+        .ok();
+    assert_ne!(repo.state(), before);
+    undo(&repo);
+    assert_eq!(repo.state(), before);
+}

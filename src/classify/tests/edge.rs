@@ -1262,10 +1262,10 @@ fn edge_cases() {
         // An empty alias runs `git ""`, which git does not know.
         ("empty", alias(u(""), "empty")),
         ("commit", commits(m("commit"))),
-        ("-c alias.x=ci x", alias(commits(m("commit")), "x")),
+        ("-c alias.x=ci x", given_alias(commits(m("commit")), "x")),
         (
             "-c alias.rb='rebase -i' rb main",
-            alias(
+            given_alias(
                 refs(destroys(m("rebase"), REBASE), vec![w(cur(), Update, None)]),
                 "rb",
             ),
