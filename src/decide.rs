@@ -640,6 +640,12 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 .start
                 .as_deref()
                 .is_some_and(|s| is_upstream_of(s, &full));
+        if write.op == RefOp::Create {
+            if let Some(d) = refs::takes_team_layer(policy, facts.actor, &action.operation(), &full)
+            {
+                return d;
+            }
+        }
         let person_syncs = facts.fast_forward
             && settings.branches.sync_from_upstream
             && person_reset_to_upstream(action, facts).is_some();

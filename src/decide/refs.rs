@@ -171,6 +171,40 @@ fn decide_git_dir_file(
     )
 }
 
+/// EN-GIT-D-001 for an agent's creation of the protected branch `refname`
+/// where the team layer would then be read from it in place of the
+/// branch it is read from now (it comes first among the branches the
+/// protected patterns name): that is a person's to do, or the team's
+/// rules would be whatever that branch holds.
+pub fn takes_team_layer(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    refname: &str,
+) -> Option<Decision> {
+    let branch = refname.strip_prefix("refs/heads/")?;
+    let team = policy.team_branch()?;
+    if actor != Actor::Agent || !binds(policy, actor) {
+        return None;
+    }
+    let order = crate::facts::literal_branches(policy.protected_patterns());
+    let (new, now) = (
+        order.iter().position(|b| b == branch)?,
+        order.iter().position(|b| b == team)?,
+    );
+    (new < now).then(|| {
+        Decision::deny(
+            Code::D001,
+            format!(
+                "{} creates protected branch '{branch}', which would then be where the team policy is read from, in place of '{team}'",
+                command_word(operation)
+            ),
+            format!("work on '{team}' or a branch of your own; creating '{branch}' here is a person's to do"),
+            "branches.protected",
+        )
+    })
+}
+
 /// A new value that is a symbolic ref (`ref:refs/heads/x`, as git 2.45
 /// and later give one to reference-transaction).
 fn is_symbolic(value: &str) -> bool {
@@ -266,6 +300,11 @@ pub fn decide_ref_change(
         return Decision::allow("pack-refs moves the ref into packed-refs: not a deletion");
     }
     let is_tag = change.refname.starts_with("refs/tags/");
+    if change.current.is_none() && change.new.is_some() {
+        if let Some(d) = takes_team_layer(policy, actor, operation, &change.refname) {
+            return d;
+        }
+    }
     match (&change.current, &change.new) {
         (None, Some(new)) if is_tag && is_symbolic(new) => Decision::deny(
             Code::D001,

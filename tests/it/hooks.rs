@@ -1178,6 +1178,34 @@ fn a_brace_pattern_names_the_team_layers_branch() {
     refused(repo.git_env(["commit", "-q", "--allow-empty", "-m", "x"], AGENT));
 }
 
+/// The team layer comes from the first protected branch that exists: an
+/// agent may not make an earlier one (even syncing it from its upstream),
+/// which would swap the team's rules for whatever that branch holds. A
+/// person may.
+#[test]
+fn an_agent_may_not_make_the_branch_the_team_layer_would_move_to() {
+    let repo = installed();
+    let _remote = with_remote(&repo);
+    repo.git(["switch", "-q", "-c", "master"]).ok();
+    repo.write(
+        ".ward/policy.toml",
+        "[branches]\nprotected = [\"main\", \"master\", \"develop\"]\n",
+    );
+    repo.commit("team policy");
+    repo.git(["branch", "develop"]).ok();
+    repo.git(["branch", "-D", "main"]).ok();
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.shim_env(["checkout", "-q", "main"], c1)
+        .code(1)
+        .stderr_has("ward: denied [EN-GIT-D-001] checkout creates protected branch 'main', which would then be where the team policy is read from, in place of 'master'")
+        .stderr_has("hint:");
+    refused(repo.git_env(["branch", "main", "origin/main"], AGENT));
+    assert!(repo.rev("refs/heads/main").is_none());
+    // The team's rules still hold: develop is protected.
+    refused(repo.git_env(["branch", "-f", "develop", "HEAD~1"], AGENT));
+    repo.git(["branch", "main", "origin/main"]).ok();
+}
+
 #[test]
 fn a_real_deletion_is_not_mistaken_for_pack_refs() {
     let repo = installed();
