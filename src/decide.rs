@@ -887,6 +887,15 @@ fn decide_commit_on_protected(
                         "capabilities.ensure_working_branch",
                     );
                 }
+                if policy.is_protected(&format!("refs/heads/{target}")) {
+                    // The move would land on a protected branch too.
+                    return Decision::deny(
+                        Code::D001,
+                        format!("{op} on protected branch '{branch}': the agent branch '{target}' is protected too (branches.protected), so there is nowhere to move"),
+                        "work on a branch no protected pattern matches (`git switch -c <name>`), and ask the repository's owner to leave agent branches unprotected (branches.protected, branches.agent_prefix)",
+                        "branches.protected",
+                    );
+                }
                 if let Some(path) = elsewhere(facts, &target) {
                     return Decision::deny(
                         Code::D001,

@@ -132,6 +132,7 @@ fn the_matrix() {
     let lax_checkout = policy("[checkout]\nlocal_only = false\n");
     let no_verify_ok = policy("[enforce]\nallow_no_verify = true\n");
     let read_override = policy("[commands]\nread = [\"lfs\"]\n");
+    let agent_protected = policy("[branches]\nprotected = [\"main\", \"agent/*\"]\n");
     let read_alias = policy("[commands]\nread = [\"lg\"]\n");
     let unknown_read = policy("[commands]\nunknown = \"read\"\n");
 
@@ -953,6 +954,14 @@ fn the_matrix() {
             },
             agent("main", None),
             Want::Allow,
+        ),
+        // The agent branch protected too: nowhere to move.
+        (
+            "commit on main, the agent branch protected",
+            &agent_protected,
+            commit(),
+            agent("main", Some("c1")),
+            Want::Deny(Code::D001),
         ),
         // An alias the policy calls read-only, as the config files define it.
         (

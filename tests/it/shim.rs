@@ -1389,3 +1389,24 @@ fn an_in_progress_hint_checks_out_an_agent_branch_that_exists() {
     repo.shim_env(["switch", "-q", "agent/c1"], &agent).ok();
     assert_eq!(repo.branch(), "agent/c1");
 }
+
+/// Where the agent branch is itself protected there is nowhere to move: the
+/// commit is refused up front, naming why, and explain agrees.
+#[test]
+fn a_protected_agent_branch_is_named_as_the_reason() {
+    let repo = TestRepo::new();
+    repo.local_policy("[branches]\nprotected = [\"main\", \"agent/*\"]\n");
+    let main = repo.rev("main");
+    let (_, v) = repo.ward_json(
+        ["explain", "--json", "--as-agent", "--", "commit", "-m", "x"],
+        C1,
+    );
+    assert_eq!(v["code"], "EN-GIT-D-001", "{v}");
+    repo.shim_env(["commit", "--allow-empty", "-m", "x"], C1)
+        .code(1)
+        .stderr_has("the agent branch 'agent/c1' is protected too")
+        .stderr_has("hint: work on a branch no protected pattern matches");
+    assert_eq!(repo.branch(), "main");
+    assert_eq!(repo.rev("main"), main);
+    assert!(repo.rev("refs/heads/agent/c1").is_none());
+}
