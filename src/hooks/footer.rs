@@ -243,6 +243,16 @@ pub fn with_footer(text: &str, footer: &str, comment: char) -> Option<String> {
     let m = Message::parse(text, comment);
     let last = m.paragraphs.len().checked_sub(1)?;
     let trailer = is_trailer(footer);
+    // The seed's form (`[Contract: c1]`) as a paragraph of its own just
+    // above a trailer block is where `git ward save` puts it, keeping its
+    // trailers last (where git reads them): it stays there.
+    if !trailer && last >= 2 && trailer_block(&m.lines_of(last)) {
+        let above = m.lines_of(last - 1);
+        if above.len() == 1 && is_footer(above[0], footer) {
+            let copies = m.copies(footer, 1..last - 1);
+            return (!copies.is_empty()).then(|| m.render(&copies, None));
+        }
+    }
     // Where git reads a trailer: a last paragraph, past the title, that it
     // reads as trailers. Any other footer stands as the last paragraph.
     let block = !trailer || (last > 0 && trailer_block(&m.lines_of(last)));

@@ -245,6 +245,17 @@ fn the_bracket_form_is_one_setting_away() {
     )
     .ok();
     assert_eq!(message(&repo, "HEAD"), "work\n\n[Contract: c1]\n\n");
+    // `git ward save` puts it above its trailers, which stay last, where
+    // git reads them.
+    repo.ward_env(["save", "-m", "saved", "--phase", "2"], C1)
+        .ok();
+    let saved = message(&repo, "HEAD");
+    assert!(saved.contains("[Contract: c1]\n\nCompleted: "), "{saved}");
+    let phase = repo
+        .git(["log", "-1", "--format=%(trailers:key=Phase,valueonly)"])
+        .ok()
+        .stdout;
+    assert_eq!(phase.trim(), "2", "{saved}");
 }
 
 #[test]
