@@ -77,10 +77,15 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     let mut out = String::new();
     let line = |out: &mut String, k: &str, v: String| out.push_str(&format!("{k:<12}{v}\n"));
     line(&mut out, "command:", a.action.operation());
+    // As the policy's `commands` overrides leave it, as the tier is.
+    let effect = match &a.policy {
+        Ok(policy) => crate::decide::effective_effect(policy, &a.action),
+        Err(_) => a.action.effect,
+    };
     line(
         &mut out,
         "effect:",
-        format!("{:?} (tier {})", a.action.effect, a.tier()).to_lowercase(),
+        format!("{effect:?} (tier {})", a.tier()).to_lowercase(),
     );
     if let Some(alias) = &a.action.alias {
         line(&mut out, "alias:", alias.clone());

@@ -206,3 +206,17 @@ fn explain_of_the_tools_own_steps_agrees_with_the_run() {
         .ok()
         .stdout_has("would run the command");
 }
+
+/// The effect shown is the one the policy's `commands` overrides leave,
+/// as the tier is.
+#[test]
+fn the_effect_shown_is_the_one_the_policy_leaves() {
+    let repo = TestRepo::new();
+    repo.local_policy("[commands]\nread = [\"lfs\"]\nmutating = [\"log\"]\n");
+    repo.ward(["explain", "--", "lfs", "pull"])
+        .ok()
+        .stdout_has("effect:     read (tier 0)");
+    repo.ward(["explain", "--", "log"])
+        .ok()
+        .stdout_has("effect:     mutating (tier 1)");
+}
