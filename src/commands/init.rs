@@ -229,7 +229,7 @@ fn init(args: &InitArgs) -> Result<Report> {
     }
 
     match install_hooks(&top) {
-        Ok(()) => report.hooks_installed = true,
+        Ok(changed) => report.hooks_installed = changed,
         Err(e) => report.hooks_error = Some(e),
     }
     Ok(report)
@@ -282,16 +282,21 @@ fn add_ignores(path: &Path, patterns: &[String]) -> Result<Vec<String>> {
 }
 
 /// Runs `git-ward install` in the workspace; the error text if it fails.
-fn install_hooks(top: &Path) -> std::result::Result<(), String> {
+/// Installs the hooks; whether any hook changed (not all `unchanged`).
+fn install_hooks(top: &Path) -> std::result::Result<bool, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let out = std::process::Command::new(exe)
-        .arg("install")
+        .args(["install", "--json"])
         .current_dir(top)
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|e| e.to_string())?;
     if out.status.success() {
-        return Ok(());
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let changed = report["hooks"]
+            .as_array()
+            .is_none_or(|hooks| hooks.iter().any(|h| h["action"] != "unchanged"));
+        return Ok(changed);
     }
     let said = String::from_utf8_lossy(&out.stderr);
     Err(said

@@ -173,6 +173,9 @@ fn init_in_an_existing_repository_adds_only_what_is_missing() {
     let again = json(&repo.ward(["init", "--json"]).ok().stdout);
     assert_eq!(again["gitignore_added"], serde_json::json!([]));
     assert_eq!(again["identity_set"], serde_json::json!({}));
+    // The hooks were there already: nothing added, nothing claimed.
+    assert_eq!(again["hooks_installed"], false, "{again}");
+    assert_eq!(v["hooks_installed"], true, "{v}");
 }
 
 #[test]
