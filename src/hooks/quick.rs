@@ -6,11 +6,11 @@
 //! eight times per commit. The cache holds the few settings the early exits
 //! need (whom the rules bind, the agent variables, the protected patterns,
 //! the footer) with a fingerprint of every layer's source: the system, user
-//! and local files' (mtime, size, inode), and the value of each branch the
-//! team layer could be read from. Any change there, a different binary, or
-//! `WARD_POLICY` in the environment, and the hook loads the policy in full.
-//! The cache only ever lets a hook skip work; denials are decided on the
-//! full policy.
+//! and local files' [`stamp`] (inode, size, mtime and ctime; a symbolic
+//! link's target too), and the value of each branch the team layer could be
+//! read from. Any change there, a different binary, or `WARD_POLICY` in the
+//! environment, and the hook loads the policy in full. The cache only ever
+//! lets a hook skip work; denials are decided on the full policy.
 
 use std::path::PathBuf;
 
@@ -147,7 +147,7 @@ fn fingerprint(dirs: &Dirs, team_candidates: &[String]) -> String {
     let mut files = vec![policy::system_path(), policy::local_path(&dirs.common_dir)];
     files.extend(policy::user_path());
     for path in files {
-        f.push_str(&format!("|{}={:?}", path.display(), stamp(&path)));
+        f.push_str(&format!("|{}={}", path.display(), stamp(&path)));
     }
     let store = RefStore::new(dirs);
     let packed = stamp(&dirs.common_dir.join("packed-refs"));
@@ -159,7 +159,7 @@ fn fingerprint(dirs: &Dirs, team_candidates: &[String]) -> String {
                 break;
             }
             Some(Value::Symbolic(t)) => f.push_str(&format!("|{name}->{t}")),
-            None => f.push_str(&format!("|{name}:packed={packed:?}")),
+            None => f.push_str(&format!("|{name}:packed={packed}")),
         }
     }
     f

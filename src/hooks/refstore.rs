@@ -132,9 +132,68 @@ fn reftable_value(dirs: &Dirs, name: &str) -> Option<Value> {
         .then(|| Value::Id(String::from_utf8_lossy(&out.stdout).trim().to_string()))
 }
 
-/// `(mtime, size, inode)` of a file, for fingerprints; `None` when absent.
-pub fn stamp(path: &Path) -> Option<(i64, i64, u64, u64)> {
+/// What a fingerprint keeps of the file at `path`: its inode, size, mtime
+/// and ctime (to the nanosecond), `-` when nothing is there.
+///
+/// The ctime is what catches a file replaced by one of the same size with
+/// its timestamp kept (`cp -p`, `tar x`): every write or rename sets it,
+/// and no one can set it back. One `lstat`; a symbolic link is stamped
+/// with its target too (a second call, only for links), or `dangling`
+/// when the target cannot be reached, which is never the same as absent.
+pub fn stamp(path: &Path) -> String {
     use std::os::unix::fs::MetadataExt;
-    let m = std::fs::metadata(path).ok()?;
-    Some((m.mtime(), m.mtime_nsec(), m.size(), m.ino()))
+    let of = |m: &std::fs::Metadata| {
+        format!(
+            "{}:{}:{}.{}:{}.{}",
+            m.ino(),
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec()
+        )
+    };
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "-".to_string(),
+        Err(e) => format!("error {:?}", e.kind()),
+        Ok(link) if link.file_type().is_symlink() => match std::fs::metadata(path) {
+            Ok(target) => format!("{}->{}", of(&link), of(&target)),
+            Err(e) => format!("{}->dangling {:?}", of(&link), e.kind()),
+        },
+        Ok(m) => of(&m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stamp;
+
+    #[test]
+    fn a_stamp_changes_with_every_replacement_and_tells_a_dangling_link_from_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("policy.toml");
+        assert_eq!(stamp(&file), "-");
+        let kept = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        let write = |text: &str| {
+            std::fs::write(&file, text).unwrap();
+            let f = std::fs::File::options().write(true).open(&file).unwrap();
+            f.set_modified(kept).unwrap();
+        };
+        write("one");
+        let first = stamp(&file);
+        // The kernel's ctime is coarser than a nanosecond.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        write("two");
+        assert_ne!(stamp(&file), first, "same inode, size and mtime");
+
+        let link = dir.path().join("link.toml");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let linked = stamp(&link);
+        assert!(linked.ends_with(&stamp(&file)), "{linked}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        write("six");
+        assert_ne!(stamp(&link), linked, "the target changed");
+        std::fs::remove_file(&file).unwrap();
+        assert!(stamp(&link).contains("dangling"), "{}", stamp(&link));
+    }
 }

@@ -1207,6 +1207,29 @@ fn an_agent_may_not_make_the_branch_the_team_layer_would_move_to() {
 }
 
 #[test]
+fn a_policy_file_replaced_with_its_size_and_time_kept_reaches_the_hooks() {
+    let repo = installed();
+    repo.git_env(["branch", "trunk", "HEAD~1"], AGENT).ok();
+    // As `cp -p` installs a new version: written in place, the same size,
+    // the old modification time put back.
+    let install = |text: &str| {
+        repo.local_policy(text);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(repo.dir.join(".git/ward/policy.toml"))
+            .unwrap();
+        file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30))
+            .unwrap();
+    };
+    install("[branches]\nprotected = [\"main\", \"zzzzz\"]\n");
+    repo.git_env(["branch", "-f", "trunk", "HEAD"], AGENT).ok();
+    // The ctime the kernel sets is coarser than a nanosecond.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    install("[branches]\nprotected = [\"main\", \"trunk\"]\n");
+    refused(repo.git_env(["branch", "-f", "trunk", "HEAD~1"], AGENT));
+}
+
+#[test]
 fn a_real_deletion_is_not_mistaken_for_pack_refs() {
     let repo = installed();
     let main = repo.rev("main").unwrap();
