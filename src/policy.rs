@@ -640,15 +640,35 @@ impl Policy {
         Ok(self)
     }
 
-    /// Puts the file at `path` on top, in place, if it exists.
+    /// Puts the file at `path` on top, in place, if anything is there: a
+    /// path that names nothing at all is no layer; one that cannot be read
+    /// (a symbolic link whose target is gone among them) is an error, so
+    /// that a broken layer refuses instead of vanishing.
     pub fn add_file(&mut self, path: &Path, origin: Layer) -> Result<()> {
-        match crate::state_file::read_text(path) {
-            Ok(text) => self.add_layer(&text, origin),
+        let err = match crate::state_file::read_text(path) {
+            Ok(text) => return self.add_layer(&text, origin),
+            Err(e) => e,
+        };
+        let unreadable = |why: &dyn fmt::Display, hint: &str| {
+            Err(
+                Error::internal(format!("cannot read policy {}: {why}", path.display()))
+                    .with_hint(hint),
+            )
+        };
+        if err.kind() != std::io::ErrorKind::NotFound {
+            return unreadable(&err, "make the file readable or remove it");
+        }
+        match std::fs::read_link(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(
-                Error::internal(format!("cannot read policy {}: {e}", path.display()))
-                    .with_hint("make the file readable or remove it"),
+            Ok(target) => unreadable(
+                &format!(
+                    "it is a symbolic link to {}, which does not exist",
+                    target.display()
+                ),
+                "point the link at a policy file or remove it",
             ),
+            // Something is there after all (it came while being read).
+            Err(_) => unreadable(&err, "make the file readable or remove it"),
         }
     }
 
@@ -985,6 +1005,22 @@ mod tests {
             err.message.contains("checkpoint.max_file_size"),
             "{}",
             err.message
+        );
+        assert!(err.hint.is_some());
+    }
+
+    #[test]
+    fn a_layer_path_is_no_layer_only_when_nothing_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("policy.toml");
+        let layer = || Layer::User(path.clone());
+        let mut p = Policy::built_in();
+        p.add_file(&path, layer()).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("gone.toml"), &path).unwrap();
+        let err = p.add_file(&path, layer()).unwrap_err();
+        assert!(
+            err.message.contains("gone.toml, which does not exist"),
+            "{err}"
         );
         assert!(err.hint.is_some());
     }

@@ -1230,6 +1230,30 @@ fn a_policy_file_replaced_with_its_size_and_time_kept_reaches_the_hooks() {
 }
 
 #[test]
+fn a_policy_file_that_is_a_dangling_link_refuses_instead_of_vanishing() {
+    let user = |repo: &TestRepo| repo.home.join(".config/git-ward/policy.toml");
+    let local = |repo: &TestRepo| repo.dir.join(".git/ward/policy.toml");
+    for layer in [user, local] {
+        let repo = installed();
+        repo.git(["checkout", "-q", "-b", "feat"]).ok();
+        // The hooks have run (and cached their settings) with no such layer.
+        repo.git_env(["commit", "-q", "--allow-empty", "-m", "a"], AGENT)
+            .ok();
+        let path = layer(&repo);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(repo.path("moved-away.toml"), &path).unwrap();
+        let before = repo.rev("feat");
+        repo.git_env(["commit", "-q", "--allow-empty", "-m", "b"], AGENT)
+            .code(1)
+            .stderr_has("EN-GIT-E-001")
+            .stderr_has("moved-away.toml, which does not exist");
+        assert_eq!(repo.rev("feat"), before);
+        // And doctor says why.
+        repo.ward(["doctor"]).code(3).stdout_has("symbolic link");
+    }
+}
+
+#[test]
 fn a_real_deletion_is_not_mistaken_for_pack_refs() {
     let repo = installed();
     let main = repo.rev("main").unwrap();
