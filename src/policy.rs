@@ -350,6 +350,23 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
         let Some(globs) = globs.filter(|_| has(section, key)) else {
             continue;
         };
+        // A full ref name is never a short name: it would protect nothing.
+        if section != "capabilities" {
+            if let Some(i) = globs.iter().position(|g| g.starts_with("refs/")) {
+                let hint = short_name(&globs[i])
+                    .filter(|short| !short.is_empty())
+                    .map(|short| format!(" (write '{short}')"))
+                    .unwrap_or_default();
+                return Err(BadValue {
+                    key: format!("{section}.{key}"),
+                    item: Some(i),
+                    why: format!(
+                        "'{}' is a full ref name, but patterns match short names, `main` for refs/heads/main, `tags/v1` for refs/tags/v1{hint}",
+                        globs[i]
+                    ),
+                });
+            }
+        }
         if let Err(why) = compile(globs) {
             return Err(BadValue {
                 key: format!("{section}.{key}"),
@@ -1131,6 +1148,19 @@ mod tests {
             (
                 "[push]\nforce_allowed = [\n  \"agent/*\",\n  \"x{\",\n]\n",
                 "p.toml:4:3: key `push.force_allowed`: bad pattern 'x{'",
+            ),
+            // Full ref names: patterns match short names.
+            (
+                "[branches]\nprotected = [\"main\", \"refs/heads/trunk\"]\n",
+                "p.toml:2:22: key `branches.protected`: 'refs/heads/trunk' is a full ref name, but patterns match short names, `main` for refs/heads/main, `tags/v1` for refs/tags/v1 (write 'trunk')",
+            ),
+            (
+                "[branches]\nprotected = [\"refs/tags/*\"]\n",
+                "p.toml:2:14: key `branches.protected`: 'refs/tags/*' is a full ref name, but patterns match short names, `main` for refs/heads/main, `tags/v1` for refs/tags/v1 (write 'tags/*')",
+            ),
+            (
+                "[push]\nforce_allowed = [\"refs/*\"]\n",
+                "p.toml:2:18: key `push.force_allowed`: 'refs/*' is a full ref name",
             ),
             // Contract-id globs.
             (

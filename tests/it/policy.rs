@@ -409,3 +409,29 @@ fn a_team_policy_on_a_branch_nothing_protects_is_reported_unread() {
         .stdout_has("from the committed tree of 'main', which has no such file")
         .stdout_has("hint: commit it to 'main'");
 }
+
+/// Patterns match short names: one written as a full ref name would
+/// protect nothing, so it is refused where it is written, and an agent's
+/// commit on main is refused while it stands.
+#[test]
+fn a_pattern_written_as_a_full_ref_name_is_refused() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.local_policy("[branches]\nprotected = [\"refs/heads/main\", \"refs/tags/*\"]\n");
+    let local = repo.dir.join(".git/ward/policy.toml");
+    repo.ward(["policy", "check", local.to_str().unwrap()])
+        .code(3)
+        .stderr_has("EN-GIT-E-001")
+        .stderr_has(
+            "policy.toml:2:14: key `branches.protected`: 'refs/heads/main' is a full ref name",
+        )
+        .stderr_has("(write 'main')");
+    let main = repo.rev("main");
+    repo.git_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_AGENT", "1")],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-E-001");
+    assert_eq!(repo.rev("main"), main);
+}
