@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
 mod repo;
-pub use repo::{team_policy_at, Repo, UNREADABLE_HINT};
+pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
 /// small read, for audit lines written after git has run.

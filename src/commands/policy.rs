@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::error::Result;
-use crate::facts::{self, Repo};
+use crate::facts::{self, Committed, Repo};
 use crate::policy::{Layer, Policy};
 
 /// Show or check the policy.
@@ -143,9 +143,29 @@ fn read(path: &std::path::Path) -> Result<String> {
     if !committed {
         return Err(unreadable(&err));
     }
-    crate::git::Git::locate()?
-        .run(["cat-file", "blob", spec.as_ref()])
-        .map_err(|e| unreadable(&e.message))
+    let (revision, file) = split_revision(&spec);
+    let git = crate::git::Git::locate()?;
+    match facts::committed_file(&git, revision, file).map_err(|e| unreadable(&e.message))? {
+        Committed::File(bytes) => String::from_utf8(bytes).map_err(|e| unreadable(&e)),
+        Committed::Missing => Err(unreadable(&format!("{revision} has no {file}"))),
+        Committed::NotAFile(kind) => Err(unreadable(&format!("not a file but {kind}"))),
+        Committed::Unreadable => Err(unreadable(&"its blob cannot be read")),
+    }
+}
+
+/// `<revision>:<path>` split as git splits it: at the first `:` outside
+/// braces (`main^{/fix: x}:p` is the path `p`).
+fn split_revision(spec: &str) -> (&str, &str) {
+    let mut depth = 0usize;
+    for (i, c) in spec.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ':' if depth == 0 => return (&spec[..i], &spec[i + 1..]),
+            _ => {}
+        }
+    }
+    (spec, "")
 }
 
 /// A value of the effective policy as TOML text, by dotted key.
@@ -159,4 +179,19 @@ fn value_of(policy: &Policy, key: &str) -> String {
         }
     }
     value.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_committed_name_splits_at_the_first_colon_outside_braces() {
+        for (spec, revision, file) in [
+            ("main:.ward/policy.toml", "main", ".ward/policy.toml"),
+            ("main^{/fix: x}:a:b", "main^{/fix: x}", "a:b"),
+            ("HEAD~1:p", "HEAD~1", "p"),
+            ("no-colon", "no-colon", ""),
+        ] {
+            assert_eq!(super::split_revision(spec), (revision, file), "{spec}");
+        }
+    }
 }

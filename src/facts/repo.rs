@@ -585,7 +585,8 @@ impl Repo {
             {
                 None => None,
                 Some(entry) if !entry.mode().is_blob() => {
-                    return Err(team_policy_not_a_file(pattern));
+                    let kind = not_a_file(entry.mode()).unwrap_or_default();
+                    return Err(team_policy_not_a_file(pattern, kind));
                 }
                 Some(entry) => {
                     let object = entry.object().map_err(|e| unreadable(&e))?;
@@ -710,27 +711,63 @@ impl Repo {
     }
 }
 
-/// The team policy file in `commit`'s tree as `git` reads it (pre-receive
-/// reads pushed commits this way: they are still in git's quarantine, which
-/// only git's own environment names): its text, `None` when there is none,
-/// an error when it is not a file or cannot be read. `branch` names it in
-/// the error.
-pub fn team_policy_at(git: &crate::git::Git, commit: &str, branch: &str) -> Result<Option<String>> {
+/// What a commit's tree holds at a path.
+#[derive(Debug)]
+pub enum Committed {
+    /// Nothing.
+    Missing,
+    /// Something other than a regular file: what (`a symbolic link`).
+    NotAFile(&'static str),
+    /// A regular file whose blob git cannot read.
+    Unreadable,
+    /// A regular file's bytes.
+    File(Vec<u8>),
+}
+
+/// What `commit` holds at `path` (from the top of its tree), as `git`
+/// reads it: pre-receive reads pushed commits this way (they are still in
+/// git's quarantine, which only git's own environment names).
+pub fn committed_file(git: &crate::git::Git, commit: &str, path: &str) -> Result<Committed> {
     // `<mode> <type> <id>\t<path>`, or nothing when it is not there.
-    let listed = git.run(["ls-tree", commit, "--", TEAM_POLICY])?;
+    let listed = git.run(["ls-tree", "--full-tree", commit, "--", path])?;
     let Some((meta, _)) = listed.split_once('\t') else {
-        return Ok(None);
+        return Ok(Committed::Missing);
     };
-    let mut fields = meta.split(' ');
-    let (mode, blob) = (fields.next().unwrap_or(""), fields.nth(1).unwrap_or(""));
-    if !matches!(mode, "100644" | "100755") {
-        return Err(team_policy_not_a_file(branch));
+    let blob = meta.split(' ').nth(2).unwrap_or("");
+    let kind = gix::objs::tree::EntryMode::from_bytes(meta.as_bytes())
+        .map_or(Some("an entry of an unknown mode"), not_a_file);
+    if let Some(kind) = kind {
+        return Ok(Committed::NotAFile(kind));
     }
-    let text = git.output(["cat-file", "blob", blob])?;
-    if !text.status.success() {
-        return Err(team_policy_unreadable(branch, &"its blob cannot be read"));
+    let out = git.output(["cat-file", "blob", blob])?;
+    Ok(if out.status.success() {
+        Committed::File(out.stdout)
+    } else {
+        Committed::Unreadable
+    })
+}
+
+/// What a tree entry is when it is not a regular file; `None` when it is.
+fn not_a_file(mode: gix::objs::tree::EntryMode) -> Option<&'static str> {
+    use gix::objs::tree::EntryKind;
+    match mode.kind() {
+        EntryKind::Blob | EntryKind::BlobExecutable => None,
+        EntryKind::Link => Some("a symbolic link"),
+        EntryKind::Tree => Some("a directory"),
+        EntryKind::Commit => Some("a submodule"),
     }
-    Ok(Some(String::from_utf8_lossy(&text.stdout).into_owned()))
+}
+
+/// The team policy file in `commit`'s tree as `git` reads it (see
+/// [`committed_file`]): its text, `None` when there is none, an error when
+/// it is not a file or cannot be read. `branch` names it in the error.
+pub fn team_policy_at(git: &crate::git::Git, commit: &str, branch: &str) -> Result<Option<String>> {
+    match committed_file(git, commit, TEAM_POLICY)? {
+        Committed::Missing => Ok(None),
+        Committed::NotAFile(kind) => Err(team_policy_not_a_file(branch, kind)),
+        Committed::Unreadable => Err(team_policy_unreadable(branch, &"its blob cannot be read")),
+        Committed::File(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+    }
 }
 
 /// The system and user config files git reads, in order, as git finds them
@@ -818,7 +855,7 @@ fn follow_includes(config: &mut gix::config::File, git_dir: &Path, refs: &gix::R
     }
 }
 
-/// The error for a team policy committed as something other than a file.
+/// The error for a team policy whose objects cannot be read.
 fn team_policy_unreadable(branch: &str, why: &dyn std::fmt::Display) -> Error {
     Error::internal(format!(
         "cannot read the team policy ({TEAM_POLICY}) on '{branch}': {why}"
@@ -828,9 +865,14 @@ fn team_policy_unreadable(branch: &str, why: &dyn std::fmt::Display) -> Error {
     ))
 }
 
-fn team_policy_not_a_file(branch: &str) -> Error {
-    Error::invalid(
-        format!("{TEAM_POLICY} committed on '{branch}' is not a file (a directory or a symlink)"),
-        format!("commit the team policy on '{branch}' as a regular file, or remove it from there"),
-    )
+/// The error for a team policy committed as something other than a file
+/// (`kind` says what): a policy that cannot be read, so fail closed.
+fn team_policy_not_a_file(branch: &str, kind: &str) -> Error {
+    let err = Error::internal(format!(
+        "{TEAM_POLICY} committed on '{branch}' is not a file but {kind}"
+    ))
+    .with_hint(format!(
+        "commit the team policy on '{branch}' as a regular file, or remove it from there"
+    ));
+    super::team_layer_broken(err, branch)
 }

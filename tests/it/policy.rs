@@ -348,9 +348,22 @@ fn a_team_policy_committed_as_a_directory_or_symlink_is_an_error_not_skipped() {
         }
         repo.git(["add", "-A"]).ok();
         repo.git(["commit", "-q", "-m", "team policy"]).ok();
-        repo.ward(["policy", "show"])
+        // A policy that cannot be read: EN-GIT-E-001, status E, exit 3.
+        let what = if kind == "directory" {
+            "a directory"
+        } else {
+            "a symbolic link"
+        };
+        let (_, v) = repo.ward_json(["policy", "show", "--json"], &[]);
+        assert_eq!(v["code"], "EN-GIT-E-001", "{v}");
+        repo.ward(["policy", "show"]).code(3).stderr_has(&format!(
+            ".ward/policy.toml committed on 'main' is not a file but {what}"
+        ));
+        // Checked by its committed name, it is said to be no file (the
+        // link's target path is not read as TOML).
+        repo.ward(["policy", "check", "main:.ward/policy.toml"])
             .code(2)
-            .stderr_has(".ward/policy.toml committed on 'main' is not a file");
+            .stderr_has(&format!("not a file but {what}"));
         // An agent's commit on main is refused, not let through.
         repo.shim_env(
             ["commit", "-q", "--allow-empty", "-m", "x"],
