@@ -360,9 +360,9 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
         "policy: below team"
     );
     if let Some(repo) = repo {
-        if let Some((branch, text)) = repo.team_policy(policy.protected_patterns())? {
+        if let Some((branch, bytes)) = repo.team_policy(policy.protected_patterns())? {
             policy
-                .add_layer(&text, Layer::Team(branch.clone()))
+                .add_layer_bytes(&bytes, Layer::Team(branch.clone()))
                 .map_err(|e| team_layer_broken(e, &branch))?;
         }
         tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy: team");

@@ -10,9 +10,10 @@
 //! 5. local: `<git-common-dir>/ward/policy.toml`;
 //! 6. `WARD_POLICY=<file>`, for human actors only.
 //!
-//! Each layer is checked on its own first: unknown keys, wrong types and
-//! values serde accepts but the policy does not (a size, a duration, a
-//! glob) are each reported with file, line, column and key. Then it is
+//! Each layer is checked on its own first: bytes that are not UTF-8,
+//! unknown keys, wrong types and values serde accepts but the policy does
+//! not (a size, a duration, a glob) are each reported with file, line,
+//! column and key. Then it is
 //! merged key by key into a TOML table that remembers which layer set each
 //! key. This module reads files but never runs git; the team layer's blob
 //! is handed in by the caller.
@@ -440,12 +441,33 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Renders a TOML error as `source:line:column: message (key `k`)`.
+/// Renders a TOML error as `source:line:column: key `k`: message`.
 fn layer_error(text: &str, source: &str, err: &toml::de::Error) -> Error {
-    let message = err.message().trim().to_string();
-    let (line, col, key) = match err.span() {
-        Some(span) => {
-            let (line, col) = line_col(text, span.start);
+    located_error(
+        text,
+        source,
+        err.span().map(|s| s.start),
+        err.message().trim(),
+    )
+}
+
+/// A layer's bytes as its text: bytes that are not UTF-8 make it an
+/// invalid policy, reported at the first of them.
+pub fn layer_text<'a>(bytes: &'a [u8], source: &str) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let valid = e.valid_up_to();
+        let text = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let why = format!("not UTF-8 text (byte 0x{:02x})", bytes[valid]);
+        located_error(text, source, Some(valid), &why)
+    })
+}
+
+/// Renders an error at byte `at` of `text` as `source:line:column: key
+/// `k`: message`, the key read from the start of that line.
+fn located_error(text: &str, source: &str, at: Option<usize>, message: &str) -> Error {
+    let (line, col, key) = match at {
+        Some(at) => {
+            let (line, col) = line_col(text, at);
             let line_text = text.lines().nth(line - 1).unwrap_or("");
             let key = line_text
                 .split_once('=')
@@ -616,6 +638,12 @@ impl Policy {
         Ok(self)
     }
 
+    /// Puts one more layer on top from its file's bytes (see [`layer_text`]).
+    pub fn add_layer_bytes(&mut self, bytes: &[u8], origin: Layer) -> Result<()> {
+        let text = layer_text(bytes, &origin_source(&origin))?;
+        self.add_layer(text, origin)
+    }
+
     /// Puts one more layer on top, in place.
     pub fn add_layer(&mut self, text: &str, origin: Layer) -> Result<()> {
         let layer = parse_layer(text, &origin_source(&origin))?;
@@ -662,8 +690,8 @@ impl Policy {
     /// (a symbolic link whose target is gone among them) is an error, so
     /// that a broken layer refuses instead of vanishing.
     pub fn add_file(&mut self, path: &Path, origin: Layer) -> Result<()> {
-        let err = match crate::state_file::read_text(path) {
-            Ok(text) => return self.add_layer(&text, origin),
+        let err = match crate::state_file::read_bounded(path, crate::state_file::MAX_READ) {
+            Ok(bytes) => return self.add_layer_bytes(&bytes, origin),
             Err(e) => e,
         };
         let unreadable = |why: &dyn fmt::Display, hint: &str| {
@@ -1040,6 +1068,21 @@ mod tests {
             "{err}"
         );
         assert!(err.hint.is_some());
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_an_invalid_policy_at_the_first_of_them() {
+        let bytes = b"[branches]\nprotected = [\"\xc3\xa9t\xc3\xa9\", \"dev\xe9\"]\n";
+        let err = layer_text(bytes, "p.toml").unwrap_err();
+        // Line 2, column 25 in characters (each \u{e9} before it is one).
+        assert_eq!(
+            err.message,
+            "invalid policy p.toml:2:25: key `protected`: not UTF-8 text (byte 0xe9)"
+        );
+        assert!(err.hint.unwrap().contains("p.toml at line 2"));
+        let err = layer_text(b"\xff", "p.toml").unwrap_err();
+        assert!(err.message.contains("p.toml:1:1:"), "{}", err.message);
+        assert_eq!(layer_text(b"a = 1\n", "p.toml").unwrap(), "a = 1\n");
     }
 
     #[test]

@@ -66,7 +66,9 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
             // that reads but is not a valid policy is what SPEC calls an invalid
             // policy (EN-GIT-E-001: status E, exit 3), as everywhere else.
             let result = read(&path)
-                .and_then(|text| Policy::built_in().with_layer(&text, Layer::Local(path.clone())))
+                .and_then(|bytes| {
+                    Policy::built_in().add_layer_bytes(&bytes, Layer::Local(path.clone()))
+                })
                 .map(|_| {
                     let warning = repo
                         .as_ref()
@@ -123,18 +125,18 @@ pub fn unread_team_file(repo: &Repo) -> Option<(String, String)> {
     Some((why, hint))
 }
 
-/// The text of the policy file to check: a file, or a committed one named
+/// The bytes of the policy file to check: a file, or a committed one named
 /// as `<revision>:<path>` (`main:.ward/policy.toml`, how an error in the
 /// team layer names it) when no such file exists.
-fn read(path: &std::path::Path) -> Result<String> {
+fn read(path: &std::path::Path) -> Result<Vec<u8>> {
     let unreadable = |e: &dyn std::fmt::Display| {
         crate::error::Error::invalid(
             format!("cannot read {}: {e}", path.display()),
             "name a policy file (`git ward policy check path/to/policy.toml`) or a committed one (`git ward policy check main:.ward/policy.toml`)",
         )
     };
-    let err = match crate::state_file::read_text(path) {
-        Ok(text) => return Ok(text),
+    let err = match crate::state_file::read_bounded(path, crate::state_file::MAX_READ) {
+        Ok(bytes) => return Ok(bytes),
         Err(e) => e,
     };
     let spec = path.to_string_lossy();
@@ -146,7 +148,7 @@ fn read(path: &std::path::Path) -> Result<String> {
     let (revision, file) = split_revision(&spec);
     let git = crate::git::Git::locate()?;
     match facts::committed_file(&git, revision, file).map_err(|e| unreadable(&e.message))? {
-        Committed::File(bytes) => String::from_utf8(bytes).map_err(|e| unreadable(&e)),
+        Committed::File(bytes) => Ok(bytes),
         Committed::Missing => Err(unreadable(&format!("{revision} has no {file}"))),
         Committed::NotAFile(kind) => Err(unreadable(&format!("not a file but {kind}"))),
         Committed::Unreadable => Err(unreadable(&"its blob cannot be read")),

@@ -548,11 +548,11 @@ impl Repo {
         ))
     }
 
-    /// The text of `.ward/policy.toml` committed on the first protected
+    /// The bytes of `.ward/policy.toml` committed on the first protected
     /// branch that exists locally, with that branch's name. Committed as
     /// anything but a file (a directory, a symlink), it is an error: the
     /// team layer is never skipped in silence.
-    pub fn team_policy(&self, protected: &[String]) -> Result<Option<(String, String)>> {
+    pub fn team_policy(&self, protected: &[String]) -> Result<Option<(String, Vec<u8>)>> {
         if self.reftable() {
             return self.team_policy_via_git(protected);
         }
@@ -590,7 +590,7 @@ impl Repo {
                 }
                 Some(entry) => {
                     let object = entry.object().map_err(|e| unreadable(&e))?;
-                    Some(String::from_utf8_lossy(&object.data).into_owned())
+                    Some(object.detach().data)
                 }
             };
             if let Some(id) = &id {
@@ -602,7 +602,7 @@ impl Repo {
     }
 
     /// [`Repo::team_policy`] through the real git, for reftable repositories.
-    fn team_policy_via_git(&self, protected: &[String]) -> Result<Option<(String, String)>> {
+    fn team_policy_via_git(&self, protected: &[String]) -> Result<Option<(String, Vec<u8>)>> {
         let git = crate::git::Git::locate()?
             .detached_from_env()
             .env("GIT_DIR", self.common_dir());
@@ -759,14 +759,18 @@ fn not_a_file(mode: gix::objs::tree::EntryMode) -> Option<&'static str> {
 }
 
 /// The team policy file in `commit`'s tree as `git` reads it (see
-/// [`committed_file`]): its text, `None` when there is none, an error when
+/// [`committed_file`]): its bytes, `None` when there is none, an error when
 /// it is not a file or cannot be read. `branch` names it in the error.
-pub fn team_policy_at(git: &crate::git::Git, commit: &str, branch: &str) -> Result<Option<String>> {
+pub fn team_policy_at(
+    git: &crate::git::Git,
+    commit: &str,
+    branch: &str,
+) -> Result<Option<Vec<u8>>> {
     match committed_file(git, commit, TEAM_POLICY)? {
         Committed::Missing => Ok(None),
         Committed::NotAFile(kind) => Err(team_policy_not_a_file(branch, kind)),
         Committed::Unreadable => Err(team_policy_unreadable(branch, &"its blob cannot be read")),
-        Committed::File(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Committed::File(bytes) => Ok(Some(bytes)),
     }
 }
 

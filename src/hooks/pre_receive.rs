@@ -271,7 +271,7 @@ fn team_facts(
     }
     let text = facts::team_policy_at(git, new, pushed)?;
     if let Some(text) = &text {
-        if let Err(e) = Policy::built_in().with_layer(text, Layer::Team(pushed.to_string())) {
+        if let Err(e) = Policy::built_in().add_layer_bytes(text, Layer::Team(pushed.to_string())) {
             facts.team_policy_invalid = Some(e.message);
             return Ok(());
         }

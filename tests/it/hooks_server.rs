@@ -273,6 +273,17 @@ fn the_team_policy_is_neither_broken_nor_swapped_by_a_push() {
         .code(1)
         .stderr_has("EN-GIT-E-001")
         .stderr_has("not valid");
+    // Bytes that are not UTF-8 are no policy either, not one with U+FFFD.
+    std::fs::write(
+        repo.dir.join(".ward/policy.toml"),
+        b"[branches]\nprotected = [\"main\", \"dev\xe9\"]\n",
+    )
+    .unwrap();
+    repo.commit("a policy in Latin-1");
+    repo.git(["push", "origin", "main"])
+        .code(1)
+        .stderr_has("EN-GIT-E-001")
+        .stderr_has(":2:26: key `protected`: not UTF-8 text");
     repo.write(
         ".ward/policy.toml",
         "[branches]\nprotected = [\"main\", \"master\", \"prod\"]\n",

@@ -448,3 +448,50 @@ fn a_pattern_written_as_a_full_ref_name_is_refused() {
     .stderr_has("EN-GIT-E-001");
     assert_eq!(repo.rev("main"), main);
 }
+
+/// The same bytes that are not UTF-8 are an invalid policy in every layer
+/// and in `policy check`, at the line and column of the first of them.
+#[test]
+fn a_policy_that_is_not_utf8_is_invalid_in_every_layer_at_its_first_bad_byte() {
+    let bytes: &[u8] = b"[branches]\nprotected = [\"main\", \"dev\xe9\"]\n";
+    let at = "policy.toml:2:26: key `protected`: not UTF-8 text (byte 0xe9)";
+    let refused = |repo: &TestRepo, source: &str| {
+        let (_, v) = repo.ward_json(["policy", "show", "--json"], &[]);
+        assert_eq!(v["code"], "EN-GIT-E-001", "{v}");
+        let message = v["message"].as_str().unwrap_or_default();
+        assert!(message.contains(&format!("{source}{at}")), "{v}");
+    };
+    // The team layer, committed on main; its working copy; checked by name.
+    let repo = TestRepo::new();
+    std::fs::create_dir_all(repo.dir.join(".ward")).unwrap();
+    std::fs::write(repo.dir.join(".ward/policy.toml"), bytes).unwrap();
+    repo.git(["add", "-A"]).ok();
+    repo.git(["commit", "-q", "-m", "team policy"]).ok();
+    refused(&repo, "main:.ward/");
+    // Twice: the second read comes from the team layer's cache.
+    refused(&repo, "main:.ward/");
+    repo.ward(["policy", "check"])
+        .code(3)
+        .stderr_has("EN-GIT-E-001")
+        .stderr_has(at);
+    repo.ward(["policy", "check", "main:.ward/policy.toml"])
+        .code(3)
+        .stderr_has(&format!("main:.ward/{at}"));
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-E-001");
+    // The local and user layers.
+    let repo = TestRepo::new();
+    let local = repo.dir.join(".git/ward/policy.toml");
+    std::fs::create_dir_all(local.parent().unwrap()).unwrap();
+    std::fs::write(&local, bytes).unwrap();
+    refused(&repo, ".git/ward/");
+    std::fs::remove_file(&local).unwrap();
+    let user = repo.home.join(".config/git-ward/policy.toml");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, bytes).unwrap();
+    refused(&repo, "git-ward/");
+}
