@@ -965,12 +965,7 @@ fn many_checkpoints_at_once_each_get_an_id() {
 #[test]
 fn what_a_killed_run_left_is_swept_and_a_live_ones_stays() {
     let repo = TestRepo::new();
-    let gone = {
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id();
-        child.wait().unwrap();
-        pid
-    };
+    let gone = crate::common::gone_pid();
     let git_dir = repo.dir.join(".git");
     let live = std::process::id();
     let scratch = git_dir.join("ward/tmp");

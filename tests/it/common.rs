@@ -52,6 +52,15 @@ pub fn upstream_moves(repo: &TestRepo, remote: &Path) -> String {
     id.trim().to_string()
 }
 
+/// The id of a process that ran and is gone (for a lock or a temporary
+/// file a killed run left).
+pub fn gone_pid() -> u32 {
+    let mut child = Command::new("true").spawn().expect("run true");
+    let pid = child.id();
+    child.wait().expect("wait for true");
+    pid
+}
+
 /// The git-ward binary built for these tests.
 pub fn ward_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_git-ward"))

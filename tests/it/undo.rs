@@ -1854,12 +1854,7 @@ fn a_second_undo_while_one_runs_says_so_and_changes_nothing() {
     }
     // Looking changes nothing and needs no lock.
     repo.ward(["undo", "--dry-run"]).ok();
-    let gone = {
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id();
-        child.wait().unwrap();
-        pid
-    };
+    let gone = crate::common::gone_pid();
     std::fs::write(&lock, format!("{gone}\n")).unwrap();
     undo(&repo);
     assert_eq!(repo.state(), before);
