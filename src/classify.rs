@@ -384,7 +384,9 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
             .globals
             .exec_path
             .clone()
-            .or_else(|| std::env::var_os("GIT_EXEC_PATH"));
+            .or_else(|| std::env::var_os("GIT_EXEC_PATH"))
+            // Empty, git takes its own.
+            .filter(|dir| !dir.is_empty());
         if given.is_some_and(|dir| !crate::git::is_own_exec_path(&dir)) {
             action.repoints.push(EXEC_PATH.to_string());
         }

@@ -400,7 +400,12 @@ pub(super) fn expiry(command: &str, args: &[String], ctx: &Context, a: &mut Acti
                 .is_some_and(|v| !matches!(v.to_ascii_lowercase().as_str(), "never" | "false"))
         })
     };
-    let dry = args.iter().any(|w| w == "-n" || w == "--dry-run");
+    // `--dry`: git takes a long option's unique prefix.
+    let dry = args.iter().any(|w| {
+        w == "-n"
+            || w.strip_prefix("--d")
+                .is_some_and(|rest| "ry-run".starts_with(rest))
+    });
     let why = match command {
         "reflog"
             if matches!(

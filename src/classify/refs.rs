@@ -195,12 +195,19 @@ pub(super) fn reflog_updateref(args: &[String], ctx: &Context, a: &mut Action) {
     let (mut updateref, mut all, mut dry) = (false, false, false);
     let mut names = Vec::new();
     let mut words = rest.iter();
+    // git takes any prefix of a long option that names one alone: these
+    // three are the only options of `reflog expire|delete` starting so.
+    let long = |word: &str, name: &str| {
+        word.strip_prefix("--")
+            .is_some_and(|w| !w.is_empty() && name.starts_with(w))
+    };
     while let Some(word) = words.next() {
         match word.as_str() {
-            "--updateref" => updateref = true,
-            "--all" => all = true,
-            "-n" | "--dry-run" => dry = true,
             "--" => names.extend(words.by_ref().cloned()),
+            "-n" => dry = true,
+            w if long(w, "updateref") => updateref = true,
+            w if long(w, "all") => all = true,
+            w if long(w, "dry-run") => dry = true,
             w if w.starts_with('-') => {}
             w => names.push(w.to_string()),
         }

@@ -295,7 +295,8 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
                 .filter(|s| !s.starts_with('^'))
                 .map(|s| s.split(':').next().unwrap_or_default())
                 .map(|s| s.strip_prefix("refs/heads/").unwrap_or(s))
-                .any(|src| !src.is_empty() && src != current);
+                // `HEAD` is the remote's own default branch: its sync.
+                .any(|src| !matches!(src, "" | "HEAD" | "@") && src != current);
             if another {
                 a.creates_commits = true;
             }

@@ -614,6 +614,18 @@ fn the_issue_command_lines() {
             ),
         ),
         ("reflog delete --updateref -n main@{0}", m("reflog")),
+        // git takes a long option's unique prefix.
+        (
+            "reflog delete --upd main@{0}",
+            refs(
+                destroys(
+                    m("reflog"),
+                    "reflog expire drops the entries that keep lost commits",
+                ),
+                vec![w(named("refs/heads/main"), Update, None)],
+            ),
+        ),
+        ("reflog delete --u --dry main@{0}", m("reflog")),
         ("reflog show", r("reflog")),
         (
             "gc --prune=now",
@@ -655,6 +667,7 @@ fn the_issue_command_lines() {
         ("pull origin feature", commits(merges(syncs(m("pull"))))),
         ("pull --ff-only origin +feature", commits(syncs(m("pull")))),
         ("pull origin main", merges(syncs(m("pull")))),
+        ("pull origin HEAD", merges(syncs(m("pull")))),
         ("pull upstream refs/heads/main", merges(syncs(m("pull")))),
         ("lfs pull", u("lfs")),
     ];

@@ -884,6 +884,21 @@ fn a_pull_of_another_branch_on_main_moves_to_the_agent_branch() {
     assert_eq!(repo.branch(), "agent/c1");
     assert_eq!(repo.rev("main"), main);
     assert_eq!(repo.read("f.txt").as_deref(), Some("f\n"));
+    // The remote's HEAD is its own default branch: a pull of it syncs.
+    repo.git(["switch", "-q", "main"]).ok();
+    let (_, v) = repo.ward_json(
+        [
+            "explain",
+            "--json",
+            "--as-agent",
+            "--",
+            "pull",
+            "origin",
+            "HEAD",
+        ],
+        c1,
+    );
+    assert_eq!(v["decision"], "allow", "{v}");
 }
 
 #[test]

@@ -377,6 +377,8 @@ fn reflog_updateref_of_a_protected_branch_is_refused() {
             "refs/heads/main@{0}",
         ],
         &["reflog", "expire", "--updateref", "--expire=now", "--all"],
+        // A long option's unique prefix, as git takes it.
+        &["reflog", "delete", "--upd", "main@{0}"],
     ] {
         repo.shim_env(args, C1)
             .code(1)
@@ -420,6 +422,12 @@ fn a_fetch_through_another_exec_path_is_refused() {
     repo.shim_env(
         ["fetch", "-q", "origin"],
         &[("WARD_CONTRACT", "c1"), ("GIT_EXEC_PATH", own)],
+    )
+    .ok();
+    // Empty, git takes its own.
+    repo.shim_env(
+        ["fetch", "-q", "origin"],
+        &[("WARD_CONTRACT", "c1"), ("GIT_EXEC_PATH", "")],
     )
     .ok();
     repo.shim_env([format!("--exec-path={own}").as_str(), "fetch", "-q"], C1)
