@@ -361,7 +361,17 @@ fn act(
         Err(err) => {
             if let Some(from) = &switched_from {
                 let made = current_branch(&git);
-                if let Err(back) = git.run(["checkout", "--quiet", from.as_str()]) {
+                // A branch with no commit yet (a new repository) is not
+                // checked out but named again: the index is as it was.
+                let unborn = git
+                    .run(["rev-parse", "-q", "--verify", &format!("refs/heads/{from}")])
+                    .is_err();
+                let back = if unborn {
+                    git.run(["symbolic-ref", "HEAD", &format!("refs/heads/{from}")])
+                } else {
+                    git.run(["checkout", "--quiet", from.as_str()])
+                };
+                if let Err(back) = back {
                     return Err(err.with_hint(format!(
                         "nothing was committed; you are on '{made}' now (moving back to '{from}' failed: {})",
                         back.message

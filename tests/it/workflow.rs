@@ -410,6 +410,38 @@ fn a_failed_commit_leaves_the_index_as_it_was() {
     );
 }
 
+/// In a repository with no commit yet, a save moved to the (unborn) agent
+/// branch whose commit fails goes back to the unborn branch it left.
+#[test]
+fn a_failed_save_on_an_unborn_branch_goes_back_to_it() {
+    let repo = TestRepo::empty();
+    let branch = repo
+        .git(["symbolic-ref", "--short", "HEAD"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    let hook = repo.dir.join(".git/hooks/pre-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(&hook, "#!/bin/sh\necho 'lint failed' >&2\nexit 1\n").unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    repo.write("a.txt", "a\n");
+    let out = repo.ward_env(["save", "-m", "x"], &[("WARD_CONTRACT", "c1")]);
+    assert_ne!(out.code, Some(0));
+    out.stderr_has("lint failed");
+    assert_eq!(
+        repo.git(["symbolic-ref", "--short", "HEAD"])
+            .ok()
+            .stdout
+            .trim(),
+        branch
+    );
+    assert_eq!(
+        repo.git(["status", "--porcelain"]).ok().stdout,
+        "?? a.txt\n"
+    );
+}
+
 // ---- demo ----
 
 #[test]
