@@ -192,33 +192,16 @@ pub(super) fn reflog_updateref(args: &[String], ctx: &Context, a: &mut Action) {
     let Some((sub, rest)) = args.split_first() else {
         return;
     };
-    let (mut updateref, mut all, mut dry) = (false, false, false);
-    let mut names = Vec::new();
-    let mut words = rest.iter();
-    // git takes any prefix of a long option that names one alone: these
-    // three are the only options of `reflog expire|delete` starting so.
-    let long = |word: &str, name: &str| {
-        word.strip_prefix("--")
-            .is_some_and(|w| !w.is_empty() && name.starts_with(w))
-    };
-    while let Some(word) = words.next() {
-        match word.as_str() {
-            "--" => names.extend(words.by_ref().cloned()),
-            "-n" => dry = true,
-            w if long(w, "updateref") => updateref = true,
-            w if long(w, "all") => all = true,
-            w if long(w, "dry-run") => dry = true,
-            w if w.starts_with('-') => {}
-            w => names.push(w.to_string()),
-        }
-    }
-    if !updateref || dry || !matches!(sub.as_str(), "expire" | "delete") {
+    // git's own option table: prefixes (`--upd`), negations, and the
+    // value of `--expire <time>`, which names no ref.
+    let p = parse(rest, tables::REFLOG_EXPIRE, false);
+    if !p.flag("updateref") || p.flag("dry-run") || !matches!(sub.as_str(), "expire" | "delete") {
         return;
     }
-    if all && sub == "expire" {
-        a.refs.push(super::commands::every_ref());
+    if p.flag("all") && sub == "expire" {
+        a.refs.push(every_ref());
     }
-    for name in names {
+    for name in &p.args {
         let name = name.split("@{").next().unwrap_or_default();
         let target = match name {
             "HEAD" | "@" | "" => RefTarget::Current,

@@ -736,3 +736,16 @@ pub(super) const CLONE: &[Opt] = &[
     opt('\0', "sparse", No, true),
     opt('\0', "bundle-uri", Required, true),
 ];
+
+/// `reflog expire` (a superset of `reflog delete`'s).
+pub(super) const REFLOG_EXPIRE: &[Opt] = &[
+    opt('n', "dry-run", No, true),
+    opt('\0', "rewrite", No, true),
+    opt('\0', "updateref", No, true),
+    opt('\0', "verbose", No, true),
+    opt('\0', "expire", Required, false),
+    opt('\0', "expire-unreachable", Required, false),
+    opt('\0', "stale-fix", No, true),
+    opt('\0', "all", No, true),
+    opt('\0', "single-worktree", No, true),
+];

@@ -626,6 +626,24 @@ fn the_issue_command_lines() {
             ),
         ),
         ("reflog delete --u --dry main@{0}", m("reflog")),
+        (
+            "reflog delete --updateref --no-updateref main@{0}",
+            destroys(
+                m("reflog"),
+                "reflog expire drops the entries that keep lost commits",
+            ),
+        ),
+        // `--expire <time>` takes the next word: no ref of that name.
+        (
+            "reflog expire --updateref --expire now main",
+            refs(
+                destroys(
+                    m("reflog"),
+                    "reflog expire drops the entries that keep lost commits",
+                ),
+                vec![w(named("refs/heads/main"), Update, None)],
+            ),
+        ),
         ("reflog show", r("reflog")),
         (
             "gc --prune=now",
