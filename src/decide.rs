@@ -102,6 +102,13 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// A person's git outside the hooks (what `explain` answers for one):
+    /// it meets only the hooks, never the shim, which alone switches
+    /// branches, checkpoints, and judges files written and config set.
+    fn person_outside_hooks(&self) -> bool {
+        self.actor == Actor::Human && !self.saving && !self.in_hook
+    }
+
     /// An agent on `branch` with `contract` (a helper for tables and tools).
     pub fn agent_on(branch: &str, contract: Option<&str>) -> Self {
         Facts {
@@ -498,7 +505,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
 
     // A person's git meets only the hooks, which see neither the files a
     // command writes nor the config it sets.
-    let person = facts.actor == Actor::Human && !facts.saving && !facts.in_hook;
+    let person = facts.person_outside_hooks();
     if let Some(what) = facts.writes_guarded.as_ref().filter(|_| !person) {
         let hint = if action.new_trees.is_empty() {
             "keep what git writes out of the git directory and off git-ward's policy files: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside the git directory"
@@ -735,7 +742,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     };
     // Only the shim checkpoints: a person's git never goes through it
     // (under `enforce.actors = "everyone"` the rules bind them all the same).
-    if facts.actor == Actor::Human && !facts.saving {
+    if facts.person_outside_hooks() {
         if let Some(why) = &action.destructive {
             d.rule = then(
                 &d,
@@ -792,7 +799,7 @@ fn decide_commit_on_protected(
     // a `commit` that runs it; a command that moves the branch otherwise
     // meets reference-transaction, and one that writes only the index and
     // files meets no hook at all.
-    if facts.actor == Actor::Human && !facts.saving && !facts.in_hook {
+    if facts.person_outside_hooks() {
         let index_only = matches!(
             action.command.as_str(),
             "add" | "rm" | "mv" | "stash" | "apply" | "update-index" | "read-tree"
@@ -816,7 +823,7 @@ fn decide_commit_on_protected(
     // command. The matrix's code
     // stands (no contract is EN-GIT-D-003); the hint says where to go, not
     // to start a contract and retry, which would move no one here.
-    if (facts.actor == Actor::Human && !facts.saving) || facts.in_hook {
+    if facts.person_outside_hooks() || facts.in_hook {
         let mut hint = own_branch_hint(facts, branch, target.as_deref());
         if facts.actor == Actor::Agent && capability == CapabilityFor::On {
             hint.push_str(match target {
