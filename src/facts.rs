@@ -281,6 +281,10 @@ fn hooks_path_in(path: &Path, depth: usize, found: &mut Option<(String, PathBuf)
 /// `GIT_CONFIG_GLOBAL` names. Paths are compared first; the install record
 /// is read only for such a directory.
 pub fn made_git_dir_hooks_off(repo: &Repo) -> Option<String> {
+    // The main worktree's (most commands): no path to resolve.
+    if repo.git_dir() == repo.common_dir() {
+        return None;
+    }
     let git_dir = std::fs::canonicalize(repo.git_dir()).ok()?;
     let common = std::fs::canonicalize(repo.common_dir()).ok()?;
     if git_dir == common || git_dir.parent() == Some(common.join("worktrees").as_path()) {
