@@ -50,6 +50,7 @@ mod suite;
 pub mod turn;
 pub mod undo;
 mod unheld;
+mod verify_path;
 pub mod worktree;
 
 use std::path::PathBuf;

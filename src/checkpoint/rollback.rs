@@ -175,6 +175,10 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
             ),
             None => "Nothing to restore: the working tree matches the checkpoint.".into(),
         });
+        if !prepared.plan.refused.is_empty() {
+            let n = prepared.plan.refused.len();
+            return Ok(out.failed(value, n, "rollback"));
+        }
         return Ok((value, exit::OK));
     }
     let selected = match confirm(&prepared.plan, args.yes, args.interactive, "rollback")? {
@@ -194,7 +198,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         value["safety_checkpoint"] = safety.clone().into();
         actions.push(format!("safety checkpoint {safety}"));
     }
-    let failures = plan::apply(&ctx, &selected, &prepared.plan.private_dirs)?;
+    let failures = plan::apply(&ctx, &selected, &prepared.plan)?;
     if args.index {
         set_index(&ctx, &cp)?;
     }
@@ -222,7 +226,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         record.exit_code = Some(exit::INTERNAL.into());
     }
     crate::audit::append(&ctx.audit_dir(), &[record]);
-    value["restored"] = (selected.len() - failures.len()).into();
+    value["restored"] = (selected.len() + prepared.plan.refused.len())
+        .saturating_sub(failures.len())
+        .into();
     value["failures"] = serde_json::to_value(&failures).unwrap_or_default();
     if failures.is_empty() {
         Ok((value, exit::OK))

@@ -124,7 +124,7 @@ fn roll_back(
     )?;
     out.say(&rollback::safety_line(&safety));
     let entries: Vec<_> = prepared.plan.entries.iter().collect();
-    let failures = super::plan::apply(ctx, &entries, &prepared.plan.private_dirs)?;
+    let failures = super::plan::apply(ctx, &entries, &prepared.plan)?;
     out.say(&format!(
         "Rolled back to {} (turn {}, tests pass)\n",
         good.id,
@@ -142,7 +142,9 @@ fn roll_back(
     );
     value["rolled_back_to"] = good.id.clone().into();
     value["safety_checkpoint"] = safety.into();
-    value["restored"] = (entries.len() - failures.len()).into();
+    value["restored"] = (entries.len() + prepared.plan.refused.len())
+        .saturating_sub(failures.len())
+        .into();
     value["failures"] = serde_json::to_value(&failures).unwrap_or_default();
     if failures.is_empty() {
         Ok((value, exit::OK))

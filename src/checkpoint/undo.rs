@@ -426,7 +426,36 @@ fn refs_from_checkpoint(ctx: &Ctx, cp: &Checkpoint) -> Vec<RefMove> {
     out
 }
 
-/// A ref's value, unpeeled; `None` when it does not exist.
+/// A ref undo leaves alone, with the reason.
+type LeftAlone = (String, String);
+
+/// The moves of `recorded` (from a checkpoint's `Ward-Ref` trailers)
+/// that the rules let an agent make itself
+/// ([`crate::decide::refs::decide_recorded_ref`]); each other one, with
+/// the reason it is left alone.
+fn agents_refs(ctx: &Ctx, recorded: Vec<RefMove>) -> Result<(Vec<RefMove>, Vec<LeftAlone>)> {
+    if recorded.is_empty() {
+        return Ok((recorded, Vec::new()));
+    }
+    let policy = crate::facts::load_policy(Some(ctx.repo), false)?;
+    let mut refused = Vec::new();
+    let mut kept = Vec::new();
+    for m in recorded {
+        let change = crate::decide::refs::RefChange {
+            refname: m.name.clone(),
+            current: current(ctx, &m.name),
+            new: (m.old != ZERO).then(|| m.old.clone()),
+            fast_forward: true,
+            ..Default::default()
+        };
+        match crate::decide::refs::decide_recorded_ref(&policy, &change).denial() {
+            Some(err) => refused.push((m.name, err.message.clone())),
+            None => kept.push(m),
+        }
+    }
+    Ok((kept, refused))
+}
+
 /// The ref a symbolic ref names, if `name` is one.
 fn symbolic(ctx: &Ctx, name: &str) -> Option<String> {
     let out = ctx.git.output(["symbolic-ref", "-q", name]).ok()?;
@@ -435,6 +464,7 @@ fn symbolic(ctx: &Ctx, name: &str) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// A ref's value, unpeeled; `None` when it does not exist.
 fn current(ctx: &Ctx, name: &str) -> Option<String> {
     let out = ctx.git.output(["rev-parse", "-q", "--verify", name]).ok()?;
     out.status
@@ -520,10 +550,21 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             None
         }
     };
+    let mut refused_refs = Vec::new();
     let moves_on_record = if last.refs.is_empty() {
-        cp.as_ref()
+        let recorded = cp
+            .as_ref()
             .map(|cp| refs_from_checkpoint(&ctx, cp))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let (moves, refused) = agents_refs(&ctx, recorded)?;
+        if !moves.is_empty() || !refused.is_empty() {
+            out.say("  (no ref journal for this command: its refs come from its checkpoint's record, and only those an agent may move itself)\n");
+        }
+        for (name, why) in &refused {
+            out.say(&format!("  REF       {name} left alone: {why}\n"));
+        }
+        refused_refs = refused;
+        moves
     } else {
         last.refs.clone()
     };
@@ -653,6 +694,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let mut value = json!({
         "undo": last,
         "refs": steps,
+        "refs_refused": refused_refs,
         "head": head,
         "plan": plan,
         "modify": plan.modifies(),
@@ -770,7 +812,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         }
         None => here,
     };
-    let failures = super::plan::apply(target, &selected, &plan.private_dirs)?;
+    let failures = super::plan::apply(target, &selected, plan)?;
     if index_changes {
         if let Some(cp) = &cp {
             rollback::set_index(target, cp)?;

@@ -425,6 +425,35 @@ fn decide_replacement(
     )
 }
 
+/// May `git ward undo` make `change` from a checkpoint's own record of
+/// the refs a command named (its `Ward-Ref` trailers), where no journal
+/// line says what the command moved? A checkpoint is a commit anyone who
+/// can write a ref could have written, so only what an agent may do
+/// itself: a branch or tag ([`decide_ref_change`] as an agent's), never
+/// git-ward's own refs, remote-tracking, replacement or top-level ones.
+pub fn decide_recorded_ref(policy: &Policy, change: &RefChange) -> Decision {
+    let name = change.refname.as_str();
+    let plain = name.starts_with("refs/heads/") || name.starts_with("refs/tags/");
+    if !plain {
+        return Decision::deny(
+            Code::D001,
+            format!("a checkpoint's record names '{name}', which is not a branch or tag: undo does not move it"),
+            "move it by hand if it should move",
+            "branches.protected",
+        );
+    }
+    let d = decide_ref_change(policy, Actor::Agent, "ward.undo", change);
+    match d.denial() {
+        Some(_) => Decision::deny(
+            Code::D001,
+            format!("a checkpoint's record names protected ref '{name}': undo moves protected refs only as the ref journal recorded them"),
+            "move it by hand if it should move (it is protected: through review)",
+            "branches.protected",
+        ),
+        None => d,
+    }
+}
+
 /// The first denial among a transaction's changes, else allow.
 pub fn decide_transaction(
     policy: &Policy,

@@ -101,14 +101,14 @@ fn the_python_sdk_client_drives_every_tool() {
 }
 
 /// A server on pipes, for hand-written lines.
-struct Raw {
+pub struct Raw {
     child: Child,
     stdin: ChildStdin,
     lines: mpsc::Receiver<String>,
 }
 
 impl Raw {
-    fn start(repo: &TestRepo) -> Raw {
+    pub fn start(repo: &TestRepo) -> Raw {
         let mut child = command(repo, &ward_bin())
             .arg("mcp")
             .stdin(Stdio::piped())
@@ -152,7 +152,7 @@ impl Raw {
         self.recv()
     }
 
-    fn call(&mut self, id: u64, tool: &str, args: Value) -> Value {
+    pub fn call(&mut self, id: u64, tool: &str, args: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                          "params": {"name": tool, "arguments": args}});
         let reply = self.ask(&msg.to_string());

@@ -1,0 +1,258 @@
+//! Checkpoints git-ward did not make: a checkpoint ref rewritten to a
+//! commit whose tree holds `..` and `.git` entries and whose trailers name
+//! a directory above the repository and protected refs. A restore writes
+//! nothing outside the working tree or into the git directory, and undo
+//! moves no protected ref on a checkpoint's word.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::common::{sibling, TestRepo};
+use crate::mcp::Raw;
+use serde_json::json;
+
+/// Writes `text` as a blob; its id.
+fn blob(repo: &TestRepo, text: &str) -> String {
+    let r = repo.git_stdin(["hash-object", "-w", "--stdin"], text).ok();
+    r.stdout.trim().to_string()
+}
+
+/// `git mktree` of `entries` (`<mode> <type> <id>\t<name>` lines); its id.
+fn tree(repo: &TestRepo, entries: &[String]) -> String {
+    let input: String = entries.iter().map(|e| format!("{e}\n")).collect();
+    repo.git_stdin(["mktree"], &input)
+        .ok()
+        .stdout
+        .trim()
+        .to_string()
+}
+
+/// Rewrites checkpoint `id` as an attacker would: its own tree plus
+/// `../escaped.txt`, `.git/hooks/post-commit`, `.git/ward/policy.toml`
+/// and `.GIT/config`, its message plus `extra` trailer lines.
+pub fn forge(repo: &TestRepo, id: &str, extra: &str) {
+    let name = format!("refs/ward/checkpoints/{id}");
+    let evil = blob(repo, "escaped\n");
+    let hook = blob(repo, "#!/bin/sh\ntouch \"$HOME/pwned\"\n");
+    let policy = blob(repo, "[branches]\nprotected = []\n");
+    let up = tree(repo, &[format!("100644 blob {evil}\tescaped.txt")]);
+    let hooks = tree(repo, &[format!("100755 blob {hook}\tpost-commit")]);
+    let ward = tree(repo, &[format!("100644 blob {policy}\tpolicy.toml")]);
+    let dot_git = tree(
+        repo,
+        &[
+            format!("040000 tree {hooks}\thooks"),
+            format!("040000 tree {ward}\tward"),
+        ],
+    );
+    let upper = tree(repo, &[format!("100644 blob {evil}\tconfig")]);
+    let own = repo
+        .git(["ls-tree", &format!("{name}^{{tree}}")])
+        .ok()
+        .stdout;
+    let mut entries: Vec<String> = own.lines().map(str::to_string).collect();
+    entries.push(format!("040000 tree {up}\t.."));
+    entries.push(format!("040000 tree {dot_git}\t.git"));
+    entries.push(format!("040000 tree {upper}\t.GIT"));
+    let forged_tree = tree(repo, &entries);
+    let raw = repo.git(["cat-file", "commit", &name]).ok().stdout;
+    let message = raw.split_once("\n\n").unwrap().1;
+    let message = format!("{message}{extra}");
+    let mut args = vec!["commit-tree".to_string(), forged_tree];
+    for p in repo
+        .git(["rev-parse", &format!("{name}^@")])
+        .ok()
+        .stdout
+        .lines()
+    {
+        args.extend(["-p".to_string(), p.to_string()]);
+    }
+    let commit = repo.git_stdin(&args, &message).ok().stdout;
+    repo.git(["update-ref", &name, commit.trim()]).ok();
+}
+
+fn mode_of(path: &std::path::Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// Nothing the forged tree holds landed outside the working tree or in
+/// the git directory, and the directory above kept its bits.
+#[track_caller]
+fn nothing_escaped(repo: &TestRepo, above_mode: u32) {
+    assert!(
+        !sibling(repo, "escaped.txt").exists(),
+        "written beside the repository"
+    );
+    assert!(
+        !repo.dir.join(".git/hooks/post-commit").exists(),
+        "a hook was installed"
+    );
+    assert!(
+        !repo.dir.join(".git/ward/policy.toml").exists(),
+        "a policy was written"
+    );
+    assert!(!repo.dir.join(".GIT").exists(), ".GIT was written");
+    assert_eq!(
+        mode_of(repo.tmp.path()),
+        above_mode,
+        "the directory above changed"
+    );
+}
+
+/// A repository with `a.txt` committed, a checkpoint of it, `a.txt`
+/// changed since; the checkpoint's id.
+fn checkpointed() -> (TestRepo, String) {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "v1\n").commit("a");
+    let id = repo.checkpoint("before");
+    repo.write("a.txt", "v2\n");
+    (repo, id)
+}
+
+#[test]
+fn a_forged_checkpoint_is_restored_inside_the_working_tree_only() {
+    let (repo, id) = checkpointed();
+    forge(&repo, &id, "Ward-Mode: 777 ..\nWard-Mode: 777 .git\n");
+    let above = mode_of(repo.tmp.path());
+    let dry = repo.ward(["rollback", &id, "--dry-run"]).ok();
+    for named in [
+        "../escaped.txt",
+        ".git/hooks/post-commit",
+        ".git/ward/policy.toml",
+        ".GIT/config",
+    ] {
+        assert!(
+            dry.stdout.contains(&format!("REFUSED   {named} (")),
+            "{named}:\n{}",
+            dry.stdout
+        );
+    }
+    assert!(
+        dry.stdout
+            .contains("REFUSED   .. (its Ward-Mode trailer names"),
+        "{}",
+        dry.stdout
+    );
+    let run = repo.ward(["rollback", &id, "--yes"]).code(3);
+    assert!(
+        run.stdout.contains("not restored: ../escaped.txt: "),
+        "{}",
+        run.stdout
+    );
+    nothing_escaped(&repo, above);
+    assert_eq!(
+        repo.read("a.txt").as_deref(),
+        Some("v1\n"),
+        "the rest is restored"
+    );
+}
+
+#[test]
+fn the_mcp_rollback_refuses_a_forged_checkpoints_paths() {
+    let (repo, id) = checkpointed();
+    forge(&repo, &id, "Ward-Mode: 777 ..\n");
+    let above = mode_of(repo.tmp.path());
+    let mut s = Raw::start(&repo);
+    let plan = s.call(1, "rollback", json!({"checkpoint_id": id}));
+    let refused: Vec<&str> = plan["structuredContent"]["plan"]["refused"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|r| r["path"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(refused.contains(&"../escaped.txt"), "{plan}");
+    assert!(refused.contains(&".git/hooks/post-commit"), "{plan}");
+    assert!(refused.contains(&".."), "{plan}");
+    let r = s.call(2, "rollback", json!({"checkpoint_id": id, "confirm": true}));
+    assert_eq!(r["isError"], true, "{r}");
+    nothing_escaped(&repo, above);
+    assert_eq!(repo.read("a.txt").as_deref(), Some("v1\n"));
+}
+
+/// An agent's `checkout -- a.txt`, whose checkpoint is then rewritten
+/// with `Ward-Ref` lines for `main` (a commit back) and a new
+/// `release/x`; the forged trailers.
+fn agent_checkout_then_forged() -> (TestRepo, String) {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "v1\n").commit("a");
+    repo.write("b.txt", "b\n").commit("b");
+    repo.write("a.txt", "mine\n");
+    repo.shim(["checkout", "--", "a.txt"]).ok();
+    let id = repo
+        .git([
+            "for-each-ref",
+            "--format=%(refname:lstrip=3)",
+            "refs/ward/checkpoints/",
+        ])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    let back = repo.rev("main~1").unwrap();
+    let trailers =
+        format!("Ward-Ref: refs/heads/main {back}\nWard-Ref: refs/heads/release/x {back}\n");
+    forge(&repo, &id, &trailers);
+    (repo, id)
+}
+
+#[test]
+fn undo_moves_no_protected_ref_on_a_checkpoints_word() {
+    let (repo, _) = agent_checkout_then_forged();
+    let main = repo.rev("main").unwrap();
+    let above = mode_of(repo.tmp.path());
+    let run = repo.ward(["undo", "--yes"]);
+    assert!(
+        run.stdout.contains("refs/heads/main left alone: "),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("no ref journal for this command"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        repo.rev("main").as_deref(),
+        Some(main.as_str()),
+        "main moved"
+    );
+    assert_eq!(repo.rev("refs/heads/release/x"), None, "release/x created");
+    nothing_escaped(&repo, above);
+    assert_eq!(
+        repo.read("a.txt").as_deref(),
+        Some("mine\n"),
+        "the files come back"
+    );
+}
+
+#[test]
+fn the_mcp_undo_moves_no_protected_ref_on_a_checkpoints_word() {
+    let (repo, _) = agent_checkout_then_forged();
+    let main = repo.rev("main").unwrap();
+    let above = mode_of(repo.tmp.path());
+    let mut s = Raw::start(&repo);
+    let plan = s.call(1, "undo", json!({}));
+    let refused = plan["structuredContent"]["refs_refused"].to_string();
+    assert!(refused.contains("refs/heads/main"), "{plan}");
+    let r = s.call(2, "undo", json!({"confirm": true}));
+    let text = r["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("not restored: ../escaped.txt"), "{r}");
+    assert_eq!(
+        repo.rev("main").as_deref(),
+        Some(main.as_str()),
+        "main moved"
+    );
+    assert_eq!(repo.rev("refs/heads/release/x"), None, "release/x created");
+    nothing_escaped(&repo, above);
+}
+
+#[test]
+fn a_branch_an_agent_may_move_still_comes_back_from_the_record() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "feature"]).ok();
+    repo.write("x.txt", "x\n");
+    let feature = repo.rev("feature").unwrap();
+    repo.shim(["branch", "-D", "feature"]).ok();
+    assert_eq!(repo.rev("refs/heads/feature"), None);
+    let run = repo.ward(["undo", "--yes"]).ok();
+    assert!(run.stdout.contains("no ref journal"), "{}", run.stdout);
+    assert_eq!(repo.rev("refs/heads/feature"), Some(feature));
+}
