@@ -18,6 +18,7 @@ pub mod discover;
 pub mod refstore;
 mod repo;
 pub mod settings_cache;
+pub mod starter;
 pub mod tracking;
 pub(crate) use dirs::path_in_file;
 pub use dirs::Dirs;
@@ -392,6 +393,29 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
             }
             policy.add_file(&path, Layer::Env(path.clone()))?;
         }
+    }
+    Ok(policy)
+}
+
+/// The policy a server hook judges by (pre-receive, and any hook that
+/// runs inside `receive-pack`): the layers that belong to the server
+/// alone: built in, system (its fixed path), the team layer, the bare
+/// repository's local layer. Nothing a pusher's environment names: over
+/// a local path or `file://` remote, `receive-pack` and its hooks inherit
+/// the pusher's environment, so no user layer (`XDG_CONFIG_HOME`, `HOME`),
+/// no `WARD_POLICY`, no `WARD_SYSTEM_POLICY`.
+pub fn load_server_policy(repo: Option<&Repo>) -> Result<Policy> {
+    let mut policy = Policy::built_in();
+    let system = PathBuf::from(policy::SYSTEM_PATH);
+    policy.add_file(&system, Layer::System(system.clone()))?;
+    if let Some(repo) = repo {
+        if let Some((branch, bytes)) = repo.team_policy(policy.protected_patterns())? {
+            policy
+                .add_layer_bytes(&bytes, Layer::Team(branch.clone()))
+                .map_err(|e| team_layer_broken(e, &branch))?;
+        }
+        let local = policy::local_path(repo.common_dir());
+        policy.add_file(&local, Layer::Local(local.clone()))?;
     }
     Ok(policy)
 }

@@ -862,8 +862,12 @@ pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
 pub fn system_path() -> PathBuf {
     crate::env::var(crate::env::WARD_SYSTEM_POLICY)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/etc/git-ward/policy.toml"))
+        .unwrap_or_else(|| PathBuf::from(SYSTEM_PATH))
 }
+
+/// Layer 2's own path, which no variable moves (the server's hooks read
+/// only this one).
+pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
 /// Layer 3's path.
 pub fn user_path() -> Option<PathBuf> {
