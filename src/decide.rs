@@ -599,6 +599,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
+        if full.starts_with("refs/ward/") && agent {
+            return refs::deny_ward_ref(&action.operation(), &full);
+        }
         if full.starts_with("refs/replace/") && write.op != RefOp::Delete {
             // git reads the replacement wherever the object is named,
             // protected branches (and the team policy on them) included.

@@ -22,6 +22,10 @@ pub const WARD_SHIM_SEEN: &str = "WARD_SHIM_SEEN";
 pub const WARD_LOG: &str = "WARD_LOG";
 /// Where the system policy layer lives (default `/etc/git-ward/policy.toml`); for tests.
 pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";
+/// The number of the descriptor git-ward hands the git processes it
+/// starts for itself ([`crate::git::own`]); a hook believes it only when
+/// the git-ward above it holds the same pipe ([`crate::facts::starter`]).
+pub const WARD_OWN_FD: &str = "WARD_OWN_FD";
 /// The user config directory (`~/.config` when unset).
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// The user data directory (`~/.local/share` when unset): the shim directory lives there.

@@ -17,6 +17,7 @@ use crate::env;
 use crate::error::{exit, Error, Result};
 
 mod dialog;
+pub mod own;
 pub use dialog::{Dialog, Ending};
 
 /// Variables that point git at one particular repository or index. A child
@@ -110,6 +111,7 @@ impl Git {
         for (key, value) in &self.envs {
             cmd.env(key, value);
         }
+        own::mark(&mut cmd);
         cmd
     }
 

@@ -531,6 +531,8 @@ fn child_env(trace_id: Option<&str>, contract: Option<&str>) -> Vec<(&'static st
 /// Called only where git-ward itself reads none of them any more; one
 /// thread.
 fn export(trace_id: Option<&str>, contract: Option<&str>) {
+    // The agent's git is not git-ward's own ([`crate::git::own`]).
+    std::env::remove_var(env::WARD_OWN_FD);
     for (name, value) in child_env(trace_id, contract) {
         std::env::set_var(name, value);
     }

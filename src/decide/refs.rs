@@ -425,6 +425,36 @@ fn decide_replacement(
     )
 }
 
+/// A write of `refname` under `refs/ward/`, git-ward's own (checkpoints
+/// and the commits they keep), by a git git-ward did not start for itself
+/// (`own`: [`crate::facts::starter`]): an agent's is refused, since a
+/// restore believes a checkpoint only as far as git-ward made it.
+pub fn decide_ward_ref(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    refname: &str,
+    own: bool,
+) -> Decision {
+    if own || actor != Actor::Agent || !binds(policy, actor) {
+        return Decision::allow("git-ward's own write, or not an agent's");
+    }
+    deny_ward_ref(operation, refname)
+}
+
+/// EN-GIT-D-001 for an agent's write of `refname` under `refs/ward/`.
+pub fn deny_ward_ref(operation: &str, refname: &str) -> Decision {
+    Decision::deny(
+        Code::D001,
+        format!(
+            "{} writes '{refname}', which is git-ward's own: checkpoints are made, kept and removed by git-ward alone",
+            command_word(operation)
+        ),
+        "take a checkpoint with `git ward checkpoint`, restore one with `git ward rollback <id>` or `git ward undo`",
+        "checkpoint.keep",
+    )
+}
+
 /// May `git ward undo` make `change` from a checkpoint's own record of
 /// the refs a command named (its `Ward-Ref` trailers), where no journal
 /// line says what the command moved? A checkpoint is a commit anyone who

@@ -29,6 +29,7 @@ mod pre_commit;
 mod pre_push;
 mod pre_receive;
 mod reference_transaction;
+mod ward_refs;
 
 /// The hooks git-ward installs (and answers to as `argv[0]`).
 pub const HOOK_NAMES: &[&str] = &[
