@@ -226,12 +226,6 @@ fn log(harness: Harness, a: &Assessment, call: &GitCall, started: SystemTime) {
     let mut argv = vec![call.program.clone()];
     argv.extend(call.args.iter().cloned());
     let record = Record {
-        started_at: audit::rfc3339(started),
-        timestamp: audit::rfc3339(SystemTime::now()),
-        duration_ms: started.elapsed().map_or(0, |d| d.as_millis() as u64),
-        trace_id: audit::new_trace_id(),
-        source: harness.as_str().into(),
-        actor: "agent".into(),
         contract_id: a.facts.as_ref().and_then(|f| f.contract.clone()),
         operation: a.action.operation(),
         argv,
@@ -242,9 +236,23 @@ fn log(harness: Harness, a: &Assessment, call: &GitCall, started: SystemTime) {
             .head()
             .map(|h| h.branch().unwrap_or("HEAD").to_string()),
         worktree: repo.workdir().map(|w| w.display().to_string()),
-        ..Record::default()
+        ..record(harness, started)
     };
     audit::append(&audit::dir(repo.common_dir()), &[record]);
+}
+
+/// The fields every line of this hook shares: its time, the harness as
+/// `source`, an agent as the actor.
+fn record(harness: Harness, started: SystemTime) -> Record {
+    Record {
+        started_at: audit::rfc3339(started),
+        timestamp: audit::rfc3339(SystemTime::now()),
+        duration_ms: started.elapsed().map_or(0, |d| d.as_millis() as u64),
+        trace_id: audit::new_trace_id(),
+        source: harness.as_str().into(),
+        actor: "agent".into(),
+        ..Record::default()
+    }
 }
 
 /// The audit line of a call judged as a whole, in the repository of the
@@ -267,19 +275,13 @@ fn log_unanswered(
         return;
     };
     let record = Record {
-        started_at: audit::rfc3339(started),
-        timestamp: audit::rfc3339(SystemTime::now()),
-        duration_ms: started.elapsed().map_or(0, |d| d.as_millis() as u64),
-        trace_id: audit::new_trace_id(),
-        source: harness.as_str().into(),
-        actor: "agent".into(),
         operation: "pretool".into(),
         argv: vec![why.to_string()],
         tier: 1,
         decision: decision.into(),
         exit_code: Some(0),
         worktree: repo.workdir().map(|w| w.display().to_string()),
-        ..Record::default()
+        ..record(harness, started)
     };
     audit::append(&audit::dir(repo.common_dir()), &[record]);
 }
