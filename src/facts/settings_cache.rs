@@ -52,6 +52,19 @@ pub struct Loaded {
     pub policy: Option<Policy>,
 }
 
+impl Loaded {
+    /// The full policy: `loaded` (a [`Loaded::policy`]), else loaded now.
+    pub fn full_policy(loaded: Option<Policy>, dirs: &Dirs) -> Result<Policy> {
+        match loaded {
+            Some(p) => Ok(p),
+            None => {
+                let repo = crate::facts::Repo::from_dirs(dirs);
+                crate::facts::load_policy(repo.as_ref(), false)
+            }
+        }
+    }
+}
+
 /// The cache's format: part of the fingerprint, so a cache written with
 /// other fields is rebuilt rather than read with defaults. Bump it when
 /// [`Quick`] changes.

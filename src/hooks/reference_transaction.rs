@@ -32,7 +32,7 @@ use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, Result};
 use crate::facts::refstore::{RefStore, Value};
-use crate::facts::settings_cache::Quick;
+use crate::facts::settings_cache::{Loaded, Quick};
 use crate::facts::Dirs;
 use crate::policy::tracking_readings;
 
@@ -196,13 +196,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
             }
         }
         if !changes.is_empty() {
-            let policy = match loaded.policy {
-                Some(p) => p,
-                None => {
-                    let repo = crate::facts::Repo::from_dirs(&dirs);
-                    crate::facts::load_policy(repo.as_ref(), false)?
-                }
-            };
+            let policy = Loaded::full_policy(loaded.policy, &dirs)?;
             let argv = super::parent_argv();
             for change in &mut changes {
                 if change.refname.starts_with("refs/remotes/") {

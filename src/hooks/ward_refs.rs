@@ -17,7 +17,7 @@ use crate::decide::refs::{decide_ward_ref, RefChange};
 use crate::decide::Actor;
 use crate::error::{exit, Result};
 use crate::facts::refstore::{RefStore, Value};
-use crate::facts::settings_cache::Quick;
+use crate::facts::settings_cache::{Loaded, Quick};
 use crate::facts::Dirs;
 
 /// git-ward's namespace.
@@ -77,13 +77,7 @@ pub fn gate(stdin: &[u8]) -> Result<Option<u8>> {
     else {
         return Ok(None);
     };
-    let policy = match loaded.policy {
-        Some(p) => p,
-        None => {
-            let repo = crate::facts::Repo::from_dirs(&dirs);
-            crate::facts::load_policy(repo.as_ref(), false)?
-        }
-    };
+    let policy = Loaded::full_policy(loaded.policy, &dirs)?;
     let argv = super::parent_argv();
     let operation = super::parent_operation(&argv);
     let decision = decide_ward_ref(&policy, actor, &operation, &change.refname, false);
