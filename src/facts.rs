@@ -13,6 +13,7 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+pub mod lease;
 mod repo;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
@@ -650,6 +651,8 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        lease_here: None,
+        lease_removed: None,
     })
 }
 

@@ -7,7 +7,9 @@ pub mod doctor;
 pub mod explain;
 pub mod init;
 pub mod policy;
+pub mod run;
 pub mod save;
+pub mod sessions;
 
 use crate::error::{exit, Error};
 use crate::facts::{self, Repo};
