@@ -58,6 +58,8 @@ pub enum Command {
     Sessions(crate::commands::sessions::SessionsArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
+    /// Answer an agent harness's pre-tool hook (its JSON on stdin).
+    Pretool(crate::commands::pretool::PretoolArgs),
     /// Run a hook (what installed hooks call).
     #[command(hide = true)]
     Hook {
@@ -126,6 +128,11 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Demo(args) => crate::commands::demo::run(args),
         Command::Run(args) => crate::commands::run::run(args),
         Command::Sessions(args) => crate::commands::sessions::run(args),
+        Command::Pretool(args) => {
+            let outcome = crate::commands::pretool::run(args);
+            crate::output::out!("{}", outcome.stdout);
+            Ok(outcome.code)
+        }
         // A hook that fails refuses the git command that ran it.
         Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
             Err(err) => {

@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod explain;
 pub mod init;
 pub mod policy;
+pub mod pretool;
 pub mod run;
 pub mod save;
 pub mod sessions;
