@@ -425,6 +425,10 @@ pub enum ToolStep<'a> {
     /// `git ward rollback --no-safety`: files overwritten with no
     /// checkpoint of them.
     RollbackWithoutSafety,
+    /// `git ward rollback` or `undo` from a checkpoint that is not the one
+    /// git-ward made under its id (`why`); `accepted` with
+    /// `--accept-changed`, which a person gives after reading the plan.
+    RestoreChanged { why: &'a str, accepted: bool },
     /// `git ward init <dir>` with `<dir>` in a git directory: a working
     /// tree whose commands write hooks, config and the local policy layer.
     WorkspaceInGitDir(&'a std::path::Path),
@@ -465,6 +469,20 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
             "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
             "checkpoint.before_destructive",
         ),
+        // A person's word after reading the plan; never an agent's.
+        ToolStep::RestoreChanged { why, accepted } if agent || !accepted => Decision {
+            key: None,
+            ..Decision::deny(
+                Code::D001,
+                format!("{why}; nothing is restored from it"),
+                if agent {
+                    "a person reads the plan (`--dry-run`) and decides"
+                } else {
+                    "read the plan (`--dry-run`); if you trust what it restores, run again with --accept-changed"
+                },
+                "",
+            )
+        },
         // No policy key lets anyone do this.
         ToolStep::WorkspaceInGitDir(dir) => Decision {
             key: None,

@@ -53,6 +53,11 @@ pub struct RollbackArgs {
     /// Commit the restored state as `Rollback to <id>`, under the same rules as any commit.
     #[arg(long)]
     pub commit: bool,
+    /// Restore even from a checkpoint whose commit is not the one git-ward
+    /// made under its id (its ref rewritten), once you have read the plan.
+    /// A person's flag: an agent's is refused.
+    #[arg(long)]
+    pub accept_changed: bool,
     /// List unchanged files too.
     #[arg(short = 'v', long)]
     pub verbose: bool,
@@ -158,6 +163,11 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
         "modify": prepared.plan.modifies(),
         "remove": prepared.plan.removes(),
     });
+    let changed = store::changed(&ctx, &cp);
+    if let Some(why) = &changed {
+        out.say(&format!("  CHANGED   {why}\n"));
+        value["changed"] = why.clone().into();
+    }
 
     // The commit's rules are asked before anything changes: a denied
     // commit must not leave the files restored and uncommitted.
@@ -183,6 +193,11 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
             return Ok(out.failed(value, n, "rollback"));
         }
         return Ok((value, exit::OK));
+    }
+    if let Some(why) = &changed {
+        let accepted = args.accept_changed;
+        let step = crate::decide::ToolStep::RestoreChanged { why, accepted };
+        crate::commands::tool_step(step, "ward.rollback")?;
     }
     let selected = match confirm(&prepared.plan, args.yes, args.interactive, "rollback")? {
         Confirmation::Go(s) => s,

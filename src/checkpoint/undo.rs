@@ -45,6 +45,11 @@ pub struct UndoArgs {
     /// List the recent undoable commands, newest first.
     #[arg(long)]
     pub list: bool,
+    /// Undo even from a checkpoint whose commit is not the one git-ward
+    /// made under its id (its ref rewritten), once you have read the plan.
+    /// A person's flag: an agent's is refused.
+    #[arg(long)]
+    pub accept_changed: bool,
     /// List the unchanged files of the plan too.
     #[arg(short, long)]
     pub verbose: bool,
@@ -693,11 +698,16 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let empty = super::plan::Plan::default();
     let plan = prepared.as_ref().map(|p| &p.plan).unwrap_or(&empty);
     out.say(&plan.warning());
+    let changed = cp.as_ref().and_then(|cp| store::changed(&ctx, cp));
+    if let Some(why) = &changed {
+        out.say(&format!("\n  CHANGED   {why}\n"));
+    }
     let moves: Vec<&RefStep> = steps.iter().filter(|s| s.action == "move-back").collect();
     let mut value = json!({
         "undo": last,
         "refs": steps,
         "refs_refused": refused_refs,
+        "changed": changed,
         "head": head,
         "plan": plan,
         "modify": plan.modifies(),
@@ -736,6 +746,11 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             None => "Nothing to undo: files and refs are already as they were before it.".into(),
         });
         return Ok((value, exit::OK));
+    }
+    if let Some(why) = &changed {
+        let accepted = args.accept_changed;
+        let step = crate::decide::ToolStep::RestoreChanged { why, accepted };
+        crate::commands::tool_step(step, "ward.undo")?;
     }
     let selected = match rollback::confirm(plan, args.yes, false, "undo")? {
         Confirmation::Go(s) => s,

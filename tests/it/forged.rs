@@ -132,7 +132,9 @@ fn a_forged_checkpoint_is_restored_inside_the_working_tree_only() {
         "{}",
         dry.stdout
     );
-    let run = repo.ward(["rollback", &id, "--yes"]).code(3);
+    let run = repo
+        .ward(["rollback", &id, "--yes", "--accept-changed"])
+        .code(3);
     assert!(
         run.stdout.contains("not restored: ../escaped.txt: "),
         "{}",
@@ -162,8 +164,13 @@ fn the_mcp_rollback_refuses_a_forged_checkpoints_paths() {
     assert!(refused.contains(&".."), "{plan}");
     let r = s.call(2, "rollback", json!({"checkpoint_id": id, "confirm": true}));
     assert_eq!(r["isError"], true, "{r}");
+    assert!(r.to_string().contains("rewritten since"), "{r}");
     nothing_escaped(&repo, above);
-    assert_eq!(repo.read("a.txt").as_deref(), Some("v1\n"));
+    assert_eq!(
+        repo.read("a.txt").as_deref(),
+        Some("v2\n"),
+        "nothing restored"
+    );
 }
 
 /// An agent's `checkout -- a.txt`, whose checkpoint is then rewritten
@@ -197,7 +204,7 @@ fn undo_moves_no_protected_ref_on_a_checkpoints_word() {
     let (repo, _) = agent_checkout_then_forged();
     let main = repo.rev("main").unwrap();
     let above = mode_of(repo.tmp.path());
-    let run = repo.ward(["undo", "--yes"]);
+    let run = repo.ward(["undo", "--yes", "--accept-changed"]);
     assert!(
         run.stdout.contains("refs/heads/main left alone: "),
         "{}\n{}",
@@ -233,8 +240,8 @@ fn the_mcp_undo_moves_no_protected_ref_on_a_checkpoints_word() {
     let refused = plan["structuredContent"]["refs_refused"].to_string();
     assert!(refused.contains("refs/heads/main"), "{plan}");
     let r = s.call(2, "undo", json!({"confirm": true}));
-    let text = r["content"][0]["text"].as_str().unwrap_or_default();
-    assert!(text.contains("not restored: ../escaped.txt"), "{r}");
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(r.to_string().contains("rewritten since"), "{r}");
     assert_eq!(
         repo.rev("main").as_deref(),
         Some(main.as_str()),
@@ -349,4 +356,72 @@ fn a_pinned_checkpoint_survives_a_rewrite_a_deletion_and_a_flood() {
     assert_eq!(repo.rev(&name), Some(before));
     let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
     assert!(v.to_string().contains(&id), "{v}");
+}
+
+/// A checkpoint whose ref was rewritten, or that git-ward has no record
+/// of making, is shown with the reason and restored only on a person's
+/// `--accept-changed`; never on an agent's.
+#[test]
+fn a_rewritten_checkpoint_is_restored_only_on_a_persons_word() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "v1\n").commit("a");
+    let id = repo.checkpoint("before");
+    repo.write("a.txt", "v2\n");
+    let name = format!("refs/ward/checkpoints/{id}");
+    // The same tree and message, another commit: nothing in it is odd
+    // but that git-ward did not make it.
+    let raw = repo.git(["cat-file", "commit", &name]).ok().stdout;
+    let message = format!("{}\nWard-Note: x\n", raw.split_once("\n\n").unwrap().1);
+    let tree = repo.rev(&format!("{name}^{{tree}}")).unwrap();
+    let commit = repo.git_stdin(["commit-tree", &tree], &message).ok().stdout;
+    repo.git(["update-ref", &name, commit.trim()]).ok();
+    repo.ward(["rollback", &id, "--dry-run"])
+        .ok()
+        .stdout_has("  CHANGED   checkpoint ")
+        .stdout_has("rewritten since");
+    let plain = repo.ward(["rollback", &id, "--yes"]).code(1);
+    assert!(plain.stderr.contains("EN-GIT-D-001"), "{}", plain.stderr);
+    assert!(
+        plain.stderr.contains("--accept-changed"),
+        "{}",
+        plain.stderr
+    );
+    repo.ward_env(["rollback", &id, "--yes", "--accept-changed"], AGENT)
+        .code(1)
+        .stderr_has("a person reads the plan");
+    assert_eq!(repo.read("a.txt").as_deref(), Some("v2\n"));
+    repo.ward(["rollback", &id, "--yes", "--accept-changed"])
+        .ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("v1\n"));
+    // One git-ward made and nobody touched needs no flag.
+    let own = repo.checkpoint("own");
+    repo.write("a.txt", "v3\n");
+    repo.ward(["rollback", &own, "--yes"]).ok();
+    assert_eq!(repo.read("a.txt").as_deref(), Some("v1\n"));
+}
+
+#[test]
+fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "v1\n").commit("a");
+    repo.write("a.txt", "mine\n");
+    repo.shim(["checkout", "--", "a.txt"]).ok();
+    let id = repo
+        .git([
+            "for-each-ref",
+            "--format=%(refname:lstrip=3)",
+            "refs/ward/checkpoints/",
+        ])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    forge(&repo, &id, "");
+    repo.ward(["undo", "--yes"])
+        .code(1)
+        .stderr_has("EN-GIT-D-001")
+        .stdout_has("  CHANGED   ");
+    assert_eq!(repo.read("a.txt").as_deref(), Some("v1\n"));
+    repo.ward(["undo", "--yes", "--accept-changed"]).code(3);
+    assert_eq!(repo.read("a.txt").as_deref(), Some("mine\n"));
 }
