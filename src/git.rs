@@ -298,9 +298,6 @@ fn display_args(args: &[OsString]) -> String {
         .join(" ")
 }
 
-/// The real git's path: `WARD_REAL_GIT` if set, else the first `git` on PATH
-/// that is not this executable nor a shim already passed through in this
-/// process (the `WARD_SHIM_SEEN` marker, keyed by PID, which `exec` keeps).
 /// Is `dir` the exec path the real git was built with (`git --exec-path`
 /// with no `GIT_EXEC_PATH` to override it)? No when git cannot say.
 pub fn is_own_exec_path(dir: &OsStr) -> bool {
@@ -314,8 +311,12 @@ pub fn is_own_exec_path(dir: &OsStr) -> bool {
     })
 }
 
+/// The real git's path: `WARD_REAL_GIT` if set (for a person, never an
+/// agent), else the first `git` on PATH that is not this executable nor a
+/// shim already passed through in this process (the `WARD_SHIM_SEEN`
+/// marker, keyed by PID, which `exec` keeps).
 pub fn real_git_path() -> Result<PathBuf> {
-    if let Some(path) = std::env::var_os(env::WARD_REAL_GIT).filter(|p| !p.is_empty()) {
+    if let Some(path) = env::knob(env::WARD_REAL_GIT) {
         return Ok(PathBuf::from(path));
     }
     let me = std::env::current_exe().ok().and_then(|p| identity(&p));

@@ -859,11 +859,15 @@ pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
 }
 
 /// Layer 2's path.
+/// `WARD_SYSTEM_POLICY` moves it for tests and people, never for agents.
 pub fn system_path() -> PathBuf {
-    crate::env::var(crate::env::WARD_SYSTEM_POLICY)
+    crate::env::knob(crate::env::WARD_SYSTEM_POLICY)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/etc/git-ward/policy.toml"))
+        .unwrap_or_else(|| PathBuf::from(SYSTEM_PATH))
 }
+
+/// Where the system layer lives on every machine.
+pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
 /// Layer 3's path.
 pub fn user_path() -> Option<PathBuf> {
@@ -918,6 +922,7 @@ mod tests {
         assert_eq!(s.enforce.actors, Actors::Agents);
         assert!(s.enforce.agent_env.iter().any(|v| v == "CLAUDECODE"));
         assert!(s.enforce.agent_env.iter().any(|v| v == "WARD_AGENT"));
+        assert_eq!(s.enforce.agent_env, crate::env::AGENT_MARKERS);
         assert!(!s.enforce.allow_no_verify);
         assert_eq!(
             s.branches.protected,
