@@ -32,6 +32,26 @@ const REPO_POINTERS: &[&str] = &[
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
 ];
 
+/// Variables that carry config to git for one command. A command's own
+/// config reaches only the real git that runs the command: git-ward's own
+/// calls (a checkpoint's `status` and `hash-object`, a restore's
+/// `checkout-index`) never see an agent's `core.excludesFile`, clean
+/// filter or `core.attributesFile`, or the files it names as global and
+/// system config, so what they record is what is on disk. (`GIT_CONFIG_KEY_n`
+/// and `GIT_CONFIG_VALUE_n` are read only up to `GIT_CONFIG_COUNT`.)
+const CONFIG_FROM_ENV: &[&str] = &[
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+];
+
+/// Settings git-ward's own calls run with, whatever the config files say:
+/// no attributes file outside the repository, so that no global attribute
+/// can put a filter or an end-of-line conversion between the bytes on
+/// disk and the bytes a checkpoint records or a restore writes.
+const OWN_SETTINGS: &[(&str, &str)] = &[("core.attributesFile", "/dev/null")];
+
 /// How to run the real git.
 #[derive(Clone, Debug)]
 pub struct Git {
@@ -105,6 +125,14 @@ impl Git {
         }
         for key in &self.removes {
             cmd.env_remove(key);
+        }
+        for key in CONFIG_FROM_ENV {
+            cmd.env_remove(key);
+        }
+        cmd.env("GIT_CONFIG_COUNT", OWN_SETTINGS.len().to_string());
+        for (n, (key, value)) in OWN_SETTINGS.iter().enumerate() {
+            cmd.env(format!("GIT_CONFIG_KEY_{n}"), key)
+                .env(format!("GIT_CONFIG_VALUE_{n}"), value);
         }
         cmd.env("LC_ALL", "C").env("GIT_TERMINAL_PROMPT", "0");
         for (key, value) in &self.envs {

@@ -6,6 +6,7 @@ mod checkpoint;
 mod checkpoint_content;
 mod clean_check;
 mod common;
+mod context_config;
 mod context_knobs;
 mod explain;
 mod hooks;
