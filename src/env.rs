@@ -45,7 +45,8 @@ pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
 pub const HOME: &str = "HOME";
 
 /// The variables whose presence marks an agent before any policy is read:
-/// the built-in `enforce.agent_env` (a test keeps the two lists equal).
+/// the built-in `enforce.agent_env` (`policy.toml` says the same, which a
+/// test of `policy.rs` checks).
 pub const AGENT_MARKERS: &[&str] = &[
     "WARD_AGENT",
     "CLAUDECODE",

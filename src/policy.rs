@@ -499,16 +499,7 @@ fn built_in_settings() -> Settings {
     Settings {
         enforce: Enforce {
             actors: Actors::Agents,
-            agent_env: strings(&[
-                "WARD_AGENT",
-                "CLAUDECODE",
-                "CLAUDE_CODE_ENTRYPOINT",
-                "CODEX_SANDBOX",
-                "CURSOR_AGENT",
-                "GEMINI_CLI",
-                "OPENHANDS",
-                "GOOSE_SESSION",
-            ]),
+            agent_env: strings(crate::env::AGENT_MARKERS),
             allow_no_verify: false,
         },
         branches: Branches {
@@ -922,7 +913,6 @@ mod tests {
         assert_eq!(s.enforce.actors, Actors::Agents);
         assert!(s.enforce.agent_env.iter().any(|v| v == "CLAUDECODE"));
         assert!(s.enforce.agent_env.iter().any(|v| v == "WARD_AGENT"));
-        assert_eq!(s.enforce.agent_env, crate::env::AGENT_MARKERS);
         assert!(!s.enforce.allow_no_verify);
         assert_eq!(
             s.branches.protected,
