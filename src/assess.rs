@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use crate::action::{Action, Effect};
 use crate::classify;
-use crate::decide::{self, Decision, Facts};
+use crate::decide::{self, Actor, Decision, Facts};
 use crate::error::Error;
 use crate::facts::{self, Repo};
 use crate::policy::Policy;
@@ -108,6 +108,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 if facts.env_hooks_off.is_none() && changes {
                     facts.env_hooks_off = repo.as_ref().and_then(facts::made_git_dir_hooks_off);
                 }
+                if facts.env_hooks_off.is_none() && changes && facts.actor == Actor::Agent {
+                    facts.env_hooks_off = repo
+                        .as_ref()
+                        .and_then(|repo| context_hooks_off(args, &git, repo));
+                }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
                 if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {
@@ -153,4 +158,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         facts,
         decision,
     }
+}
+
+/// Hooks the command's context switches off ([`facts::context::hooks_off`]),
+fn context_hooks_off(args: &[OsString], git: &classify::GitArgs, repo: &Repo) -> Option<String> {
+    let real = crate::git::Git::locate().ok()?;
+    let global_args = &args[..args.len() - git.rest.len()];
+    facts::context::hooks_off(&real, &git.globals, global_args, repo.common_dir())
 }

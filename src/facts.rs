@@ -13,6 +13,7 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+pub mod context;
 mod dirs;
 pub mod discover;
 pub mod refstore;

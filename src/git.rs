@@ -102,6 +102,33 @@ impl Git {
         self
     }
 
+    /// Sets a variable for every child, or removes it where `value` is `None`.
+    pub fn env_or_unset(mut self, key: &str, value: Option<&OsStr>) -> Self {
+        match value {
+            Some(value) => self.envs.push((key.into(), value.to_owned())),
+            None => self.removes.push(key.into()),
+        }
+        self
+    }
+
+    /// A `Command` for `git <args>` in the command's own context: this
+    /// process's environment as it is (config from it too) and its
+    /// directory, for asking git what it will do for the command that runs
+    /// next. Only `LC_ALL=C`, for the answer is parsed.
+    pub fn as_the_command<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(&self.path);
+        cmd.args(args)
+            .env("LC_ALL", "C")
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .stdin(Stdio::null())
+            .stderr(Stdio::null());
+        cmd
+    }
+
     /// Clears the variables that pin a repository (`GIT_DIR`, `GIT_INDEX_FILE`, ...),
     /// for calls that locate the repository from the working directory.
     pub fn detached_from_env(mut self) -> Self {
