@@ -82,7 +82,15 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         is_local_branch: &is_local_branch,
         is_revision: &is_revision,
     };
-    let action = classify::classify(&git, &ctx);
+    let mut action = classify::classify(&git, &ctx);
+    // Ignore rules from config files the environment names for this
+    // command (`-c` and `GIT_CONFIG_*` pairs are classify's own).
+    let may_overwrite = action.destructive.is_none() && action.effect != Effect::Read;
+    if let Some(repo) = repo.as_ref().filter(|_| may_overwrite) {
+        if facts::context::config_files_moved(repo.common_dir()) {
+            classify::overwrites_ignored(&mut action);
+        }
+    }
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "classified");
     let policy = facts::load_policy(repo.as_ref(), via_shim);
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy loaded");

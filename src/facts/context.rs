@@ -105,6 +105,28 @@ pub fn hooks_off(
     }
 }
 
+/// `git` with the home recorded at install, for git-ward's own calls in
+/// this repository: the config files of an agent's own `HOME` or
+/// `XDG_CONFIG_HOME` (an ignore-everything `core.excludesFile`, a filter)
+/// reach only the command, never a checkpoint or a restore.
+pub fn in_person_home(git: Git, common_dir: &Path) -> Git {
+    match recorded_config_home(common_dir).filter(home_moved) {
+        Some((home, xdg)) => git
+            .env_or_unset(env::HOME, home.as_deref())
+            .env_or_unset(env::XDG_CONFIG_HOME, xdg.as_deref()),
+        None => git,
+    }
+}
+
+/// Does git read other global or system config files for this command
+/// than a person's: files `GIT_CONFIG_GLOBAL` or `GIT_CONFIG_SYSTEM` name,
+/// or a home other than the one recorded at install?
+pub fn config_files_moved(common_dir: &Path) -> bool {
+    env::present("GIT_CONFIG_GLOBAL")
+        || env::present("GIT_CONFIG_SYSTEM")
+        || recorded_config_home(common_dir).is_some_and(|r| home_moved(&r))
+}
+
 /// Has the home moved from the recorded one?
 fn home_moved((home, xdg): &(Option<OsString>, Option<OsString>)) -> bool {
     *home != env::var_os(env::HOME) || *xdg != env::var_os(env::XDG_CONFIG_HOME)

@@ -26,6 +26,10 @@ fn env_routes(repo: &TestRepo, key: &str, value: &str) -> Vec<Vec<(String, Strin
         format!("[{}]\n\t{} = {value}\n", section(key), name(key)),
     )
     .unwrap();
+    // An agent's own home, whose `.gitconfig` says the same.
+    let home = repo.path(&format!("home-{}", key.replace('.', "-")));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::copy(&global, home.join(".gitconfig")).unwrap();
     vec![
         vec![("GIT_CONFIG_PARAMETERS".into(), format!("'{key}'='{value}'"))],
         vec![
@@ -34,6 +38,7 @@ fn env_routes(repo: &TestRepo, key: &str, value: &str) -> Vec<Vec<(String, Strin
             ("GIT_CONFIG_VALUE_0".into(), value.into()),
         ],
         vec![("GIT_CONFIG_GLOBAL".into(), global.to_str().unwrap().into())],
+        vec![("HOME".into(), home.to_str().unwrap().into())],
     ]
 }
 
@@ -55,7 +60,7 @@ fn as_refs(env: &[(String, String)]) -> Vec<(&str, &str)> {
 
 #[test]
 fn clean_fdx_with_everything_ignored_by_the_environment_is_undoable() {
-    for n in 0..3 {
+    for n in 0..4 {
         let repo = agent_repo();
         let everything = repo.path("everything");
         let route =
@@ -94,4 +99,77 @@ fn reset_hard_with_a_clean_filter_from_the_environment_is_undone_byte_for_byte()
         repo.read("notes/work.txt").as_deref(),
         Some("an hour of work\n")
     );
+}
+
+/// `other` tracks `x.txt`; here it is an untracked file of the agent's.
+fn untracked_in_the_way() -> TestRepo {
+    let repo = agent_repo();
+    repo.git(["checkout", "-qb", "other"]).ok();
+    repo.write("x.txt", "theirs\n").commit("x");
+    repo.git(["checkout", "-q", "agent/c1"]).ok();
+    repo.write("x.txt", "mine, never committed\n");
+    repo
+}
+
+#[test]
+fn checkout_that_config_lets_overwrite_an_untracked_file_is_undoable() {
+    let repo = untracked_in_the_way();
+    let ignore_all = format!("core.excludesFile={}", repo.path("everything").display());
+    // Without the setting git refuses: nothing is overwritten.
+    repo.shim_env(["checkout", "-q", "other"], &[C1]).code(1);
+    repo.shim_env(["-c", &ignore_all, "checkout", "-q", "other"], &[C1])
+        .ok();
+    assert_eq!(repo.read("x.txt").as_deref(), Some("theirs\n"));
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(
+        repo.read("x.txt").as_deref(),
+        Some("mine, never committed\n")
+    );
+}
+
+#[test]
+fn merge_that_config_lets_overwrite_an_untracked_file_is_undoable() {
+    let repo = untracked_in_the_way();
+    let params = format!(
+        "'core.excludesFile'='{}'",
+        repo.path("everything").display()
+    );
+    repo.shim_env(
+        ["merge", "-q", "--no-edit", "other"],
+        &[C1, ("GIT_CONFIG_PARAMETERS", params.as_str())],
+    )
+    .ok();
+    assert_eq!(repo.read("x.txt").as_deref(), Some("theirs\n"));
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(
+        repo.read("x.txt").as_deref(),
+        Some("mine, never committed\n")
+    );
+}
+
+#[test]
+fn checkout_that_a_config_file_lets_overwrite_an_untracked_file_is_undoable() {
+    for route in ["GIT_CONFIG_GLOBAL", "HOME"] {
+        let repo = untracked_in_the_way();
+        let text = format!(
+            "[core]\n\texcludesFile = {}\n",
+            repo.path("everything").display()
+        );
+        let home = repo.path("agent-home");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::write(home.join(".gitconfig"), text).unwrap();
+        let value = match route {
+            "HOME" => home.display().to_string(),
+            _ => home.join(".gitconfig").display().to_string(),
+        };
+        repo.shim_env(["checkout", "-q", "other"], &[C1, (route, value.as_str())])
+            .ok();
+        assert_eq!(repo.read("x.txt").as_deref(), Some("theirs\n"), "{route}");
+        repo.ward(["undo", "--yes"]).ok();
+        assert_eq!(
+            repo.read("x.txt").as_deref(),
+            Some("mine, never committed\n"),
+            "{route}"
+        );
+    }
 }

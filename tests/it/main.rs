@@ -20,6 +20,7 @@ mod reftable;
 mod repo_open;
 mod robust;
 mod rollback;
+mod security_limits;
 mod shim;
 mod tracking;
 mod undo;
