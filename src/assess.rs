@@ -121,6 +121,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                         .as_ref()
                         .and_then(|repo| context_hooks_off(args, &git, repo));
                 }
+                if let Some(repo) = repo.as_ref().filter(|_| changes) {
+                    let cwd = facts::effective_cwd(&git.globals);
+                    (facts.lease_here, facts.lease_removed) =
+                        facts::lease::gather(repo, &action, &cwd);
+                }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
                 if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {

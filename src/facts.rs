@@ -16,6 +16,7 @@ use crate::policy::{self, Layer, Policy};
 pub mod context;
 mod dirs;
 pub mod discover;
+pub mod lease;
 pub mod refstore;
 mod repo;
 pub mod settings_cache;
@@ -672,6 +673,8 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        lease_here: None,
+        lease_removed: None,
     })
 }
 

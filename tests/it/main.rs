@@ -10,6 +10,7 @@ mod context_config;
 mod context_hooks;
 mod context_knobs;
 mod explain;
+mod fleets;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
