@@ -111,6 +111,16 @@ fn untracked_in_the_way() -> TestRepo {
     repo
 }
 
+/// `x.txt` is `other`'s now; undo brings the agent's back.
+fn overwritten_then_undone(repo: &TestRepo) {
+    assert_eq!(repo.read("x.txt").as_deref(), Some("theirs\n"));
+    repo.ward(["undo", "--yes"]).ok();
+    assert_eq!(
+        repo.read("x.txt").as_deref(),
+        Some("mine, never committed\n")
+    );
+}
+
 #[test]
 fn checkout_that_config_lets_overwrite_an_untracked_file_is_undoable() {
     let repo = untracked_in_the_way();
@@ -119,12 +129,7 @@ fn checkout_that_config_lets_overwrite_an_untracked_file_is_undoable() {
     repo.shim_env(["checkout", "-q", "other"], &[C1]).code(1);
     repo.shim_env(["-c", &ignore_all, "checkout", "-q", "other"], &[C1])
         .ok();
-    assert_eq!(repo.read("x.txt").as_deref(), Some("theirs\n"));
-    repo.ward(["undo", "--yes"]).ok();
-    assert_eq!(
-        repo.read("x.txt").as_deref(),
-        Some("mine, never committed\n")
-    );
+    overwritten_then_undone(&repo);
 }
 
 #[test]
@@ -139,12 +144,7 @@ fn merge_that_config_lets_overwrite_an_untracked_file_is_undoable() {
         &[C1, ("GIT_CONFIG_PARAMETERS", params.as_str())],
     )
     .ok();
-    assert_eq!(repo.read("x.txt").as_deref(), Some("theirs\n"));
-    repo.ward(["undo", "--yes"]).ok();
-    assert_eq!(
-        repo.read("x.txt").as_deref(),
-        Some("mine, never committed\n")
-    );
+    overwritten_then_undone(&repo);
 }
 
 #[test]
