@@ -11,6 +11,7 @@ mod context_hooks;
 mod context_knobs;
 mod explain;
 mod fleets;
+mod fleets_many;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
