@@ -61,10 +61,20 @@ pub const AGENT_MARKERS: &[&str] = &[
     "GOOSE_SESSION",
 ];
 
-/// Does the environment mark an agent by itself (SPEC section 2, with the
-/// built-in `enforce.agent_env`)? The shim marks itself first thing.
+/// Set by the shim before anything else: whatever came through it is an agent's.
+static SHIM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as the shim ([`agent_marked`] from then on).
+pub fn mark_shim() {
+    SHIM.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Is this process an agent's before any policy is read (SPEC section 2,
+/// with the built-in `enforce.agent_env`): the shim, or an environment
+/// that marks one?
 pub fn agent_marked() -> bool {
-    truthy(WARD_AGENT)
+    SHIM.load(std::sync::atomic::Ordering::Relaxed)
+        || truthy(WARD_AGENT)
         || present(WARD_CONTRACT)
         || AGENT_MARKERS.iter().any(|v| *v != WARD_AGENT && present(v))
 }

@@ -28,8 +28,8 @@ use crate::invocation::{report, report_denial};
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {
     // Whatever came through the shim is an agent's: marked before anything
-    // reads a knob (`env::knob`), so none of them moves what the shim trusts.
-    std::env::set_var(env::WARD_AGENT, "1");
+    // reads a knob (`env::knob`), so that none moves what the shim trusts.
+    env::mark_shim();
     let real = match Git::locate() {
         Ok(git) => git,
         Err(err) => {
