@@ -21,9 +21,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Install git-ward's hooks in this repository (or the shim directory with --shim).
-    Install(crate::hooks::install::InstallArgs),
+    Install(crate::commands::install::InstallArgs),
     /// Remove git-ward's hooks, restoring every original hook byte for byte.
-    Uninstall(crate::hooks::install::UninstallArgs),
+    Uninstall(crate::commands::install::UninstallArgs),
     /// Print what a git command would do and why, without running it.
     Explain(crate::commands::explain::ExplainArgs),
     /// Show or check the layered policy.
@@ -104,8 +104,8 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         }
     };
     match cli.command {
-        Command::Install(args) => crate::hooks::install::run_install(args),
-        Command::Uninstall(args) => crate::hooks::install::run_uninstall(args),
+        Command::Install(args) => crate::commands::install::run_install(args),
+        Command::Uninstall(args) => crate::commands::install::run_uninstall(args),
         Command::Explain(args) => crate::commands::explain::run(args),
         Command::Policy(cmd) => crate::commands::policy::run(cmd),
         Command::Audit(args) => crate::commands::audit::run(args),

@@ -15,6 +15,7 @@ use crate::policy::{self, Layer, Policy};
 
 mod dirs;
 pub mod discover;
+pub mod install_record;
 pub mod refstore;
 mod repo;
 pub mod settings_cache;
@@ -297,7 +298,7 @@ pub fn made_git_dir_hooks_off(repo: &Repo) -> Option<String> {
     if git_dir == common || git_dir.parent() == Some(common.join("worktrees").as_path()) {
         return None;
     }
-    crate::hooks::install::hooks_run_elsewhere(repo)?;
+    install_record::hooks_run_elsewhere(repo)?;
     let (value, _) = repo.hooks_path()?;
     Some(format!(
         "core.hooksPath={value} read through the git directory {}, which is none of the repository's worktrees",

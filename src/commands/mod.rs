@@ -6,6 +6,7 @@ pub mod demo;
 pub mod doctor;
 pub mod explain;
 pub mod init;
+pub mod install;
 pub mod policy;
 pub mod save;
 
