@@ -34,15 +34,15 @@ pub enum Command {
     /// Check the installation: binary, shim, hooks, policy, git version.
     Doctor(crate::commands::doctor::DoctorArgs),
     /// Snapshot the working tree (or `checkpoint show <id>`).
-    Checkpoint(crate::checkpoint::cmd::CheckpointArgs),
+    Checkpoint(crate::commands::checkpoint::CheckpointArgs),
     /// List checkpoints.
-    Checkpoints(crate::checkpoint::cmd::CheckpointsArgs),
+    Checkpoints(crate::commands::checkpoint::CheckpointsArgs),
     /// Restore the working tree from a checkpoint, after showing the plan.
-    Rollback(crate::checkpoint::rollback::RollbackArgs),
+    Rollback(crate::commands::rollback::RollbackArgs),
     /// Undo the last agent command: its working tree and the refs it moved.
-    Undo(crate::checkpoint::undo::UndoArgs),
+    Undo(crate::commands::undo::UndoArgs),
     /// Run the tests, checkpoint the turn, roll back on pollution.
-    Turn(crate::checkpoint::turn::TurnArgs),
+    Turn(crate::commands::turn::TurnArgs),
     /// Start, end or show the contract of this worktree.
     #[command(subcommand)]
     Contract(crate::commands::contract::ContractCommand),
@@ -110,11 +110,11 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Policy(cmd) => crate::commands::policy::run(cmd),
         Command::Audit(args) => crate::commands::audit::run(args),
         Command::Doctor(args) => crate::commands::doctor::run(args),
-        Command::Checkpoint(args) => crate::checkpoint::cmd::run_checkpoint(args),
-        Command::Checkpoints(args) => crate::checkpoint::cmd::run_list(args),
-        Command::Rollback(args) => crate::checkpoint::rollback::run(args),
-        Command::Undo(args) => crate::checkpoint::undo::run(args),
-        Command::Turn(args) => crate::checkpoint::turn::run(args),
+        Command::Checkpoint(args) => crate::commands::checkpoint::run_checkpoint(args),
+        Command::Checkpoints(args) => crate::commands::checkpoint::run_list(args),
+        Command::Rollback(args) => crate::commands::rollback::run(args),
+        Command::Undo(args) => crate::commands::undo::run(args),
+        Command::Turn(args) => crate::commands::turn::run(args),
         Command::Contract(cmd) => crate::commands::contract::run(cmd),
         Command::Init(args) => crate::commands::init::run(args),
         Command::Save(args) => crate::commands::save::run(args),

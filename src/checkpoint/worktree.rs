@@ -193,7 +193,7 @@ impl Gone {
     pub fn plan_line(&self) -> String {
         let on = match &self.branch {
             Some(b) => format!("on branch {b}"),
-            None => format!("detached at {}", super::cmd::short(&self.start)),
+            None => format!("detached at {}", super::store::short(&self.start)),
         };
         format!(
             "  WORKTREE  {} comes back ({on}), with its files and index as the checkpoint holds them\n",

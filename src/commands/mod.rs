@@ -1,6 +1,8 @@
 //! The tool's commands that are not a face of their own: one file each.
 
+pub mod ask;
 pub mod audit;
+pub mod checkpoint;
 pub mod contract;
 pub mod demo;
 pub mod doctor;
@@ -8,7 +10,10 @@ pub mod explain;
 pub mod init;
 pub mod install;
 pub mod policy;
+pub mod rollback;
 pub mod save;
+pub mod turn;
+pub mod undo;
 
 use crate::error::{exit, Error};
 use crate::facts::{self, Repo};

@@ -2,10 +2,10 @@
 
 use serde_json::json;
 
-use super::snapshot::{self, Options};
-use super::store::{self, Checkpoint, Kind};
-use super::{tool_repo, Ctx};
 use crate::audit::{self, Record};
+use crate::checkpoint::snapshot::{self, Options};
+use crate::checkpoint::store::{self, short, Checkpoint, Kind};
+use crate::checkpoint::{tool_repo, Ctx};
 use crate::error::{Error, Result};
 
 /// Snapshot the working tree: tracked files as they are on disk, untracked
@@ -258,14 +258,6 @@ fn list() -> Result<(serde_json::Value, String)> {
     }
     let items: Vec<serde_json::Value> = all.iter().rev().map(Checkpoint::to_json).collect();
     Ok((json!({ "checkpoints": items }), text))
-}
-
-/// A short commit id; a symbolic value (`ref:refs/heads/x`) whole.
-pub fn short(id: &str) -> &str {
-    if id.starts_with("ref:") {
-        return id;
-    }
-    id.get(..8).unwrap_or(id)
 }
 
 /// Appends the tool's audit line for a checkpoint command.
