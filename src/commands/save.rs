@@ -330,8 +330,8 @@ fn act(
     match &a.decision.verdict {
         Verdict::Deny(err) => return Err(err.clone()),
         Verdict::Switch(branch) => {
-            checkpoint = crate::shim::checkpoint_before_switch(&git, a, branch, trace_id)?;
-            crate::shim::switch_to(&git, a, branch)?;
+            checkpoint = crate::act::switch::checkpoint_before_switch(&git, a, branch, trace_id)?;
+            crate::act::switch::switch_to(&git, a, branch)?;
             switched_from = head_name(a);
         }
         Verdict::Allow => {}
