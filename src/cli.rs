@@ -7,6 +7,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
+use crate::commands::Outcome;
 use crate::error::{exit, Result};
 
 /// Makes git safe for AI coding agents: protected branches, sticky agent
@@ -103,13 +104,19 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
             return Ok(exit::INVALID);
         }
     };
-    match cli.command {
+    print(dispatch(cli.command))
+}
+
+/// Runs one command; what it ends with is printed by [`print`].
+fn dispatch(command: Command) -> Outcome {
+    let done = Outcome::Done;
+    match command {
         Command::Install(args) => crate::commands::install::run_install(args),
         Command::Uninstall(args) => crate::commands::install::run_uninstall(args),
-        Command::Explain(args) => crate::commands::explain::run(args),
+        Command::Explain(args) => done(crate::commands::explain::run(args)),
         Command::Policy(cmd) => crate::commands::policy::run(cmd),
         Command::Audit(args) => crate::commands::audit::run(args),
-        Command::Doctor(args) => crate::commands::doctor::run(args),
+        Command::Doctor(args) => done(crate::commands::doctor::run(args)),
         Command::Checkpoint(args) => crate::commands::checkpoint::run_checkpoint(args),
         Command::Checkpoints(args) => crate::commands::checkpoint::run_list(args),
         Command::Rollback(args) => crate::commands::rollback::run(args),
@@ -118,16 +125,16 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Contract(cmd) => crate::commands::contract::run(cmd),
         Command::Init(args) => crate::commands::init::run(args),
         Command::Save(args) => crate::commands::save::run(args),
-        Command::Mcp(args) => crate::mcp::run(args),
-        Command::Demo(args) => crate::commands::demo::run(args),
+        Command::Mcp(args) => done(crate::mcp::run(args)),
+        Command::Demo(args) => done(crate::commands::demo::run(args)),
         // A hook that fails refuses the git command that ran it.
-        Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
+        Command::Hook { name, args } => done(match crate::hooks::run(&name, None, &args) {
             Err(err) => {
-                crate::invocation::report_denial(&err);
+                crate::output::report_denial(&err);
                 Ok(err.exit_code())
             }
-            done => done,
-        },
+            code => code,
+        }),
     }
 }
 
@@ -140,8 +147,17 @@ fn asks_for_json(argv: &[OsString]) -> bool {
         .any(|a| a == "--json")
 }
 
+/// Prints what a command ended with, and returns the exit code.
+fn print(outcome: Outcome) -> Result<u8> {
+    match outcome {
+        Outcome::Report { json, result } => finish(json, result),
+        Outcome::Coded { json, result } => finish_coded(json, result),
+        Outcome::Done(code) => code,
+    }
+}
+
 /// Prints a result for `--json` or people, and returns the exit code.
-pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result<u8> {
+fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result<u8> {
     match result {
         Ok((value, text)) => {
             if json {
@@ -168,7 +184,7 @@ pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result
 
 /// For commands that print their own text and choose their exit code:
 /// prints the JSON value (with `--json`) or the error, returns the code.
-pub fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Result<u8> {
+fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Result<u8> {
     match result {
         Ok((mut value, code)) => {
             if json {

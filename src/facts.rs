@@ -20,6 +20,7 @@ pub mod refstore;
 mod repo;
 pub mod settings_cache;
 pub mod tracking;
+pub mod worktrees;
 pub(crate) use dirs::path_in_file;
 pub use dirs::Dirs;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};

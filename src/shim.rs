@@ -24,7 +24,7 @@ use crate::facts::settings_cache::Quick;
 use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 use crate::git::{self, Git};
-use crate::invocation::{report, report_denial};
+use crate::output::{report, report_denial};
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::store::Checkpoint;
-use super::worktree;
 use super::Ctx;
 use crate::audit::{self, Record};
 
@@ -68,7 +67,7 @@ pub struct Scope {
 impl Scope {
     /// The scope of `worktree`, one of `existing`'s. Paths are resolved
     /// once here, not per audit line.
-    pub fn new(worktree: &Path, existing: &worktree::Existing) -> Scope {
+    pub fn new(worktree: &Path, existing: &crate::facts::worktrees::Existing) -> Scope {
         let worktree = canonical(worktree);
         let heir = existing
             .main
@@ -101,7 +100,7 @@ impl Scope {
 /// tree (`git --work-tree=<dir>`): undo takes it up only run the same way.
 pub(crate) fn last_borrowed_tree(
     records: &[Record],
-    existing: &worktree::Existing,
+    existing: &crate::facts::worktrees::Existing,
 ) -> Option<PathBuf> {
     let last = records
         .iter()
@@ -257,7 +256,7 @@ pub fn undo_line(ctx: &Ctx, id: &str) -> Option<String> {
     let records = audit::read_newest(&ctx.audit_dir(), |rs| rs.iter().any(|r| took(r)));
     let command = records.iter().rev().find(|r| took(r))?;
     let ran_in = PathBuf::from(command.worktree.as_deref()?);
-    let existing = worktree::Existing::read(&ctx.git);
+    let existing = crate::facts::worktrees::Existing::read(&ctx.git);
     let home = if existing.tops.iter().any(|t| same_dir(t, &ran_in)) {
         ran_in
     } else if removed_its_worktree(command) {

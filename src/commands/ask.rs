@@ -27,7 +27,7 @@ impl Out {
         ))
         .with_hint("the reason given for each says what stood in the way; what was restored stays restored, so the same command can run again once that is fixed");
         if !self.json {
-            crate::invocation::report(&err);
+            crate::output::report(&err);
         }
         if let (Some(map), serde_json::Value::Object(e)) = (value.as_object_mut(), err.to_json()) {
             map.extend(e);

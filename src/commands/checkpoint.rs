@@ -1,5 +1,6 @@
 //! `git ward checkpoint`, `git ward checkpoint show` and `git ward checkpoints`.
 
+use super::Outcome;
 use serde_json::json;
 
 use crate::audit::{self, Record};
@@ -60,12 +61,12 @@ pub struct CheckpointsArgs {
 }
 
 /// Runs `git ward checkpoint`.
-pub fn run_checkpoint(args: CheckpointArgs) -> Result<u8> {
+pub fn run_checkpoint(args: CheckpointArgs) -> Outcome {
     if let Some(CheckpointCommand::Show(show_args)) = args.command {
         let json = show_args.json;
-        return crate::cli::finish(json, show(show_args));
+        return Outcome::report(json, show(show_args));
     }
-    crate::cli::finish(args.json, create(args.message, args.pin))
+    Outcome::report(args.json, create(args.message, args.pin))
 }
 
 fn create(message: Option<String>, pin: bool) -> Result<(serde_json::Value, String)> {
@@ -224,8 +225,8 @@ fn describe(cp: &Checkpoint) -> String {
 }
 
 /// Runs `git ward checkpoints`.
-pub fn run_list(args: CheckpointsArgs) -> Result<u8> {
-    crate::cli::finish(args.json, list())
+pub fn run_list(args: CheckpointsArgs) -> Outcome {
+    Outcome::report(args.json, list())
 }
 
 fn list() -> Result<(serde_json::Value, String)> {

@@ -1,6 +1,7 @@
 //! `git ward install` and `git ward uninstall`: the command faces of
 //! `hooks/install.rs` (the hook files) and the shim directory.
 
+use super::Outcome;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, IoContext, Result};
@@ -40,9 +41,9 @@ pub struct UninstallArgs {
 }
 
 /// Runs `git ward install`.
-pub fn run_install(args: InstallArgs) -> Result<u8> {
+pub fn run_install(args: InstallArgs) -> Outcome {
     if let Some(dir) = &args.shim {
-        return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
+        return Outcome::report(args.json, install_shim(dir.as_deref(), args.force));
     }
     let form = if args.link { Form::Link } else { Form::File };
     let allowed = match args.link {
@@ -61,11 +62,11 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
             text,
         )
     });
-    crate::cli::finish(args.json, result)
+    Outcome::report(args.json, result)
 }
 
 /// Runs `git ward uninstall`.
-pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
+pub fn run_uninstall(args: UninstallArgs) -> Outcome {
     let result = crate::commands::tool_step(crate::decide::ToolStep::Uninstall, "ward.uninstall")
         .and_then(|()| uninstall(&current_dir()?))
         .map(|(dir, reports)| {
@@ -78,7 +79,7 @@ pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
                 text,
             )
         });
-    crate::cli::finish(args.json, result)
+    Outcome::report(args.json, result)
 }
 
 /// The default shim directory: `$XDG_DATA_HOME/git-ward/shim`.

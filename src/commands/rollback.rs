@@ -6,6 +6,7 @@
 //! the paths that differ. Killed at any point, the repository is either
 //! untouched or its pre-rollback state is one `git ward rollback` away.
 
+use super::Outcome;
 use std::path::PathBuf;
 
 use serde_json::json;
@@ -63,9 +64,9 @@ pub struct RollbackArgs {
 }
 
 /// Runs `git ward rollback`.
-pub fn run(args: RollbackArgs) -> Result<u8> {
+pub fn run(args: RollbackArgs) -> Outcome {
     let json = args.json;
-    crate::cli::finish_coded(json, rollback(args))
+    Outcome::coded(json, rollback(args))
 }
 
 fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {

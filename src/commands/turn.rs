@@ -6,6 +6,7 @@
 //! working tree goes back to the newest passing turn (safety checkpoint
 //! first).
 
+use super::Outcome;
 use std::time::Duration;
 
 use serde_json::json;
@@ -34,9 +35,9 @@ pub struct TurnArgs {
 }
 
 /// Runs `git ward turn`.
-pub fn run(args: TurnArgs) -> Result<u8> {
+pub fn run(args: TurnArgs) -> Outcome {
     let json = args.json;
-    crate::cli::finish_coded(json, turn(args))
+    Outcome::coded(json, turn(args))
 }
 
 fn turn(args: TurnArgs) -> Result<(serde_json::Value, u8)> {

@@ -9,6 +9,7 @@
 //! An undo records itself the same way (its own safety checkpoint and the
 //! ref moves it made, under its own trace id), so the next undo redoes.
 
+use super::Outcome;
 use serde_json::json;
 
 use super::ask::{confirm, Confirmation, Out};
@@ -44,9 +45,9 @@ pub struct UndoArgs {
 }
 
 /// Runs `git ward undo`.
-pub fn run(args: UndoArgs) -> Result<u8> {
+pub fn run(args: UndoArgs) -> Outcome {
     let json = args.json;
-    crate::cli::finish_coded(json, undo(args))
+    Outcome::coded(json, undo(args))
 }
 
 /// How many commands `git ward undo --list` shows.
@@ -67,7 +68,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
     let _restoring = (!args.list && !args.dry_run)
         .then(|| crate::checkpoint::busy::Restoring::take(&ctx.git_dir, "undo"))
         .transpose()?;
-    let existing = worktree::Existing::read(&ctx.git);
+    let existing = crate::facts::worktrees::Existing::read(&ctx.git);
     let scope = Scope::new(&ctx.workdir, &existing);
     // The last command, or the last `LISTED` for `--list`.
     let wanted = if args.list { LISTED } else { 1 };

@@ -137,7 +137,7 @@ fn in_working_tree(git: &Git, dir: &Path, common: &Path) -> Option<(String, Path
     if real.starts_with(resolved(common)) {
         return None;
     }
-    let tops = crate::checkpoint::worktree::Existing::read(git).tops;
+    let tops = crate::facts::worktrees::Existing::read(git).tops;
     let top = tops.iter().find(|top| real.starts_with(resolved(top)))?;
     let default = common.join("hooks");
     let (link, fix) = match std::fs::read_link(&default) {
@@ -399,7 +399,7 @@ fn write_executable(path: &Path, content: &str) -> Result<()> {
 pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
     let (git, _) = repository_git(cwd)?;
     let (now, common) = hooks_dir(&git, true)?;
-    let tops = crate::checkpoint::worktree::Existing::read(&git).tops;
+    let tops = crate::facts::worktrees::Existing::read(&git).tops;
     let own: Vec<&Path> = std::iter::once(common.as_path())
         .chain(tops.iter().map(PathBuf::as_path))
         .collect();
