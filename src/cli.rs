@@ -55,6 +55,8 @@ pub enum Command {
     Mcp(crate::mcp::McpArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
+    /// Answer an agent harness's pre-tool hook (its JSON on stdin).
+    Pretool(crate::commands::pretool::PretoolArgs),
     /// Run a hook (what installed hooks call).
     #[command(hide = true)]
     Hook {
@@ -127,6 +129,11 @@ fn dispatch(command: Command) -> Outcome {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => done(crate::mcp::run(args)),
         Command::Demo(args) => done(crate::commands::demo::run(args)),
+        Command::Pretool(args) => {
+            let outcome = crate::commands::pretool::run(args);
+            crate::output::out!("{}", outcome.stdout);
+            done(Ok(outcome.code))
+        }
         // A hook that fails refuses the git command that ran it.
         Command::Hook { name, args } => done(match crate::hooks::run(&name, None, &args) {
             Err(err) => {

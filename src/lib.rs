@@ -35,6 +35,7 @@ pub mod mcp;
 pub mod output;
 pub mod patterns;
 pub mod policy;
+pub mod pretool;
 pub mod process;
 pub mod shim;
 pub mod state_file;

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod init;
 pub mod install;
 pub mod policy;
+pub mod pretool;
 pub mod rollback;
 pub mod save;
 pub mod turn;
