@@ -1,4 +1,5 @@
-//! The tool's commands that are not a face of their own: one file each.
+//! Every command of the tool, one file each. A command returns an
+//! [`Outcome`]; only `cli` prints it.
 
 pub mod ask;
 pub mod audit;

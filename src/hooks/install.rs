@@ -1,4 +1,5 @@
-//! `git ward install` and `git ward uninstall`.
+//! The hook files of `git ward install` and `git ward uninstall` (whose
+//! command faces are `commands/install.rs`).
 //!
 //! Each hook is a two-line file whose first line starts git-ward by an
 //! absolute path (`own_path`: its link on PATH, else its own path;

@@ -1,4 +1,4 @@
-//! The hooks face: one file per hook, plus `install.rs`.
+//! The hooks face: one file per hook, plus `install.rs` (the hook files).
 //!
 //! git runs a hook for every commit, ref update and push, up to eight times
 //! per commit, so each hook exits as early as its answer is known: states

@@ -10,6 +10,7 @@ mod explain;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
+mod layers;
 mod mcp;
 mod policy;
 mod pretool;
