@@ -53,6 +53,10 @@ pub enum Command {
     Save(crate::commands::save::SaveArgs),
     /// Serve git-ward's tools over MCP on stdio.
     Mcp(crate::mcp::McpArgs),
+    /// Run a command (an agent) as a guarded session, in its own lane with --worktree.
+    Run(crate::commands::run::RunArgs),
+    /// List the worktrees with their contract, lease and work.
+    Sessions(crate::commands::sessions::SessionsArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
     /// Answer an agent harness's pre-tool hook (its JSON on stdin).
@@ -129,6 +133,8 @@ fn dispatch(command: Command) -> Outcome {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => done(crate::mcp::run(args)),
         Command::Demo(args) => done(crate::commands::demo::run(args)),
+        Command::Run(args) => done(crate::commands::run::run(args)),
+        Command::Sessions(args) => crate::commands::sessions::run(args),
         Command::Pretool(args) => {
             let outcome = crate::commands::pretool::run(args);
             crate::output::out!("{}", outcome.stdout);

@@ -16,6 +16,7 @@ use crate::policy::{self, Layer, Policy};
 mod dirs;
 pub mod discover;
 pub mod install_record;
+pub mod lease;
 pub mod refstore;
 mod repo;
 pub use crate::patterns::literal_branches;
@@ -606,6 +607,8 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        lease_here: None,
+        lease_removed: None,
     })
 }
 

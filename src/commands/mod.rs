@@ -10,10 +10,13 @@ pub mod doctor;
 pub mod explain;
 pub mod init;
 pub mod install;
+pub mod leased;
 pub mod policy;
 pub mod pretool;
 pub mod rollback;
+pub mod run;
 pub mod save;
+pub mod sessions;
 pub mod turn;
 pub mod undo;
 
