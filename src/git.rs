@@ -161,7 +161,8 @@ impl Git {
                     display_args(&args),
                     self.timeout.as_secs()
                 ))
-                .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow"))
+                .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow")
+                .of_kind(crate::error::Kind::TimedOut))
             }
         }
     }
