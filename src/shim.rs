@@ -458,7 +458,10 @@ fn base_record(
 /// Reports `err`, for which the command was not run, and ends its audit
 /// line as refused, with the error's exit code.
 fn unrun(dir: &std::path::Path, mut record: Record, clock: Instant, err: &Error) -> u8 {
-    report(err);
+    match err.is_denial() {
+        true => report_denial(err),
+        false => report(err),
+    }
     record.decision = "deny".into();
     record.denial_code = Some(err.code.as_str().to_string());
     finish(dir, record, clock, err.exit_code() as i32)

@@ -7,8 +7,12 @@ use crate::decide::Head;
 use crate::error::Error;
 use crate::git::Git;
 
-/// The refusal of a command whose checkpoint could not be taken.
+/// The refusal of a command whose checkpoint could not be taken; a
+/// denial (work no checkpoint can hold) stays one.
 pub fn checkpoint_failed(action: &crate::action::Action, err: Error) -> Error {
+    if err.is_denial() {
+        return err;
+    }
     Error::internal(format!(
         "could not checkpoint before {}: {}",
         action.operation(),
