@@ -147,6 +147,33 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
+/// The line that marks a hook script as git-ward's (a link to a `git-ward*` file is ours too).
+pub(crate) const MARKER: &str = "# git-ward hook:";
+
+/// Is the file at `path` one of git-ward's hooks?
+pub fn is_ward_hook(path: &Path) -> bool {
+    ours(path).is_some()
+}
+
+/// A hook file of git-ward's, from one look at it: `Some(program)` for the
+/// `#!` form (the program it starts), `Some(None)` for the other forms,
+/// `None` when it is not git-ward's (or not there).
+pub(crate) fn ours(path: &Path) -> Option<Option<PathBuf>> {
+    if let Ok(target) = std::fs::read_link(path) {
+        let named = target
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
+        return named.then_some(None);
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    let first = lines.next()?;
+    lines.next()?.starts_with(MARKER).then(|| {
+        let program = first.strip_prefix("#!")?.strip_suffix(" hook")?;
+        Some(PathBuf::from(program))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

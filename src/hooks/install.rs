@@ -29,6 +29,7 @@ pub(crate) use crate::facts::install_record::same_file;
 use crate::facts::install_record::{
     manifest_of, manifest_path, own_hooks_dir, read_manifest, resolved, run_elsewhere, Manifest,
 };
+use crate::facts::install_record::{ours, MARKER};
 use crate::git::Git;
 
 /// The hooks a working repository gets.
@@ -43,9 +44,6 @@ pub const CLIENT_HOOKS: &[&str] = &[
 
 /// The hooks a server (bare) repository gets.
 pub const SERVER_HOOKS: &[&str] = &["pre-receive"];
-
-/// The line that marks a hook script as git-ward's (a link to a `git-ward*` file is ours too).
-const MARKER: &str = "# git-ward hook:";
 
 /// What happened to one hook.
 #[derive(Debug, Serialize)]
@@ -198,6 +196,7 @@ pub fn install(
         }
     }
     write_manifest(&common, &manifest)?;
+    crate::facts::context::record_config_home(&common);
     Ok((dir, reports))
 }
 
@@ -277,25 +276,6 @@ pub enum Form {
     File,
     /// A link to the binary: no shell, but fails open when the binary goes.
     Link,
-}
-
-/// A hook file of git-ward's, from one look at it: `Some(program)` for the
-/// `#!` form (the program it starts), `Some(None)` for the other forms,
-/// `None` when it is not git-ward's (or not there).
-fn ours(path: &Path) -> Option<Option<PathBuf>> {
-    if let Ok(target) = std::fs::read_link(path) {
-        let named = target
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
-        return named.then_some(None);
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text.lines();
-    let first = lines.next()?;
-    lines.next()?.starts_with(MARKER).then(|| {
-        let program = first.strip_prefix("#!")?.strip_suffix(" hook")?;
-        Some(PathBuf::from(program))
-    })
 }
 
 fn is_ours(path: &Path) -> bool {
