@@ -157,7 +157,7 @@ fn checks(fix: bool) -> Vec<Check> {
             None,
         )),
         Some(repo) => {
-            if !crate::hooks::install::installed_hooks(repo).is_empty() {
+            if !install_record::installed_hooks(repo).is_empty() {
                 // The home whose config files are the person's own (SECURITY.md).
                 facts::context::record_config_home_once(repo.common_dir());
             }
