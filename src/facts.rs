@@ -13,7 +13,9 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+mod reach;
 mod repo;
+pub use reach::reach;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
@@ -650,6 +652,7 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        reach: crate::decide::Reach::default(),
     })
 }
 

@@ -548,6 +548,28 @@ impl TestRepo {
         self.with_stdin(Command::new(real_git()), &[], args, input)
     }
 
+    /// Runs `git` through the shim with extra environment and `input` on stdin.
+    pub fn shim_stdin<I, S>(&self, args: I, env: &[(&str, &str)], input: &str) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        use std::io::Write;
+        let mut cmd = self.shim_command(args);
+        cmd.envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("run the shim");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    }
+
     /// Runs `cmd` hermetically, with `env` on top, `input` on stdin.
     fn with_stdin<I, S>(
         &self,
