@@ -643,7 +643,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 return refs::deny_shadow(&action.operation(), &full, &branch);
             }
         }
-        if write.target == RefTarget::All && reach::unnamed_refs_judged(policy, facts) {
+        if write.target == RefTarget::All
+            && reach::unnamed_refs_judged(policy, &action.command, facts)
+        {
             continue;
         }
         if write.target != RefTarget::All && !policy.is_protected(&full) {

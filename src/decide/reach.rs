@@ -109,12 +109,21 @@ pub(super) fn decide_unnamed_push(
     ))
 }
 
+/// The commands whose refs, named or not, git writes in reference
+/// transactions that the reference-transaction hook judges ref by ref.
+/// Not `reflog --updateref`, which writes past every hook, nor a fetch,
+/// whose writes the hook reads as syncing from the fetch's command line
+/// (a pattern that maps another branch onto a protected name is the
+/// shim's to refuse).
+const IN_TRANSACTIONS: [&str; 3] = ["update-ref", "fast-import", "filter-branch"];
+
 /// May a command write refs its command line does not name (`update-ref
 /// --stdin`, `fast-import`, a wildcard fetch into local branches)? Yes
 /// when the policy protects no ref, or when the reference-transaction
 /// hook will see each ref it writes.
-pub(super) fn unnamed_refs_judged(policy: &Policy, facts: &Facts) -> bool {
-    !policy.protects_anything() || facts.reach.judged_by("reference-transaction")
+pub(super) fn unnamed_refs_judged(policy: &Policy, command: &str, facts: &Facts) -> bool {
+    !policy.protects_anything()
+        || (IN_TRANSACTIONS.contains(&command) && facts.reach.judged_by("reference-transaction"))
 }
 
 #[cfg(test)]

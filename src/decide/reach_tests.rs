@@ -112,6 +112,10 @@ fn unnamed_refs_are_judged_by_what_they_reach() {
         (default, unnamed("update-ref"), facts(&["pre-push"], none), Some(Code::D001)),
         (default, unnamed("update-ref"), facts(&["reference-transaction"], none), None),
         (default, unnamed("fast-import"), facts(&["reference-transaction"], none), None),
+        // ... but not reflog --updateref, which writes past every hook.
+        (default, unnamed("reflog"), facts(&["reference-transaction"], none), Some(Code::D001)),
+        (PERMISSIVE, unnamed("reflog"), facts(&[], none), None),
+        (default, unnamed("fetch"), facts(&["reference-transaction"], none), Some(Code::D001)),
         // Where a protected branch syncs from stays a person's decision.
         (default, repoint("remote.origin.url"), facts(&["reference-transaction"], none), Some(Code::D001)),
         (default, repoint("branch.main.merge"), facts(&[], none), Some(Code::D001)),

@@ -782,10 +782,17 @@ fn what_the_config_makes_a_plain_push_send_is_checked() {
         .ok();
     repo.shim(["push"]).code(1).stderr_has("EN-GIT-D-001");
     repo.git(["config", "--unset", "remote.origin.push"]).ok();
+    // Matching sends main, the same on both sides: nothing changes there.
+    repo.shim(["-c", "push.default=matching", "push", "-q"])
+        .ok();
+    assert_eq!(remote_rev(&repo, "main"), remote_main);
+    // Once main is ahead here, it would move there.
+    let agent_tip = repo.rev("agent/c1").unwrap();
+    repo.git(["update-ref", "refs/heads/main", &agent_tip]).ok();
     repo.shim(["-c", "push.default=matching", "push"])
         .code(1)
         .stderr_has("EN-GIT-D-001")
-        .stderr_has("push.default=matching");
+        .stderr_has("push with push.default=matching would move protected ref 'main' on origin");
     // The plain push of the agent's own branch still goes through.
     repo.commit("more agent work");
     repo.shim(["push", "-q"]).ok();
