@@ -54,6 +54,8 @@ pub enum Command {
     Mcp(crate::mcp::McpArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
+    /// Answer an agent harness's pre-tool hook (its JSON on stdin).
+    Pretool(crate::commands::pretool::PretoolArgs),
     /// Run a hook (what installed hooks call).
     #[command(hide = true)]
     Hook {
@@ -120,6 +122,11 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
+        Command::Pretool(args) => {
+            let outcome = crate::commands::pretool::run(args);
+            crate::output::out!("{}", outcome.stdout);
+            Ok(outcome.code)
+        }
         // A hook that fails refuses the git command that ran it.
         Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
             Err(err) => {

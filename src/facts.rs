@@ -13,8 +13,15 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+mod dirs;
+pub mod discover;
 mod reach;
+pub mod refstore;
 mod repo;
+pub mod settings_cache;
+pub mod tracking;
+pub(crate) use dirs::path_in_file;
+pub use dirs::Dirs;
 pub use reach::reach;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 

@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod explain;
 pub mod init;
 pub mod policy;
+pub mod pretool;
 pub mod save;
 
 use crate::error::{exit, Error};

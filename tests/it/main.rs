@@ -12,6 +12,7 @@ mod hooks_footer;
 mod hooks_server;
 mod mcp;
 mod policy;
+mod pretool;
 mod reftable;
 mod repo_open;
 mod robust;
