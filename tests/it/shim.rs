@@ -4,35 +4,9 @@ use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::process::Stdio;
 
-use crate::common::{real_git, TestRepo};
+use crate::common::{real_git, remote_rev, with_remote, TestRepo};
 
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
-
-/// A repository with a bare remote `origin` that has `main`.
-fn with_remote() -> TestRepo {
-    let repo = TestRepo::new();
-    let remote = repo.path("remote.git");
-    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
-        .ok();
-    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
-        .ok();
-    repo.git(["push", "-q", "origin", "main"]).ok();
-    repo.git(["fetch", "-q", "origin"]).ok();
-    repo
-}
-
-fn remote_rev(repo: &TestRepo, name: &str) -> Option<String> {
-    let remote = repo.path("remote.git");
-    let r = repo.git([
-        "--git-dir",
-        remote.to_str().unwrap(),
-        "rev-parse",
-        "--verify",
-        "-q",
-        name,
-    ]);
-    (r.code == Some(0)).then(|| r.stdout.trim().to_string())
-}
 
 // --- Transparency -------------------------------------------------------
 

@@ -3,41 +3,21 @@
 //! ref would really change, judged by the remote's and the repository's
 //! refs afterwards (SPEC section 10).
 
-use crate::common::TestRepo;
+use crate::common::{remote_rev, with_remote, TestRepo};
 
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
 
 /// A repository with a bare remote `origin` that has `main` and tag `v1`,
 /// on the agent branch `agent/c1` with a commit of its own.
 fn on_agent_branch() -> TestRepo {
-    let repo = TestRepo::new();
-    let remote = repo.path("remote.git");
-    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
-        .ok();
-    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
-        .ok();
+    let repo = with_remote();
     repo.git(["tag", "-a", "-m", "one", "v1"]).ok();
-    repo.git(["push", "-q", "origin", "main", "v1"]).ok();
-    repo.git(["fetch", "-q", "origin"]).ok();
+    repo.git(["push", "-q", "origin", "v1"]).ok();
     repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
     repo.write("work.txt", "work\n");
     repo.git(["add", "work.txt"]).ok();
     repo.git(["commit", "-q", "-m", "work"]).ok();
     repo
-}
-
-/// A ref of the remote, `None` where it has none.
-fn remote_rev(repo: &TestRepo, name: &str) -> Option<String> {
-    let remote = repo.path("remote.git");
-    let r = repo.git([
-        "--git-dir",
-        remote.to_str().unwrap(),
-        "rev-parse",
-        "--verify",
-        "-q",
-        name,
-    ]);
-    (r.code == Some(0)).then(|| r.stdout.trim().to_string())
 }
 
 /// `main` moves here (a person's commit), so a push of it would move the remote's.
