@@ -102,6 +102,21 @@ pub struct Facts {
     /// The refs the command reaches beyond those its command line names,
     /// and the hooks that will see them.
     pub reach: Reach,
+    /// The live lease of the worktree the command runs in (read only for
+    /// a command that changes something; see `facts/lease.rs`).
+    pub lease_here: Option<Held>,
+    /// The live lease of a worktree the command removes, moves or prunes.
+    pub lease_removed: Option<Held>,
+}
+
+/// A worktree's live session lease, as `decide` sees it (SPEC section 11).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Held {
+    /// The contract of the session that holds it.
+    pub contract: String,
+    pub pid: u32,
+    /// The worktree's top.
+    pub worktree: String,
 }
 
 impl Facts {
@@ -130,6 +145,8 @@ impl Facts {
             in_hook: false,
             saving: false,
             reach: Reach::default(),
+            lease_here: None,
+            lease_removed: None,
         }
     }
 }
@@ -419,6 +436,15 @@ pub enum ToolStep<'a> {
     /// `git ward init <dir>` with `<dir>` in a git directory: a working
     /// tree whose commands write hooks, config and the local policy layer.
     WorkspaceInGitDir(&'a std::path::Path),
+    /// `git ward run` in a worktree a live session holds (SPEC section 11).
+    Leased(&'a Held),
+    /// `git ward undo` or `rollback` (`what`) in a worktree a live session
+    /// holds; `own`: the command is of the session's contract.
+    RestoreLeased {
+        held: &'a Held,
+        own: bool,
+        what: &'a str,
+    },
 }
 
 /// The tool's steps that switch guards off (SPEC 3, EN-GIT-D-004): an
@@ -460,6 +486,10 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
                 "",
             )
         },
+        ToolStep::Leased(held) => lanes::busy(held),
+        ToolStep::RestoreLeased { held, own, what } if agent && !own => {
+            lanes::restore_refused(held, what)
+        }
         _ => Decision::allow("a step of git-ward's own tool"),
     }
 }
@@ -537,6 +567,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         if let Some(d) = decide_push(policy, action.word(), push, facts) {
             return d;
         }
+    }
+
+    if let Some(d) = lanes::deny(action, facts, effective_effect(policy, action)) {
+        return d;
     }
 
     if effective_effect(policy, action) == Effect::Read {
@@ -1028,6 +1062,7 @@ pub fn switch_refused(branch: &str, git_says: &str) -> Error {
 #[path = "decide_tests.rs"]
 mod tests;
 
+pub mod lanes;
 pub mod reach;
 pub mod refs;
 

@@ -15,6 +15,7 @@ use crate::policy::{self, Layer, Policy};
 
 mod dirs;
 pub mod discover;
+pub mod lease;
 mod reach;
 pub mod refstore;
 mod repo;
@@ -660,6 +661,8 @@ pub fn gather_at(
         in_hook: false,
         saving: false,
         reach: crate::decide::Reach::default(),
+        lease_here: None,
+        lease_removed: None,
     })
 }
 
