@@ -1065,5 +1065,6 @@ mod tests;
 pub mod lanes;
 pub mod reach;
 pub mod refs;
+pub mod unheld;
 
 pub use reach::Reach;

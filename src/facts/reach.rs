@@ -54,18 +54,32 @@ pub fn reach(policy: &Policy, repo: &Repo, action: &Action, facts: &Facts) -> Re
 }
 
 /// git-ward's hooks that git will run for this command: installed, all of
-/// them healthy (none missing, replaced, or skipped by `core.hooksPath`),
-/// and not switched off by the command line or the environment.
+/// them healthy (none missing, replaced, or skipped by `core.hooksPath`,
+/// none starting a binary that is gone), and not switched off by the
+/// command line or the environment.
 fn seeing_hooks(repo: &Repo, action: &Action, facts: &Facts) -> Vec<String> {
+    use super::install_record::{manifest_of, ours, run_elsewhere};
     if action.hooks_off.is_some() || facts.env_hooks_off.is_some() {
         return Vec::new();
     }
-    let installed = crate::hooks::install::installed_hooks(repo);
-    if installed.is_empty() || !crate::hooks::install::health(repo).is_empty() {
+    let Some(manifest) = manifest_of(repo) else {
+        return Vec::new();
+    };
+    let healthy = |name: &String| {
+        let path = manifest.hooks_dir.join(name);
+        match ours(&path) {
+            Some(Some(program)) => program.is_file(),
+            Some(None) => std::fs::metadata(&path).is_ok_and(|m| m.is_file()),
+            None => false,
+        }
+    };
+    if run_elsewhere(repo, &manifest).is_some() || !manifest.hooks.iter().all(healthy) {
         return Vec::new();
     }
-    installed
-        .into_iter()
+    manifest
+        .hooks
+        .iter()
         .filter(|h| SEEING_HOOKS.contains(&h.as_str()))
+        .cloned()
         .collect()
 }
