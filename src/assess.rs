@@ -132,6 +132,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
+                if let Some(repo) = repo.as_ref() {
+                    facts.reach = facts::reach(policy, repo, &action, &facts);
+                }
                 if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {
                     facts.agent_remotes = crate::state_file::agent_remotes(repo.common_dir());
                 }

@@ -99,6 +99,9 @@ pub struct Facts {
     /// Decided for `git ward save`, which switches branches itself where
     /// the rules say so, as the shim does, whoever runs it.
     pub saving: bool,
+    /// The refs the command reaches beyond those its command line names,
+    /// and the hooks that will see them.
+    pub reach: Reach,
     /// The live lease of the worktree the command runs in (read only for
     /// a command that changes something; see `facts/lease.rs`).
     pub lease_here: Option<Held>,
@@ -141,6 +144,7 @@ impl Facts {
             agent_branch_exists: false,
             in_hook: false,
             saving: false,
+            reach: Reach::default(),
             lease_here: None,
             lease_removed: None,
         }
@@ -340,10 +344,14 @@ fn is_upstream_of(start: &str, refname: &str) -> bool {
 }
 
 /// Does setting this key ([`Action::repoints`]) change what a protected
-/// branch syncs to? A branch's upstream only for a protected branch; a
-/// remote's URL or URL rewriting always (a protected branch syncs to a
-/// remote-tracking ref of its name, of any remote).
+/// branch syncs to? Never when the policy protects nothing; a branch's
+/// upstream only for a protected branch; a remote's URL or URL rewriting
+/// always (a protected branch syncs to a remote-tracking ref of its name,
+/// of any remote but those an agent added).
 fn repoints_protected(policy: &Policy, key: &str) -> bool {
+    if !policy.protects_anything() {
+        return false;
+    }
     match key.strip_prefix("branch.").and_then(|k| k.rsplit_once('.')) {
         Some((branch, _)) => policy.is_protected(&format!("refs/heads/{branch}")),
         None => true,
@@ -536,7 +544,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     // A person's git meets only the hooks, which see neither the files a
     // command writes nor the config it sets.
     let person = facts.person_outside_hooks();
-    if let Some(what) = facts.writes_guarded.as_ref().filter(|_| !person) {
+    // Under a policy that protects no ref and lets agents skip hooks,
+    // nothing there is guarded.
+    let guards = policy.protects_anything() || !settings.enforce.allow_no_verify;
+    if let Some(what) = facts.writes_guarded.as_ref().filter(|_| !person && guards) {
         let hint = if action.new_trees.is_empty() {
             "keep what git writes out of the git directory and off git-ward's policy files: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside the git directory"
         } else {
@@ -553,13 +564,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     // A push is judged even as a dry run (read-only): git runs the
     // pre-push hook for one too, which refuses it alike.
     if let Some(push) = &action.push {
-        if let Some(d) = decide_push(
-            policy,
-            action.word(),
-            push,
-            facts.contract.as_deref(),
-            agent,
-        ) {
+        if let Some(d) = decide_push(policy, action.word(), push, facts) {
             return d;
         }
     }
@@ -633,7 +638,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
-        if full.starts_with("refs/replace/") && write.op != RefOp::Delete {
+        if full.starts_with("refs/replace/")
+            && write.op != RefOp::Delete
+            && policy.protects_anything()
+        {
             // git reads the replacement wherever the object is named,
             // protected branches (and the team policy on them) included.
             return Decision::deny(
@@ -668,6 +676,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             if write.op != RefOp::Delete {
                 return refs::deny_shadow(&action.operation(), &full, &branch);
             }
+        }
+        if write.target == RefTarget::All
+            && reach::unnamed_refs_judged(policy, &action.command, facts)
+        {
+            continue;
         }
         if write.target != RefTarget::All && !policy.is_protected(&full) {
             continue;
@@ -998,38 +1011,14 @@ fn decide_push(
     policy: &Policy,
     word: &str,
     push: &crate::action::Push,
-    contract: Option<&str>,
-    agent: bool,
+    facts: &Facts,
 ) -> Option<Decision> {
     // git pushes to `origin` where nothing else is configured.
     let remote = push.remote.as_deref().unwrap_or("origin");
-    let own = agent_branch(policy, contract);
-    if push.mirror {
-        let what = match &push.configured_by {
-            Some(key) => format!("push to a mirror remote ({key})"),
-            None => "push --mirror".to_string(),
-        };
-        return Some(Decision::deny(
-            Code::D005,
-            format!("{what} force-updates and deletes every remote ref"),
-            format!("push one branch of your own by name, to a remote that is not a mirror: `git push <remote> {own}`"),
-            "push.force_allowed",
-        ));
-    }
-    if push.all || push.tags {
-        let what = match &push.configured_by {
-            Some(key) => format!("push with {key}"),
-            // `send-pack`, `http-push`: refspecs in their own syntax, read as --all.
-            None if push.all && word != "push" => word.to_string(),
-            None if push.all => "push --all".to_string(),
-            None => "push --tags".to_string(),
-        };
-        return Some(Decision::deny(
-            Code::D001,
-            format!("{what} can write protected refs"),
-            format!("push one branch of your own by name: `git push {remote} {own}`"),
-            "branches.protected",
-        ));
+    let contract = facts.contract.as_deref();
+    let agent = facts.actor == Actor::Agent;
+    if let Some(d) = reach::decide_unnamed_push(policy, word, push, facts) {
+        return Some(d);
     }
     let dests = push.dests.iter().filter_map(|d| {
         let dst = d.dst.as_ref()?;
@@ -1074,5 +1063,8 @@ pub fn switch_refused(branch: &str, git_says: &str) -> Error {
 mod tests;
 
 pub mod lanes;
+pub mod reach;
 pub mod refs;
 pub mod unheld;
+
+pub use reach::Reach;

@@ -104,6 +104,18 @@ fn agent(branch: &str, contract: Option<&str>) -> Facts {
     Facts::agent_on(branch, contract)
 }
 
+/// `facts`, with the push reaching `main` on the remote, whose value
+/// there differs (`Some(true)`) or is not known (`None`).
+fn reaching_main(facts: Facts, changes: Option<bool>) -> Facts {
+    Facts {
+        reach: Reach {
+            pushed: vec![("refs/heads/main".to_string(), changes)],
+            ..Reach::default()
+        },
+        ..facts
+    }
+}
+
 fn human(branch: &str) -> Facts {
     Facts {
         actor: Actor::Human,
@@ -631,7 +643,7 @@ fn the_matrix() {
                 }),
                 ..Action::mutating("push")
             },
-            agent("feat", None),
+            reaching_main(agent("feat", None), None),
             Want::Deny(Code::D001),
         ),
         (
@@ -1368,10 +1380,16 @@ fn a_plumbing_push_is_named_as_itself() {
         }),
         ..Action::mutating("send-pack")
     };
-    let d = decide(&Policy::built_in(), &action, &agent("agent/c1", Some("c1")));
+    let facts = reaching_main(agent("agent/c1", Some("c1")), None);
+    let d = decide(&Policy::built_in(), &action, &facts);
     let err = d.denial().expect("refused");
     assert_eq!(err.code, Code::D001);
-    assert_eq!(err.message, "send-pack can write protected refs");
+    assert!(
+        err.message
+            .starts_with("send-pack can write protected ref 'main' on origin"),
+        "{}",
+        err.message
+    );
 }
 
 #[test]
@@ -1782,6 +1800,7 @@ fn push_hints_name_the_remote_and_the_agent_branch() {
         ..action
     };
     let c1 = agent("bot/c1", Some("c1"));
+    let c1_main_moves = reaching_main(agent("bot/c1", Some("c1")), Some(true));
     let rows: [(&Policy, Action, &Facts, &str); 6] = [
         (
             &bot,
@@ -1823,7 +1842,7 @@ fn push_hints_name_the_remote_and_the_agent_branch() {
                 }),
                 ..Action::mutating("push")
             },
-            &c1,
+            &c1_main_moves,
             "push one branch of your own by name: `git push up bot/c1`",
         ),
     ];

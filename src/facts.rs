@@ -18,6 +18,7 @@ mod dirs;
 pub mod discover;
 pub mod install_record;
 pub mod lease;
+mod reach;
 pub mod refstore;
 mod repo;
 pub use crate::patterns::literal_branches;
@@ -27,6 +28,7 @@ pub mod tracking;
 pub mod worktrees;
 pub(crate) use dirs::path_in_file;
 pub use dirs::Dirs;
+pub use reach::reach;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
@@ -428,14 +430,19 @@ pub fn writes_into_guarded(
         .collect();
     // `git init` over a repository copies every template file its git
     // directory lacks into it (a `ward/policy.toml`, a loose ref that
-    // shadows a packed one), with no hook: only a new one is made.
+    // shadows a packed one), with no hook: refused where a template
+    // directory of the command's or the config's choosing applies. git's
+    // own templates (sample hooks, `info/exclude`) change nothing there.
     if matches!(action.command.as_str(), "init" | "init-db") {
         let at = env::var_os("GIT_DIR")
             .map(|d| resolve(&cwd, Path::new(&d)))
             .or_else(|| new_trees.first().cloned());
-        if let Some(at) = at.filter(|d| is_repository(d)) {
+        if let Some((at, from)) = at
+            .filter(|d| is_repository(d))
+            .and_then(|at| Some((at.clone(), chosen_templates(globals, action, &at)?)))
+        {
             return Some(format!(
-                "re-initializes the repository at {}, copying template files into its git directory",
+                "re-initializes the repository at {}, copying template files ({from}) into its git directory",
                 at.display()
             ));
         }
@@ -495,7 +502,91 @@ pub fn writes_into_guarded(
                 target.display()
             ));
         }
-        in_git_dir(target).then(|| format!("{how} the git directory ({})", target.display()))
+        let in_bare_unread = *how == NEW_TREE && bare_and_unread(repo, target, &git_dirs);
+        (in_git_dir(target) && !in_bare_unread)
+            .then(|| format!("{how} the git directory ({})", target.display()))
+    })
+}
+
+/// Where the template files `init` copies come from, when not git's own:
+/// `--template`, `GIT_TEMPLATE_DIR`, or `init.templateDir` from `-c`, the
+/// environment or the config files the repository at `at` reads.
+fn chosen_templates(
+    globals: &Globals,
+    action: &crate::action::Action,
+    at: &Path,
+) -> Option<String> {
+    const KEY: &str = "init.templatedir";
+    if let Some(dir) = &action.templates {
+        return Some(format!("--template={dir}"));
+    }
+    if let Some(dir) = env::var("GIT_TEMPLATE_DIR") {
+        return Some(format!("GIT_TEMPLATE_DIR={dir}"));
+    }
+    let given = globals
+        .config
+        .iter()
+        .chain(&globals.config_env)
+        .cloned()
+        .chain(env_config())
+        .any(|(k, _)| normalize_key(&k) == KEY);
+    if given {
+        return Some("init.templateDir from -c or the environment".to_string());
+    }
+    Repo::at(at)?
+        .config_values("init.templateDir")
+        .pop()
+        .map(|dir| format!("init.templateDir={dir}"))
+}
+
+/// Is `target` in the directory of a bare repository (`repo`, found from
+/// where the command runs) at a path git never reads there (`sub`, not
+/// `hooks`, `refs`, `worktrees`, `ward` or a ref-like `FETCH_HEAD`)? A
+/// repository or working tree made there writes nothing git or git-ward
+/// reads for the bare one.
+fn bare_and_unread(repo: Option<&Repo>, target: &Path, git_dirs: &[PathBuf]) -> bool {
+    const READ: [&str; 21] = [
+        "HEAD",
+        "branches",
+        "commondir",
+        "config",
+        "config.worktree",
+        "description",
+        "gitdir",
+        "hooks",
+        "index",
+        "info",
+        "logs",
+        "modules",
+        "objects",
+        "packed-refs",
+        "rebase-apply",
+        "rebase-merge",
+        "refs",
+        "reftable",
+        "remotes",
+        "shallow",
+        "worktrees",
+    ];
+    if repo.is_none_or(|r| r.workdir().is_some()) || named_dot_git(target) {
+        return false;
+    }
+    git_dirs.iter().any(|dir| {
+        let Some(first) = target
+            .strip_prefix(dir)
+            .ok()
+            .and_then(|rel| rel.components().next())
+        else {
+            return false;
+        };
+        let first = first.as_os_str().to_string_lossy();
+        let ref_like = first
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c == '_' || c == '-');
+        !(ref_like
+            || first == "ward"
+            || first.starts_with("index")
+            || READ.contains(&first.as_ref()))
     })
 }
 
@@ -622,6 +713,7 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        reach: crate::decide::Reach::default(),
         lease_here: None,
         lease_removed: None,
     })

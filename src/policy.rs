@@ -722,6 +722,23 @@ impl Policy {
         }
     }
 
+    /// Does the policy protect any ref at all? With `branches.protected`
+    /// empty, a command that writes refs it does not name reaches nothing
+    /// protected (SPEC section 10).
+    pub fn protects_anything(&self) -> bool {
+        !self.settings.branches.protected.is_empty()
+    }
+
+    /// May an agent force-push to every ref (`push.force_allowed` has `*`
+    /// or `**`)? A mirror push forces refs of any name.
+    pub fn force_allowed_everywhere(&self) -> bool {
+        self.settings
+            .push
+            .force_allowed
+            .iter()
+            .any(|p| p == "*" || p == "**")
+    }
+
     /// May an agent force-push to this ref?
     pub fn force_allowed(&self, refname: &str) -> bool {
         short_name(refname).is_some_and(|short| {

@@ -410,6 +410,9 @@ fn decide_replacement(
     if !change.changes() || change.new.is_none() {
         return Decision::allow("no replacement is made");
     }
+    if !policy.protects_anything() {
+        return Decision::allow("the policy protects no ref a replacement could stand in for");
+    }
     if !binds(policy, actor) {
         return Decision::allow(BINDS_AGENTS_ONLY);
     }

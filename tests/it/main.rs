@@ -28,6 +28,7 @@ mod shim;
 mod tracking;
 mod undo;
 mod undo_state;
+mod unnamed_refs;
 mod workflow;
 mod worktrees;
 mod written_files;

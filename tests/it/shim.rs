@@ -4,35 +4,9 @@ use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::process::Stdio;
 
-use crate::common::{real_git, TestRepo};
+use crate::common::{real_git, remote_rev, with_remote, TestRepo};
 
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
-
-/// A repository with a bare remote `origin` that has `main`.
-fn with_remote() -> TestRepo {
-    let repo = TestRepo::new();
-    let remote = repo.path("remote.git");
-    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
-        .ok();
-    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
-        .ok();
-    repo.git(["push", "-q", "origin", "main"]).ok();
-    repo.git(["fetch", "-q", "origin"]).ok();
-    repo
-}
-
-fn remote_rev(repo: &TestRepo, name: &str) -> Option<String> {
-    let remote = repo.path("remote.git");
-    let r = repo.git([
-        "--git-dir",
-        remote.to_str().unwrap(),
-        "rev-parse",
-        "--verify",
-        "-q",
-        name,
-    ]);
-    (r.code == Some(0)).then(|| r.stdout.trim().to_string())
-}
 
 // --- Transparency -------------------------------------------------------
 
@@ -792,10 +766,17 @@ fn what_the_config_makes_a_plain_push_send_is_checked() {
         .ok();
     repo.shim(["push"]).code(1).stderr_has("EN-GIT-D-001");
     repo.git(["config", "--unset", "remote.origin.push"]).ok();
+    // Matching sends main, the same on both sides: nothing changes there.
+    repo.shim(["-c", "push.default=matching", "push", "-q"])
+        .ok();
+    assert_eq!(remote_rev(&repo, "main"), remote_main);
+    // Once main is ahead here, it would move there.
+    let agent_tip = repo.rev("agent/c1").unwrap();
+    repo.git(["update-ref", "refs/heads/main", &agent_tip]).ok();
     repo.shim(["-c", "push.default=matching", "push"])
         .code(1)
         .stderr_has("EN-GIT-D-001")
-        .stderr_has("push.default=matching");
+        .stderr_has("push with push.default=matching would move protected ref 'main' on origin");
     // The plain push of the agent's own branch still goes through.
     repo.commit("more agent work");
     repo.shim(["push", "-q"]).ok();
