@@ -1075,3 +1075,4 @@ mod tests;
 
 pub mod lanes;
 pub mod refs;
+pub mod unheld;

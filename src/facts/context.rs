@@ -52,6 +52,15 @@ pub fn record_config_home(common_dir: &Path) {
     let _ = crate::state_file::replace(&record_path(common_dir), &bytes);
 }
 
+/// [`record_config_home`] where nothing is recorded yet (`git ward doctor`
+/// run by a person, in a repository whose hooks were installed before the
+/// record was kept).
+pub fn record_config_home_once(common_dir: &Path) {
+    if std::fs::symlink_metadata(record_path(common_dir)).is_err() {
+        record_config_home(common_dir);
+    }
+}
+
 /// The recorded (`HOME`, `XDG_CONFIG_HOME`), each `None` where it was unset.
 fn recorded_config_home(common_dir: &Path) -> Option<(Option<OsString>, Option<OsString>)> {
     let bytes =
@@ -92,7 +101,7 @@ pub fn hooks_off(
         .ok()
         .and_then(|o| lines(o).pop());
     match runs {
-        Some(dir) if crate::hooks::install::same_file(&dir, &guarded) => None,
+        Some(dir) if super::install_record::same_file(&dir, &guarded) => None,
         Some(dir) => Some(format!(
             "for this command git would run hooks from {}, not from {}, where git-ward's hooks are",
             dir.display(),
@@ -173,5 +182,5 @@ fn lines(out: std::process::Output) -> Vec<PathBuf> {
 fn holds_ward_hooks(dir: &Path) -> bool {
     ["reference-transaction", "pre-commit", "pre-push"]
         .iter()
-        .any(|name| crate::hooks::install::is_ward_hook(&dir.join(name)))
+        .any(|name| super::install_record::is_ward_hook(&dir.join(name)))
 }
