@@ -52,6 +52,10 @@ pub enum Command {
     Save(crate::commands::save::SaveArgs),
     /// Serve git-ward's tools over MCP on stdio.
     Mcp(crate::mcp::McpArgs),
+    /// Run a command (an agent) as a guarded session, in its own lane with --worktree.
+    Run(crate::commands::run::RunArgs),
+    /// List the worktrees with their contract, lease and work.
+    Sessions(crate::commands::sessions::SessionsArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
     /// Answer an agent harness's pre-tool hook (its JSON on stdin).
@@ -122,6 +126,8 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
+        Command::Run(args) => crate::commands::run::run(args),
+        Command::Sessions(args) => crate::commands::sessions::run(args),
         Command::Pretool(args) => {
             let outcome = crate::commands::pretool::run(args);
             crate::output::out!("{}", outcome.stdout);

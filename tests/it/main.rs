@@ -7,6 +7,7 @@ mod checkpoint_content;
 mod clean_check;
 mod common;
 mod explain;
+mod fleets;
 mod harness_install;
 mod hooks;
 mod hooks_footer;
