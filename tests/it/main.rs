@@ -8,6 +8,7 @@ mod clean_check;
 mod common;
 mod explain;
 mod fleets;
+mod fleets_many;
 mod harness_install;
 mod hooks;
 mod hooks_footer;
