@@ -1073,5 +1073,6 @@ pub fn switch_refused(branch: &str, git_says: &str) -> Error {
 #[path = "decide_tests.rs"]
 mod tests;
 
+pub mod attribution;
 pub mod lanes;
 pub mod refs;

@@ -32,6 +32,9 @@ pub enum Code {
     /// holds the live lease of.
     #[serde(rename = "EN-GIT-D-007")]
     D007,
+    /// An agent's commit carrying `Signed-off-by` where `commit.signed_off_by` refuses it.
+    #[serde(rename = "EN-GIT-D-008")]
+    D008,
     /// An invalid argument to a git-ward command.
     #[serde(rename = "EN-GIT-I-001")]
     I001,
@@ -51,6 +54,7 @@ impl Code {
             Code::D005 => "EN-GIT-D-005",
             Code::D006 => "EN-GIT-D-006",
             Code::D007 => "EN-GIT-D-007",
+            Code::D008 => "EN-GIT-D-008",
             Code::I001 => "EN-GIT-I-001",
             Code::E001 => "EN-GIT-E-001",
         }

@@ -22,6 +22,7 @@ use crate::env;
 use crate::error::{exit, Error, Result};
 use crate::facts::Dirs;
 
+mod attribution;
 mod footer;
 pub mod install;
 mod message;

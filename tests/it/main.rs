@@ -1,6 +1,7 @@
 //! Integration tests: real git, temp repositories, hermetic environment.
 //! One test binary (faster to link); one module per area.
 
+mod attribution;
 mod audit;
 mod checkpoint;
 mod checkpoint_content;
