@@ -1076,3 +1076,4 @@ mod tests;
 pub mod attribution;
 pub mod lanes;
 pub mod refs;
+pub mod unheld;

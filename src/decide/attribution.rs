@@ -14,7 +14,7 @@ use crate::error::{Code, Error};
 pub fn sign_off(setting: &str, actor: Actor, signed: bool) -> Option<Error> {
     (setting == "refuse" && actor == Actor::Agent && signed).then(|| {
         Error::denied(
-            Code::D008,
+            Code::D009,
             "an agent's commit carries Signed-off-by, which only a person may add",
             "commit without -s (and without format.signOff); a person signs off when taking the change (policy commit.signed_off_by)",
         )
@@ -37,7 +37,7 @@ mod tests {
             let got = sign_off(setting, actor, signed);
             assert_eq!(got.is_some(), refused, "{setting} {actor:?} {signed}");
             if let Some(err) = got {
-                assert_eq!(err.code, Code::D008);
+                assert_eq!(err.code, Code::D009);
             }
         }
     }

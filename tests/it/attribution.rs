@@ -64,7 +64,7 @@ fn an_agents_sign_off_is_refused_only_when_the_policy_says_so() {
     repo.git(["add", "a"]).ok();
     repo.git_env(["commit", "-q", "-s", "-m", "Add a"], AGENT)
         .code(1)
-        .stderr_has("EN-GIT-D-008");
+        .stderr_has("EN-GIT-D-009");
     repo.git_env(["commit", "-q", "-m", "Add a"], AGENT).ok();
     // The default lets it through, as before.
     let repo = repo_with("");
