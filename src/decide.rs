@@ -1062,6 +1062,7 @@ pub fn switch_refused(branch: &str, git_says: &str) -> Error {
 #[path = "decide_tests.rs"]
 mod tests;
 
+pub mod attribution;
 pub mod lanes;
 pub mod reach;
 pub mod refs;

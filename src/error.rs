@@ -36,6 +36,9 @@ pub enum Code {
     /// repositories, submodules' uncommitted work, ignored files).
     #[serde(rename = "EN-GIT-D-008")]
     D008,
+    /// An agent's commit carrying `Signed-off-by` where `commit.signed_off_by` refuses it.
+    #[serde(rename = "EN-GIT-D-009")]
+    D009,
     /// An invalid argument to a git-ward command.
     #[serde(rename = "EN-GIT-I-001")]
     I001,
@@ -56,6 +59,7 @@ impl Code {
             Code::D006 => "EN-GIT-D-006",
             Code::D007 => "EN-GIT-D-007",
             Code::D008 => "EN-GIT-D-008",
+            Code::D009 => "EN-GIT-D-009",
             Code::I001 => "EN-GIT-I-001",
             Code::E001 => "EN-GIT-E-001",
         }

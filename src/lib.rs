@@ -29,6 +29,7 @@ pub mod env;
 pub mod error;
 pub mod facts;
 pub mod git;
+pub mod harness;
 pub mod hooks;
 pub mod invocation;
 pub mod mcp;

@@ -119,6 +119,23 @@ pub struct PushPolicy {
 #[serde(default, deny_unknown_fields)]
 pub struct CommitPolicy {
     pub footer: String,
+    /// The `Assisted-by:` trailer of agent commits, empty for none.
+    pub assisted_by: String,
+    /// The `{model}` of `assisted_by` when the harness does not say.
+    pub model: String,
+    /// Trailer keys agent commits lose (`Co-Authored-By`, any case).
+    pub strip_trailers: Vec<String>,
+    /// `allow` or `refuse` an agent's commit that carries `Signed-off-by`.
+    pub signed_off_by: String,
+}
+
+impl CommitPolicy {
+    /// Whether the policy asks anything of a commit besides the footer.
+    pub fn attributes(&self) -> bool {
+        !self.assisted_by.is_empty()
+            || !self.strip_trailers.is_empty()
+            || self.signed_off_by == "refuse"
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -339,6 +356,23 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
             "must hold no control characters".to_string(),
         );
     }
+    if has("commit", "signed_off_by")
+        && !matches!(settings.commit.signed_off_by.as_str(), "allow" | "refuse")
+    {
+        return bad(
+            "commit.signed_off_by",
+            format!(
+                "'{}' is neither \"allow\" nor \"refuse\"",
+                settings.commit.signed_off_by
+            ),
+        );
+    }
+    if has("commit", "assisted_by") && settings.commit.assisted_by.chars().any(char::is_control) {
+        return bad(
+            "commit.assisted_by",
+            "must be one line, without control characters".to_string(),
+        );
+    }
     let contract_globs = match &settings.capabilities.ensure_working_branch {
         Capability::Contracts(globs) => Some(globs),
         Capability::All(_) => None,
@@ -521,6 +555,10 @@ fn built_in_settings() -> Settings {
         },
         commit: CommitPolicy {
             footer: "Contract: {contract}".into(),
+            assisted_by: String::new(),
+            model: String::new(),
+            strip_trailers: Vec::new(),
+            signed_off_by: "allow".into(),
         },
         checkpoint: CheckpointPolicy {
             before_destructive: true,

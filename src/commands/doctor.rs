@@ -177,6 +177,22 @@ fn checks(fix: bool) -> Vec<Check> {
         }
     }
 
+    let harnesses = crate::harness::set_up();
+    out.push(check(
+        "harnesses",
+        Level::Ok,
+        if harnesses.is_empty() {
+            "no agent harness set up (`git ward install --harness NAME`)".to_string()
+        } else {
+            harnesses
+                .iter()
+                .map(|(h, scope)| format!("{} ({scope})", h.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+        None,
+    ));
+
     match facts::load_policy(repo.as_ref(), false) {
         Ok(policy) => {
             let layers: std::collections::BTreeSet<String> =

@@ -27,6 +27,8 @@ pub struct InstallArgs {
     /// git-ward directly (a `#!` line).
     #[arg(long)]
     pub link: bool,
+    #[command(flatten)]
+    pub harness: HarnessArgs,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -35,13 +37,35 @@ pub struct InstallArgs {
 /// Arguments of `git ward uninstall`.
 #[derive(Debug, Default, clap::Args)]
 pub struct UninstallArgs {
+    #[command(flatten)]
+    pub harness: HarnessArgs,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
+/// `--harness NAME [--project|--user]`: an agent harness's configuration
+/// (its pre-tool hook `git-ward pretool NAME` and the MCP server
+/// `git-ward mcp`) instead of the hooks; uninstall puts it back.
+#[derive(Debug, Default, clap::Args)]
+pub struct HarnessArgs {
+    /// Write (or put back) an agent harness's configuration instead.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub harness: Option<crate::pretool::Harness>,
+    /// With --harness: the project's files, at the repository's top (the default).
+    #[arg(long, requires = "harness", conflicts_with = "user")]
+    pub project: bool,
+    /// With --harness: the user's files, in the home directory.
+    #[arg(long, requires = "harness")]
+    pub user: bool,
+}
+
 /// Runs `git ward install`.
 pub fn run_install(args: InstallArgs) -> Outcome {
+    if let Some(harness) = args.harness.harness {
+        let user = args.harness.user;
+        return Outcome::report(args.json, crate::harness::install(harness, user));
+    }
     if let Some(dir) = &args.shim {
         return Outcome::report(args.json, install_shim(dir.as_deref(), args.force));
     }
@@ -67,6 +91,13 @@ pub fn run_install(args: InstallArgs) -> Outcome {
 
 /// Runs `git ward uninstall`.
 pub fn run_uninstall(args: UninstallArgs) -> Outcome {
+    if let Some(harness) = args.harness.harness {
+        let user = args.harness.user;
+        let result =
+            crate::commands::tool_step(crate::decide::ToolStep::Uninstall, "ward.uninstall")
+                .and_then(|()| crate::harness::uninstall(harness, user));
+        return Outcome::report(args.json, result);
+    }
     let result = crate::commands::tool_step(crate::decide::ToolStep::Uninstall, "ward.uninstall")
         .and_then(|()| uninstall(&current_dir()?))
         .map(|(dir, reports)| {

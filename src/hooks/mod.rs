@@ -23,6 +23,7 @@ use crate::error::{exit, Error, Result};
 use crate::facts::Dirs;
 pub use crate::git::{is_object_id, is_zero};
 
+mod attribution;
 mod footer;
 pub mod install;
 mod message;

@@ -1,6 +1,7 @@
 //! Integration tests: real git, temp repositories, hermetic environment.
 //! One test binary (faster to link); one module per area.
 
+mod attribution;
 mod audit;
 mod checkpoint;
 mod checkpoint_content;
@@ -12,6 +13,7 @@ mod context_knobs;
 mod explain;
 mod fleets;
 mod fleets_many;
+mod harness_install;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;

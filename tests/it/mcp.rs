@@ -443,10 +443,17 @@ fn the_integration_guide_entries_parse_and_start_this_server() {
     let v: Value = serde_json::from_str(&json_blocks[0]).unwrap();
     assert_eq!(v["mcpServers"]["git-ward"]["command"], "git-ward");
     assert_eq!(v["mcpServers"]["git-ward"]["args"], json!(["mcp"]));
-    let toml_blocks = blocks("toml");
-    assert_eq!(toml_blocks.len(), 1);
-    let t: toml::Table = toml::from_str(&toml_blocks[0]).unwrap();
-    let server = &t["mcp_servers"]["git-ward"];
+    // Every TOML block reads; the one with a server table is Codex's entry.
+    let toml_blocks: Vec<toml::Table> = blocks("toml")
+        .iter()
+        .map(|b| toml::from_str(b).unwrap())
+        .collect();
+    let servers: Vec<_> = toml_blocks
+        .iter()
+        .filter(|t| t.contains_key("mcp_servers"))
+        .collect();
+    assert_eq!(servers.len(), 1);
+    let server = &servers[0]["mcp_servers"]["git-ward"];
     assert_eq!(server["command"].as_str(), Some("git-ward"));
     assert_eq!(server["args"][0].as_str(), Some("mcp"));
     // The server those entries start answers `initialize` as git-ward.
