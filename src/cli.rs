@@ -121,7 +121,7 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
         // A hook that fails refuses the git command that ran it.
-        Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
+        Command::Hook { name, args } => match crate::hooks::run(&name, &name, None, &args) {
             Err(err) => {
                 crate::invocation::report_denial(&err);
                 Ok(err.exit_code())

@@ -13,6 +13,7 @@ mod hooks_server;
 mod mcp;
 mod policy;
 mod reftable;
+mod renamed_hooks;
 mod repo_open;
 mod robust;
 mod rollback;
