@@ -64,6 +64,9 @@ pub struct Facts {
     pub head: Option<Head>,
     /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
     pub env_hooks_off: Option<String>,
+    /// A gate hook git-ward installed is no longer the one git runs (nor
+    /// run by it): how, as a clause ([`crate::facts::gates::replaced`]).
+    pub gates_replaced: Option<String>,
     /// The command writes where git-ward's hooks, config or policy live
     /// (see [`crate::facts::writes_into_guarded`]): how and where, as a
     /// clause (`writes into the git directory (/r/.git/x)`).
@@ -117,6 +120,7 @@ impl Facts {
             contract_from_env: false,
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
+            gates_replaced: None,
             writes_guarded: None,
             agent_remotes: Vec::new(),
             fast_forward: false,
@@ -357,6 +361,9 @@ const HINT_PROTECTED_REF: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
 const HINT_PROTECTED_TAG: &str =
     "protected tags are never moved or deleted; create a new tag instead";
+/// What to do when another hook manager replaced git-ward's gate hooks.
+const HINT_GATES_REPLACED: &str = "a person runs `git ward install` (or `git ward doctor --fix`), which chains the other manager's hook after git-ward's; `git ward doctor` says how to keep git-ward in that manager's own config";
+
 const HINT_NO_VERIFY: &str =
     "run it again without switching hooks off; they enforce the policy (policy key enforce.allow_no_verify lets agents skip them)";
 const HINT_CHECKOUT: &str =
@@ -499,6 +506,21 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 format!("{} switches hooks off ({how})", action.word()),
                 HINT_NO_VERIFY,
                 "enforce.allow_no_verify",
+            );
+        }
+    }
+
+    // Another hook manager replaced a gate: the hooks check nothing.
+    if let Some(how) = facts.gates_replaced.as_ref().filter(|_| agent) {
+        if effective_effect(policy, action) != Effect::Read {
+            return Decision::deny(
+                Code::D004,
+                format!(
+                    "{} while git-ward's hooks are switched off: {how}",
+                    action.word()
+                ),
+                HINT_GATES_REPLACED,
+                "enforce.actors",
             );
         }
     }

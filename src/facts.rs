@@ -13,6 +13,7 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+pub mod gates;
 mod repo;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
@@ -641,6 +642,7 @@ pub fn gather_at(
         contract_from_env,
         head,
         env_hooks_off,
+        gates_replaced: None,
         writes_guarded: None,
         agent_remotes: Vec::new(),
         remotes: Vec::new(),

@@ -39,8 +39,7 @@ pub const CLIENT_HOOKS: &[&str] = &[
 /// The hooks a server (bare) repository gets.
 pub const SERVER_HOOKS: &[&str] = &["pre-receive"];
 
-/// The line that marks a hook script as git-ward's (a link to a `git-ward*` file is ours too).
-const MARKER: &str = "# git-ward hook:";
+use crate::facts::gates::{ours, runs_hooks_from, MARKER};
 
 /// Arguments of `git ward install`.
 #[derive(Debug, Default, clap::Args)]
@@ -405,25 +404,6 @@ pub enum Form {
     Link,
 }
 
-/// A hook file of git-ward's, from one look at it: `Some(program)` for the
-/// `#!` form (the program it starts), `Some(None)` for the other forms,
-/// `None` when it is not git-ward's (or not there).
-fn ours(path: &Path) -> Option<Option<PathBuf>> {
-    if let Ok(target) = std::fs::read_link(path) {
-        let named = target
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
-        return named.then_some(None);
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text.lines();
-    let first = lines.next()?;
-    lines.next()?.starts_with(MARKER).then(|| {
-        let program = first.strip_prefix("#!")?.strip_suffix(" hook")?;
-        Some(PathBuf::from(program))
-    })
-}
-
 fn is_ours(path: &Path) -> bool {
     ours(path).is_some()
 }
@@ -617,20 +597,6 @@ fn own_hooks_dir(recorded: &Path, now: &Path, own: &[&Path]) -> PathBuf {
         true => recorded.to_path_buf(),
         false => now.to_path_buf(),
     }
-}
-
-/// Where git runs this repository's hooks, from its config:
-/// `core.hooksPath` (relative: from the top of the working tree, where
-/// git runs hooks), else `<git-common-dir>/hooks`. `None` when the value
-/// starts with `~/` and HOME is not set.
-fn runs_hooks_from(repo: &crate::facts::Repo) -> Option<PathBuf> {
-    let Some((value, _)) = repo.hooks_path() else {
-        return Some(repo.common_dir().join("hooks"));
-    };
-    Some(match value.strip_prefix("~/") {
-        Some(rest) => PathBuf::from(crate::env::var(crate::env::HOME)?).join(rest),
-        None => repo.workdir().unwrap_or(repo.git_dir()).join(&value),
-    })
 }
 
 fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {

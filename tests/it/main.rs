@@ -14,6 +14,7 @@ mod mcp;
 mod policy;
 mod reftable;
 mod renamed_hooks;
+mod replaced_hooks;
 mod repo_open;
 mod robust;
 mod rollback;
