@@ -108,8 +108,14 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 if facts.env_hooks_off.is_none() && changes {
                     facts.env_hooks_off = repo.as_ref().and_then(facts::made_git_dir_hooks_off);
                 }
-                if changes {
-                    facts.gates_replaced = repo.as_ref().and_then(facts::gates::replaced);
+                if let Some(repo) = repo.as_ref().filter(|_| changes) {
+                    facts.gates_replaced = facts::gates::replaced(repo);
+                    facts.drift =
+                        facts::drift::check(repo.common_dir(), &mut |r| policy.is_protected(r))
+                            .moved
+                            .iter()
+                            .map(facts::drift::Moved::describe)
+                            .collect();
                 }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);

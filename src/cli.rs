@@ -54,6 +54,8 @@ pub enum Command {
     Mcp(crate::mcp::McpArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
+    /// Guarded refs that moved with git-ward's hooks off: list, restore or accept.
+    Drift(crate::commands::drift::DriftArgs),
     /// Run a hook (what installed hooks call).
     #[command(hide = true)]
     Hook {
@@ -120,6 +122,7 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
+        Command::Drift(args) => crate::commands::drift::run(args),
         // A hook that fails refuses the git command that ran it.
         Command::Hook { name, args } => match crate::hooks::run(&name, &name, None, &args) {
             Err(err) => {

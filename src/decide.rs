@@ -67,6 +67,9 @@ pub struct Facts {
     /// A gate hook git-ward installed is no longer the one git runs (nor
     /// run by it): how, as a clause ([`crate::facts::gates::replaced`]).
     pub gates_replaced: Option<String>,
+    /// Guarded refs that moved with no hook of git-ward's
+    /// ([`crate::facts::drift`]), described (`refs/heads/main a1b2 -> c3d4`).
+    pub drift: Vec<String>,
     /// The command writes where git-ward's hooks, config or policy live
     /// (see [`crate::facts::writes_into_guarded`]): how and where, as a
     /// clause (`writes into the git directory (/r/.git/x)`).
@@ -121,6 +124,7 @@ impl Facts {
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
             gates_replaced: None,
+            drift: Vec::new(),
             writes_guarded: None,
             agent_remotes: Vec::new(),
             fast_forward: false,
@@ -364,6 +368,9 @@ const HINT_PROTECTED_TAG: &str =
 /// What to do when another hook manager replaced git-ward's gate hooks.
 const HINT_GATES_REPLACED: &str = "a person runs `git ward install` (or `git ward doctor --fix`), which chains the other manager's hook after git-ward's; `git ward doctor` says how to keep git-ward in that manager's own config";
 
+/// What to do when guarded refs drifted and the policy refuses agents.
+const HINT_DRIFT: &str = "a person looks: `git ward drift` lists the moves, `git ward drift --restore` (or `git ward undo --drift`) puts the refs back, `git ward drift --accept` keeps them";
+
 const HINT_NO_VERIFY: &str =
     "run it again without switching hooks off; they enforce the policy (policy key enforce.allow_no_verify lets agents skip them)";
 const HINT_CHECKOUT: &str =
@@ -523,6 +530,25 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 "enforce.actors",
             );
         }
+    }
+
+    // A guarded ref moved with no hook (`enforce.drift = "refuse"`): the
+    // hooks were off for some writer, so agents wait for a person.
+    if !facts.drift.is_empty()
+        && agent
+        && settings.enforce.drift == crate::policy::DriftAction::Refuse
+        && effective_effect(policy, action) != Effect::Read
+    {
+        return Decision::deny(
+            Code::D004,
+            format!(
+                "{} while guarded refs moved with git-ward's hooks off: {}",
+                action.word(),
+                facts.drift.join(", ")
+            ),
+            HINT_DRIFT,
+            "enforce.drift",
+        );
     }
 
     // A person's git meets only the hooks, which see neither the files a

@@ -13,6 +13,7 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+pub mod drift;
 pub mod gates;
 mod repo;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
@@ -643,6 +644,7 @@ pub fn gather_at(
         head,
         env_hooks_off,
         gates_replaced: None,
+        drift: Vec::new(),
         writes_guarded: None,
         agent_remotes: Vec::new(),
         remotes: Vec::new(),

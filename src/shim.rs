@@ -92,6 +92,9 @@ pub fn main(args: Vec<OsString>) -> u8 {
     let audit_dir = audit::dir(repo.common_dir());
     let log_reads = a.policy.as_ref().map_or(true, |p| p.settings.audit.reads);
 
+    if let Ok(policy) = &a.policy {
+        handle_drift(repo, policy, &mut record);
+    }
     let git_here = internal_git(&real, repo, &trace_id, contract.as_deref());
     if a.tier() > 0 && !matches!(a.decision.verdict, Verdict::Deny(_)) {
         // Before the switch and the checkpoint, whose git runs the hooks too.
@@ -245,6 +248,31 @@ fn record_remote_change(repo: &Repo, change: &crate::action::RemoteChange) {
     }
 }
 
+/// Guarded refs that moved with the hooks off: reported (a warning, and an
+/// audit line the first time); with `enforce.drift = "restore"`, put back
+/// before the agent's command runs. (`"refuse"` is decide's: the command
+/// was refused already when it changes anything.)
+fn handle_drift(repo: &Repo, policy: &crate::policy::Policy, record: &mut Record) {
+    let found = crate::commands::drift::scan(repo, policy);
+    if found.moved.is_empty() {
+        return;
+    }
+    crate::commands::drift::notice(repo.common_dir(), &found, "shim", true);
+    if policy.settings.enforce.drift != crate::policy::DriftAction::Restore {
+        return;
+    }
+    match crate::commands::drift::restore(repo, &found.moved) {
+        Ok(done) => {
+            for m in done {
+                let line = format!("restored {} (enforce.drift = \"restore\")", m.refname);
+                crate::output::errln!("ward: {line}");
+                record.actions_taken.push(line);
+            }
+        }
+        Err(err) => crate::output::errln!("ward: warning: {}", err.message),
+    }
+}
+
 /// What is wrong with this repository's git-ward hooks, after pointing
 /// the hooks whose binary is gone at this one (the PATH fallback,
 /// `hooks::install::repoint`); nothing to read further when all is well.
@@ -351,8 +379,14 @@ fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) 
         return None;
     }
     let dirs = fast_dirs(g)?;
-    let quick = Quick::load(&dirs).ok()?.quick;
+    let mut quick = Quick::load(&dirs).ok()?.quick;
     if quick.reclassified.iter().any(|c| c == command) {
+        return None;
+    }
+    // Drift (a few stats while nothing moved) is the full road's to report.
+    let drift = facts::drift::check(&dirs.common_dir, &mut |r| quick.is_protected(r));
+    if !drift.moved.is_empty() {
+        crate::commands::drift::notice(&dirs.common_dir, &drift, "shim", false);
         return None;
     }
     let contract = match env::var(env::WARD_CONTRACT) {

@@ -48,6 +48,10 @@ pub struct UndoArgs {
     /// List the unchanged files of the plan too.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Put back the guarded refs that moved with git-ward's hooks off
+    /// (drift) instead: `git ward drift --restore`.
+    #[arg(long)]
+    pub drift: bool,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -444,6 +448,13 @@ fn current(ctx: &Ctx, name: &str) -> Option<String> {
 
 /// Runs `git ward undo`.
 pub fn run(args: UndoArgs) -> Result<u8> {
+    if args.drift {
+        return crate::commands::drift::run(crate::commands::drift::DriftArgs {
+            restore: true,
+            accept: false,
+            json: args.json,
+        });
+    }
     let json = args.json;
     crate::cli::finish_coded(json, undo(args))
 }

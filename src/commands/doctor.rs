@@ -188,6 +188,9 @@ fn checks(fix: bool) -> Vec<Check> {
             if let Some((why, hint)) = repo.as_ref().and_then(super::policy::unread_team_file) {
                 out.push(check("team policy", Level::Warn, why, Some(hint)));
             }
+            if let Some(repo) = repo.as_ref() {
+                out.extend(drift_check(repo, &policy));
+            }
         }
         Err(e) => out.push(check(
             "policy",
@@ -226,6 +229,32 @@ fn checks(fix: bool) -> Vec<Check> {
         });
     }
     out
+}
+
+/// Guarded refs that moved with git-ward's hooks off: fails, naming each
+/// ref and the command that puts it back.
+fn drift_check(repo: &Repo, policy: &crate::policy::Policy) -> Option<Check> {
+    if !facts::drift::watched(repo.common_dir()) {
+        return None;
+    }
+    let found = super::drift::scan(repo, policy);
+    super::drift::notice(repo.common_dir(), &found, "tool", false);
+    Some(if found.moved.is_empty() {
+        check(
+            "drift",
+            Level::Ok,
+            "no guarded ref moved with the hooks off",
+            None,
+        )
+    } else {
+        let moved: Vec<String> = found.moved.iter().map(|m| m.describe()).collect();
+        check(
+            "drift",
+            Level::Fail,
+            format!("moved with git-ward's hooks off: {}", moved.join(", ")),
+            Some("put them back with `git ward drift --restore` (or `git ward undo --drift`), or keep them with `git ward drift --accept`".into()),
+        )
+    })
 }
 
 /// The hooks check: git-ward's hooks present and current.

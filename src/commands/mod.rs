@@ -4,6 +4,7 @@ pub mod audit;
 pub mod contract;
 pub mod demo;
 pub mod doctor;
+pub mod drift;
 pub mod explain;
 pub mod init;
 pub mod policy;

@@ -318,6 +318,13 @@ pub fn install(
         }
     }
     write_manifest(&common, &manifest)?;
+    if !server {
+        // The guarded refs as they are now: drift is measured from here.
+        let repo = crate::facts::Repo::discover();
+        if let Ok(policy) = crate::facts::load_policy(repo.as_ref(), false) {
+            crate::facts::drift::check(&common, &mut |r| policy.is_protected(r));
+        }
+    }
     Ok((dir, reports))
 }
 
@@ -550,7 +557,14 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
         });
     }
     let ward = common.join("ward");
-    for file in ["install.json", "hook-cache.json", "team-policy.cache"] {
+    for file in [
+        "install.json",
+        "hook-cache.json",
+        "team-policy.cache",
+        "gates.seen",
+        "guarded-refs",
+        "guarded-refs.lock",
+    ] {
         let _ = std::fs::remove_file(ward.join(file));
     }
     Ok((dir, reports))

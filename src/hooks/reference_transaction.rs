@@ -88,6 +88,7 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
         "preparing" | "prepared" => gate(state, stdin),
         "committed" => {
             journal(stdin);
+            watch_drift(stdin);
             Ok(exit::OK)
         }
         "aborted" => {
@@ -98,6 +99,38 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
         }
         _ => Ok(exit::OK),
     }
+}
+
+/// After a transaction: its guarded refs' new values are remembered (they
+/// moved with the hooks on), and any other guarded ref that moved with the
+/// hooks off is reported ([`crate::facts::drift`]). An observer: never fatal.
+fn watch_drift(stdin: &[u8]) {
+    let lines = parse(stdin);
+    if !lines
+        .iter()
+        .any(|l| policed(&l.refname) || l.refname.starts_with("refs/tags/"))
+    {
+        return;
+    }
+    let Some(dirs) = Dirs::find() else {
+        return;
+    };
+    if !crate::facts::drift::watched(&dirs.common_dir) {
+        return;
+    }
+    let Ok(loaded) = Quick::load(&dirs) else {
+        return;
+    };
+    let mut quick = loaded.quick;
+    let mut protected = |r: &str| quick.is_protected(r);
+    let moves: Vec<(String, Option<String>)> = lines
+        .iter()
+        .filter(|l| crate::facts::drift::guarded(&l.refname, &mut protected))
+        .map(|l| (l.refname.clone(), (!is_zero(&l.new)).then(|| l.new.clone())))
+        .collect();
+    crate::facts::drift::remember(&dirs.common_dir, &moves);
+    let found = crate::facts::drift::check(&dirs.common_dir, &mut protected);
+    crate::commands::drift::notice(&dirs.common_dir, &found, "reference-transaction", true);
 }
 
 /// The carry-over file of this transaction: git's pid and a hash of the input,

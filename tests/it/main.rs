@@ -6,6 +6,7 @@ mod checkpoint;
 mod checkpoint_content;
 mod clean_check;
 mod common;
+mod drift;
 mod explain;
 mod hooks;
 mod hooks_footer;
