@@ -425,6 +425,9 @@ pub enum ToolStep<'a> {
     /// `git ward init <dir>` with `<dir>` in a git directory: a working
     /// tree whose commands write hooks, config and the local policy layer.
     WorkspaceInGitDir(&'a std::path::Path),
+    /// `git ward drift --accept`: refs that moved with the hooks off are
+    /// taken as known, past the rules the hooks would have applied.
+    AcceptDrift,
 }
 
 /// The tool's steps that switch guards off (SPEC 3, EN-GIT-D-004): an
@@ -452,6 +455,12 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
             "rollback --no-safety would overwrite the working tree with no checkpoint of it",
             "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
             "checkpoint.before_destructive",
+        ),
+        ToolStep::AcceptDrift if agent => Decision::deny(
+            Code::D004,
+            "drift --accept would keep refs that moved with git-ward's hooks off",
+            "a person looks and accepts; `git ward drift --restore` puts them back",
+            "enforce.drift",
         ),
         // No policy key lets anyone do this.
         ToolStep::WorkspaceInGitDir(dir) => Decision {

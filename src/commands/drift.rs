@@ -42,6 +42,7 @@ pub fn run(args: DriftArgs) -> Result<u8> {
         let found = scan(&repo, &policy);
         notice(repo.common_dir(), &found, "tool", false);
         if args.accept {
+            super::tool_step(crate::decide::ToolStep::AcceptDrift, "ward.drift")?;
             drift::accept(repo.common_dir(), &mut |r| policy.is_protected(r))
                 .map_err(|e| Error::internal(format!("cannot remember the refs: {e}")))?;
             return Ok(outcome(&found.moved, "accepted", exit::OK));

@@ -132,6 +132,9 @@ fn refuse_waits_for_a_person_and_accept_ends_it() {
         .stderr_has("refs/heads/main")
         .stderr_has("git ward drift");
     repo.ward(["drift"]).code(1).stdout_has("refs/heads/main");
+    repo.ward_env(["drift", "--accept"], &[("WARD_AGENT", "1")])
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
     repo.ward(["drift", "--accept"]).ok();
     repo.shim(["commit", "-q", "--allow-empty", "-m", "x"])
         .ok()
