@@ -25,6 +25,8 @@ use crate::facts::{self, Repo};
 use crate::git::{self, Git};
 use crate::invocation::{report, report_denial};
 
+mod fetch;
+
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {
     let real = match Git::locate() {
@@ -175,7 +177,13 @@ pub fn main(args: Vec<OsString>) -> u8 {
         }
         false => args,
     };
-    let status = run_child(&real, &args, &trace_id, contract.as_deref());
+    let status = match (a.action.command == "fetch")
+        .then(|| fetch::atomic(&args, pre.rest.len()))
+        .flatten()
+    {
+        Some(atomic) => run_fetch(&real, &atomic, &args, &trace_id, contract.as_deref()),
+        None => run_child(&real, &args, &trace_id, contract.as_deref()),
+    };
     if a.decision.fast_forward_only && !status.as_ref().is_ok_and(|s| s.success()) {
         if let Some((note, hint)) = pull_would_merge(repo, &a) {
             crate::output::errln!("ward: {note}");
@@ -621,8 +629,45 @@ fn run_child(
     trace_id: &str,
     contract: Option<&str>,
 ) -> std::io::Result<std::process::ExitStatus> {
+    Ok(spawn_child(real, args, trace_id, contract, false)?.0)
+}
+
+/// An agent's fetch run as one ref transaction ([`fetch`]): its stderr
+/// held back, and the fetch run again as written (`args`) where the
+/// atomic run failed on a rejected ref.
+fn run_fetch(
+    real: &Git,
+    atomic: &[OsString],
+    args: &[OsString],
+    trace_id: &str,
+    contract: Option<&str>,
+) -> std::io::Result<std::process::ExitStatus> {
+    use std::io::Write;
+    let (status, stderr) = spawn_child(real, atomic, trace_id, contract, true)?;
+    if fetch::again(&status, &stderr) {
+        return run_child(real, args, trace_id, contract);
+    }
+    let _ = std::io::stderr().write_all(&stderr);
+    Ok(status)
+}
+
+/// Runs the real git as a child with signals forwarded; with `capture`,
+/// its stderr is read and returned rather than passed through.
+fn spawn_child(
+    real: &Git,
+    args: &[OsString],
+    trace_id: &str,
+    contract: Option<&str>,
+    capture: bool,
+) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    use std::io::Read;
     export(Some(trace_id), contract);
-    let mut child = Command::new(real.path()).args(args).spawn()?;
+    let mut cmd = Command::new(real.path());
+    cmd.args(args);
+    if capture {
+        cmd.stderr(std::process::Stdio::piped());
+    }
+    let mut child = cmd.spawn()?;
     CHILD.store(child.id() as i32, Ordering::SeqCst);
     for sig in FORWARDED {
         // SAFETY: installing a handler that only calls kill(2).
@@ -630,7 +675,11 @@ fn run_child(
             libc::signal(sig, forward as *const () as libc::sighandler_t);
         }
     }
-    child.wait()
+    let mut stderr = Vec::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_end(&mut stderr);
+    }
+    Ok((child.wait()?, stderr))
 }
 
 /// Dies of `sig` as the child did, so our parent sees the same status.

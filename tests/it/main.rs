@@ -8,6 +8,7 @@ mod clean_check;
 mod common;
 mod drift;
 mod explain;
+mod fetch_atomic;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
