@@ -190,6 +190,7 @@ fn checks(fix: bool) -> Vec<Check> {
             }
             if let Some(repo) = repo.as_ref() {
                 out.extend(drift_check(repo, &policy));
+                out.extend(stray_check(repo));
             }
         }
         Err(e) => out.push(check(
@@ -229,6 +230,25 @@ fn checks(fix: bool) -> Vec<Check> {
         });
     }
     out
+}
+
+/// git-ward hook files no install record owns (another manager kept them
+/// aside, or git-ward was uninstalled before that manager): they refuse
+/// where they run while nothing says git-ward is installed.
+fn stray_check(repo: &Repo) -> Option<Check> {
+    let dir = facts::gates::runs_hooks_from(repo)?;
+    let recorded = facts::gates::recorded_hooks(repo.common_dir());
+    let stray = crate::hooks::managers::stray(&dir, &recorded);
+    if stray.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = stray.iter().map(|p| p.display().to_string()).collect();
+    Some(check(
+        "stray hooks",
+        Level::Warn,
+        format!("git-ward hook files no install record owns: {}", names.join(", ")),
+        Some("`git ward uninstall` removes them (or remove them by hand); `git ward install` if git-ward should guard this repository".into()),
+    ))
 }
 
 /// Guarded refs that moved with git-ward's hooks off: fails, naming each

@@ -140,13 +140,18 @@ pub fn run_install(args: InstallArgs) -> Result<u8> {
     };
     let result = allowed.and_then(|()| install(&current_dir()?, args.server, args.force, form));
     let result = result.map(|(dir, reports)| {
+        let top = crate::facts::Repo::discover().and_then(|r| r.workdir().map(Path::to_path_buf));
+        let notes = top.map_or_else(Vec::new, |top| {
+            super::managers::advice(&top, &super::managers::detect(&top, &dir))
+        });
         let text = reports
             .iter()
             .map(|r| format!("{:<22} {}\n", r.name, r.action))
             .collect::<String>()
-            + &format!("hooks directory: {}\n", dir.display());
+            + &format!("hooks directory: {}\n", dir.display())
+            + &notes.iter().map(|n| format!("note: {n}\n")).collect::<String>();
         (
-            serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports}),
+            serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports, "notes": notes}),
             text,
         )
     });
@@ -554,6 +559,18 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
         reports.push(HookReport {
             name: name.to_string(),
             action: action.to_string(),
+        });
+    }
+    // git-ward's hook files another manager kept aside (`pre-commit.old`,
+    // `pre-commit.legacy`): none is left behind.
+    for path in super::managers::stray(&dir, &[]) {
+        std::fs::remove_file(&path).at("remove", &path)?;
+        reports.push(HookReport {
+            name: path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            action: "removed".to_string(),
         });
     }
     let ward = common.join("ward");

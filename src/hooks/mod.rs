@@ -25,6 +25,7 @@ use crate::facts::Dirs;
 mod chain;
 mod footer;
 pub mod install;
+pub mod managers;
 mod message;
 mod pre_commit;
 mod pre_push;

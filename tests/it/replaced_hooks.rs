@@ -101,3 +101,62 @@ fn pre_commits_hook_that_runs_ours_as_legacy_keeps_the_gate() {
         .code(1)
         .stderr_has("EN-GIT-D-004");
 }
+
+/// Every file that carries git-ward's marker, in the hooks directory.
+fn ward_files(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("# git-ward hook:")))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn uninstall_leaves_no_git_ward_file_a_manager_kept_aside() {
+    let repo = on_feature();
+    let hooks = repo.dir.join(".git/hooks");
+    let foreign = "#!/bin/sh\nlefthook run pre-commit \"$@\"\n";
+    std::fs::rename(hooks.join("pre-commit"), hooks.join("pre-commit.old")).unwrap();
+    write_hook(&hooks.join("pre-commit"), foreign);
+    std::fs::copy(hooks.join("pre-push"), hooks.join("pre-push.legacy")).unwrap();
+    repo.ward(["doctor"])
+        .stdout_has("stray hooks")
+        .stdout_has("pre-push.legacy");
+    repo.ward(["uninstall"]).ok().stdout_has("pre-commit.old");
+    assert_eq!(ward_files(&hooks), Vec::<String>::new());
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("pre-commit")).unwrap(),
+        foreign
+    );
+}
+
+#[test]
+fn install_says_what_to_add_to_lefthook_and_husky() {
+    let repo = on_feature();
+    std::fs::write(
+        repo.dir.join("lefthook.yml"),
+        "pre-commit:\n  commands:\n    lint:\n      run: true\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.dir.join(".husky")).unwrap();
+    repo.ward(["install"])
+        .ok()
+        .stdout_has("lefthook:")
+        .stdout_has("run: git-ward hook pre-push {1} {2}")
+        .stdout_has("husky:")
+        .stdout_has(".husky/pre-commit: git-ward hook pre-commit \"$@\"");
+    let mut yml = String::new();
+    for gate in ["pre-commit", "pre-push", "reference-transaction"] {
+        yml += &format!("{gate}:\n  commands:\n    git-ward:\n      run: git-ward hook {gate}\n");
+        write_hook(
+            &repo.dir.join(".husky").join(gate),
+            &format!("git-ward hook {gate} \"$@\"\n"),
+        );
+    }
+    std::fs::write(repo.dir.join("lefthook.yml"), yml).unwrap();
+    let out = repo.ward(["install"]).ok();
+    assert!(!out.stdout.contains("note:"), "{}", out.stdout);
+}
