@@ -8,10 +8,14 @@
 //! `<git-common-dir>/ward/guarded-refs`; a guarded ref whose value differs
 //! from the remembered one moved with no hook: that is drift.
 //!
-//! The file also holds a stamp of what a scan of the refs read (the
-//! packed-refs file, the directories the guarded refs live in, the loose
-//! files of guarded branches): while it holds, nothing a scan would read
-//! has changed, and a check is that many `stat` calls. A loose tag
+//! A small file beside it (`guarded-refs.seen`) holds a stamp of what the
+//! last scan of the refs read (the packed-refs file, the directories the
+//! guarded refs live in, the loose files of guarded branches) and the
+//! drift it found: while the stamp holds, nothing a scan would read has
+//! changed, and a check is that one read and that many `stat` calls,
+//! however many tags there are. The hooks append the values they see move
+//! (a fetch of 10,000 tags appends 10,000 lines, never rewrites the file)
+//! and remove the stamp; the next scan rewrites the file whole. A loose tag
 //! rewritten in place, without git's rename, changes no stamp: it is
 //! found at the next scan (any ref written by git in the same directory,
 //! or `git ward doctor`, which always scans).
@@ -50,39 +54,59 @@ impl Moved {
     }
 }
 
-/// The remembered state.
+/// The remembered values (`guarded-refs`): one `ref <value> <name>` line
+/// per guarded ref, `-` for one deleted; `drift <value> <name>` for drift
+/// already reported (and logged) at that value; `known <name>` ends a
+/// drift. Later lines win: the hooks append, a scan rewrites it whole.
 #[derive(Debug, Default, PartialEq)]
 struct State {
-    stamp: String,
-    dirs: Vec<String>,
     refs: BTreeMap<String, String>,
-    /// Drift already reported (and logged), with the value it was seen at.
     noted: BTreeMap<String, String>,
 }
 
+/// What the fast check reads (`guarded-refs.seen`, small whatever the
+/// number of tags): the stamp of what the last scan read, the directories
+/// and loose branch files that make it up, and the drift it found
+/// (`drift <old> <new> <name>`). Removed whenever a ref is remembered.
+#[derive(Debug, Default, PartialEq)]
+struct Seen {
+    stamp: String,
+    dirs: Vec<String>,
+    files: Vec<String>,
+    moved: Vec<Moved>,
+}
+
 const FILE: &str = "guarded-refs";
+const SEEN: &str = "guarded-refs.seen";
 const ZERO: &str = "-";
 
-fn path(common: &Path) -> PathBuf {
-    common.join("ward").join(FILE)
+fn path(common: &Path, file: &str) -> PathBuf {
+    common.join("ward").join(file)
+}
+
+fn read_lines(file: &Path) -> Option<String> {
+    let bytes = crate::state_file::read_bounded(file, 1 << 30).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 impl State {
     fn read(common: &Path) -> Option<State> {
-        let bytes =
-            crate::state_file::read_bounded(&path(common), crate::state_file::MAX_READ).ok()?;
-        let text = String::from_utf8_lossy(&bytes);
+        let text = read_lines(&path(common, FILE))?;
         let mut state = State::default();
         for line in text.lines() {
             let mut words = line.splitn(3, ' ');
             match (words.next(), words.next(), words.next()) {
-                (Some("stamp"), Some(stamp), None) => state.stamp = stamp.to_string(),
-                (Some("dir"), Some(dir), None) => state.dirs.push(dir.to_string()),
-                (Some("drift"), Some(value), Some(name)) => {
-                    state.noted.insert(name.to_string(), value.to_string());
+                (Some("ref"), Some(ZERO), Some(name)) => {
+                    state.refs.remove(name);
                 }
                 (Some("ref"), Some(value), Some(name)) => {
                     state.refs.insert(name.to_string(), value.to_string());
+                }
+                (Some("drift"), Some(value), Some(name)) => {
+                    state.noted.insert(name.to_string(), value.to_string());
+                }
+                (Some("known"), Some(name), None) => {
+                    state.noted.remove(name);
                 }
                 _ => {}
             }
@@ -92,17 +116,51 @@ impl State {
 
     fn write(&self, common: &Path) -> std::io::Result<()> {
         let mut text = String::from("# git-ward: guarded refs as its hooks last saw them\n");
-        text += &format!("stamp {}\n", self.stamp);
-        for dir in &self.dirs {
-            text += &format!("dir {dir}\n");
-        }
         for (name, value) in &self.refs {
             text += &format!("ref {value} {name}\n");
         }
         for (name, value) in &self.noted {
             text += &format!("drift {value} {name}\n");
         }
-        crate::state_file::replace(&path(common), text.as_bytes())
+        crate::state_file::replace(&path(common, FILE), text.as_bytes())
+    }
+}
+
+impl Seen {
+    fn read(common: &Path) -> Option<Seen> {
+        let text = read_lines(&path(common, SEEN))?;
+        let mut seen = Seen::default();
+        let value = |v: &str| (v != ZERO).then(|| v.to_string());
+        for line in text.lines() {
+            let mut words = line.splitn(4, ' ');
+            match (words.next(), words.next(), words.next(), words.next()) {
+                (Some("stamp"), Some(stamp), None, None) => seen.stamp = stamp.to_string(),
+                (Some("dir"), Some(dir), None, None) => seen.dirs.push(dir.to_string()),
+                (Some("file"), Some(file), None, None) => seen.files.push(file.to_string()),
+                (Some("drift"), Some(old), Some(new), Some(name)) => seen.moved.push(Moved {
+                    refname: name.to_string(),
+                    old: value(old),
+                    new: value(new),
+                }),
+                _ => {}
+            }
+        }
+        Some(seen)
+    }
+
+    fn write(&self, common: &Path) -> std::io::Result<()> {
+        let mut text = format!("stamp {}\n", self.stamp);
+        for dir in &self.dirs {
+            text += &format!("dir {dir}\n");
+        }
+        for file in &self.files {
+            text += &format!("file {file}\n");
+        }
+        for m in &self.moved {
+            let v = |v: &Option<String>| v.clone().unwrap_or_else(|| ZERO.to_string());
+            text += &format!("drift {} {} {}\n", v(&m.old), v(&m.new), m.refname);
+        }
+        crate::state_file::replace(&path(common, SEEN), text.as_bytes())
     }
 }
 
@@ -192,8 +250,8 @@ fn walk(common: &Path, rel: &str, dirs: &mut Vec<String>, found: &mut dyn FnMut(
 }
 
 /// The stamp of what a scan reads: `packed-refs`, the directories, and
-/// the loose files of the guarded branches remembered.
-fn stamp_of(common: &Path, dirs: &[String], refs: &BTreeMap<String, String>) -> String {
+/// the loose files of guarded branches.
+fn stamp_of(common: &Path, dirs: &[String], files: &[String]) -> String {
     use std::os::unix::fs::MetadataExt;
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut add = |path: &Path| {
@@ -214,11 +272,8 @@ fn stamp_of(common: &Path, dirs: &[String], refs: &BTreeMap<String, String>) -> 
         }
     };
     add(&common.join("packed-refs"));
-    for dir in dirs {
-        add(&common.join(dir));
-    }
-    for name in refs.keys().filter(|n| !n.starts_with("refs/tags/")) {
-        add(&common.join(name));
+    for rel in dirs.iter().chain(files) {
+        add(&common.join(rel));
     }
     format!("{hash:016x}")
 }
@@ -241,36 +296,38 @@ pub struct Found {
     pub new: Vec<Moved>,
 }
 
-/// Looks for drift. The first look remembers the refs as they are. While
-/// the stamp holds, the drift already noted is the answer (a few stats).
+/// Looks for drift. While the stamp holds, the drift found last is the
+/// answer: one small read and a few stats. Else the refs are scanned (the
+/// first time, they are remembered as they are).
 pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found {
-    if !watched(common) {
-        return Found::default();
-    }
-    if let Some(state) = State::read(common) {
-        if stamp_of(common, &state.dirs, &state.refs) == state.stamp {
+    if let Some(seen) = Seen::read(common) {
+        if stamp_of(common, &seen.dirs, &seen.files) == seen.stamp {
             return Found {
-                moved: noted(&state),
+                moved: seen.moved,
                 new: Vec::new(),
             };
         }
+    }
+    if !watched(common) {
+        return Found::default();
     }
     let Some(_lock) = Lock::take(common) else {
         return Found::default();
     };
     let (values, dirs) = scan(common, is_protected);
-    let Some(mut state) = State::read(common) else {
-        let refs = values;
-        let state = State {
-            stamp: stamp_of(common, &dirs, &refs),
-            dirs,
-            refs,
-            noted: BTreeMap::new(),
-        };
-        let _ = state.write(common);
-        return Found::default();
-    };
+    let files: Vec<String> = values
+        .keys()
+        .filter(|n| !n.starts_with("refs/tags/"))
+        .cloned()
+        .collect();
     let mut found = Found::default();
+    let mut state = match State::read(common) {
+        Some(state) => state,
+        None => State {
+            refs: values.clone(),
+            noted: BTreeMap::new(),
+        },
+    };
     let mut noted = BTreeMap::new();
     let names: std::collections::BTreeSet<&String> =
         state.refs.keys().chain(values.keys()).collect();
@@ -292,58 +349,56 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
         found.moved.push(moved);
     }
     state.noted = noted;
-    state.stamp = stamp_of(common, &dirs, &state.refs);
-    state.dirs = dirs;
     let _ = state.write(common);
+    let seen = Seen {
+        stamp: stamp_of(common, &dirs, &files),
+        dirs,
+        files,
+        moved: found.moved.clone(),
+    };
+    let _ = seen.write(common);
     found
 }
 
-fn noted(state: &State) -> Vec<Moved> {
-    state
-        .noted
-        .iter()
-        .map(|(name, new)| Moved {
-            refname: name.clone(),
-            old: state.refs.get(name).cloned(),
-            new: (new != ZERO).then(|| new.clone()),
-        })
-        .collect()
-}
-
 /// Remembers guarded refs' new values as a hook (or git-ward) saw them
-/// move: `(ref, new value or None when deleted)`. A ref noted as drifted
-/// that moves again with the hooks on is known again.
+/// move: `(ref, new value or None when deleted)`, appended (a fetch of
+/// many tags appends a line per ref, never rewrites the file). A ref noted
+/// as drifted that moves again with the hooks on is known again.
 pub fn remember(common: &Path, moves: &[(String, Option<String>)]) {
+    use std::io::Write;
     if moves.is_empty() || !watched(common) {
         return;
     }
     let Some(_lock) = Lock::take(common) else {
         return;
     };
-    let Some(mut state) = State::read(common) else {
+    let file = path(common, FILE);
+    if !file.exists() {
         // Nothing remembered yet: the next check reads all as they are.
         return;
-    };
-    for (name, value) in moves {
-        match value {
-            Some(v) => state.refs.insert(name.clone(), v.clone()),
-            None => state.refs.remove(name),
-        };
-        state.noted.remove(name);
     }
-    // The refs moved since the stamp: the next check scans.
-    state.stamp.clear();
-    let _ = state.write(common);
+    let mut text = String::new();
+    for (name, value) in moves {
+        let value = value.as_deref().unwrap_or(ZERO);
+        text += &format!("ref {value} {name}\nknown {name}\n");
+    }
+    let appended = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    // The refs moved since the stamp (and, were the append lost, the next
+    // scan must not trust the cache either).
+    let _ = std::fs::remove_file(path(common, SEEN));
+    let _ = appended;
 }
 
 /// Takes the guarded refs' current values as known (a person looked):
 /// no drift until they move again with no hook.
 pub fn accept(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> std::io::Result<()> {
     let _lock = Lock::take(common);
-    let (refs, dirs) = scan(common, is_protected);
+    let (refs, _) = scan(common, is_protected);
+    let _ = std::fs::remove_file(path(common, SEEN));
     State {
-        stamp: stamp_of(common, &dirs, &refs),
-        dirs,
         refs,
         noted: BTreeMap::new(),
     }
@@ -385,14 +440,23 @@ mod tests {
     #[test]
     fn the_state_file_reads_back_what_it_wrote() {
         let dir = tempfile::tempdir().unwrap();
-        let mut state = State {
-            stamp: "00ff".into(),
-            dirs: vec!["refs/heads".into()],
-            ..State::default()
-        };
+        std::fs::create_dir_all(dir.path().join("ward")).unwrap();
+        let mut state = State::default();
         state.refs.insert("refs/heads/main".into(), "a".repeat(40));
         state.noted.insert("refs/tags/v1".into(), ZERO.into());
         state.write(dir.path()).unwrap();
-        assert_eq!(State::read(dir.path()), Some(state));
+        assert_eq!(State::read(dir.path()).as_ref(), Some(&state));
+        let seen = Seen {
+            stamp: "00ff".into(),
+            dirs: vec!["refs/heads".into()],
+            files: vec!["refs/heads/main".into()],
+            moved: vec![Moved {
+                refname: "refs/tags/v1".into(),
+                old: Some("b".repeat(40)),
+                new: None,
+            }],
+        };
+        seen.write(dir.path()).unwrap();
+        assert_eq!(Seen::read(dir.path()), Some(seen));
     }
 }

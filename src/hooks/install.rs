@@ -580,6 +580,7 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
         "team-policy.cache",
         "gates.seen",
         "guarded-refs",
+        "guarded-refs.seen",
         "guarded-refs.lock",
     ] {
         let _ = std::fs::remove_file(ward.join(file));

@@ -129,9 +129,18 @@ fn watch_drift(stdin: &[u8]) {
         .filter(|l| crate::facts::drift::guarded(&l.refname, &mut protected))
         .map(|l| (l.refname.clone(), (!is_zero(&l.new)).then(|| l.new.clone())))
         .collect();
-    crate::facts::drift::remember(&dirs.common_dir, &moves);
-    let found = crate::facts::drift::check(&dirs.common_dir, &mut protected);
-    crate::commands::drift::notice(&dirs.common_dir, &found, "reference-transaction", true);
+    // A look for drift, when this transaction moved no guarded ref and
+    // touched no remote-tracking ref or tag: a fetch runs one transaction
+    // per ref, and a look after each would read the refs once per ref.
+    let fetch_like = lines
+        .iter()
+        .any(|l| l.refname.starts_with("refs/remotes/") || l.refname.starts_with("refs/tags/"));
+    if !moves.is_empty() {
+        crate::facts::drift::remember(&dirs.common_dir, &moves);
+    } else if !fetch_like {
+        let found = crate::facts::drift::check(&dirs.common_dir, &mut protected);
+        crate::commands::drift::notice(&dirs.common_dir, &found, "reference-transaction", true);
+    }
 }
 
 /// The carry-over file of this transaction: git's pid and a hash of the input,
