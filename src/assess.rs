@@ -116,6 +116,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                             .iter()
                             .map(facts::drift::Moved::describe)
                             .collect();
+                    let cwd = facts::effective_cwd(&git.globals);
+                    (facts.lease_here, facts.lease_removed) =
+                        facts::lease::gather(repo, &action, &cwd);
                 }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);

@@ -52,10 +52,16 @@ pub enum Command {
     Save(crate::commands::save::SaveArgs),
     /// Serve git-ward's tools over MCP on stdio.
     Mcp(crate::mcp::McpArgs),
+    /// Run a command (an agent) as a guarded session, in its own lane with --worktree.
+    Run(crate::commands::run::RunArgs),
+    /// List the worktrees with their contract, lease and work.
+    Sessions(crate::commands::sessions::SessionsArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
     /// Guarded refs that moved with git-ward's hooks off: list, restore or accept.
     Drift(crate::commands::drift::DriftArgs),
+    /// Answer an agent harness's pre-tool hook (its JSON on stdin).
+    Pretool(crate::commands::pretool::PretoolArgs),
     /// Run a hook (what installed hooks call).
     #[command(hide = true)]
     Hook {
@@ -123,6 +129,13 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
         Command::Drift(args) => crate::commands::drift::run(args),
+        Command::Run(args) => crate::commands::run::run(args),
+        Command::Sessions(args) => crate::commands::sessions::run(args),
+        Command::Pretool(args) => {
+            let outcome = crate::commands::pretool::run(args);
+            crate::output::out!("{}", outcome.stdout);
+            Ok(outcome.code)
+        }
         // A hook that fails refuses the git command that ran it.
         Command::Hook { name, args } => match crate::hooks::run(&name, &name, None, &args) {
             Err(err) => {

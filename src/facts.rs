@@ -17,6 +17,7 @@ mod dirs;
 pub mod discover;
 pub mod drift;
 pub mod gates;
+pub mod lease;
 pub mod refstore;
 mod repo;
 pub mod settings_cache;
@@ -661,6 +662,8 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        lease_here: None,
+        lease_removed: None,
     })
 }
 

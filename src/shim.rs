@@ -668,13 +668,7 @@ fn spawn_child(
         cmd.stderr(std::process::Stdio::piped());
     }
     let mut child = cmd.spawn()?;
-    CHILD.store(child.id() as i32, Ordering::SeqCst);
-    for sig in FORWARDED {
-        // SAFETY: installing a handler that only calls kill(2).
-        unsafe {
-            libc::signal(sig, forward as *const () as libc::sighandler_t);
-        }
-    }
+    forward_signals_to(child.id());
     let mut stderr = Vec::new();
     if let Some(mut pipe) = child.stderr.take() {
         let _ = pipe.read_to_end(&mut stderr);
@@ -682,8 +676,20 @@ fn spawn_child(
     Ok((child.wait()?, stderr))
 }
 
+/// From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process
+/// go to the child `pid` instead.
+pub(crate) fn forward_signals_to(pid: u32) {
+    CHILD.store(pid as i32, Ordering::SeqCst);
+    for sig in FORWARDED {
+        // SAFETY: installing a handler that only calls kill(2).
+        unsafe {
+            libc::signal(sig, forward as *const () as libc::sighandler_t);
+        }
+    }
+}
+
 /// Dies of `sig` as the child did, so our parent sees the same status.
-fn reraise(sig: i32) {
+pub(crate) fn reraise(sig: i32) {
     // SAFETY: restoring the default disposition and raising a signal on ourselves.
     unsafe {
         libc::signal(sig, libc::SIG_DFL);

@@ -8,7 +8,10 @@ pub mod drift;
 pub mod explain;
 pub mod init;
 pub mod policy;
+pub mod pretool;
+pub mod run;
 pub mod save;
+pub mod sessions;
 
 use crate::error::{exit, Error};
 use crate::facts::{self, Repo};

@@ -339,7 +339,7 @@ pub fn install(
 /// it on PATH (Homebrew's `Cellar`, a Nix profile); the link outlives an
 /// upgrade, the versioned path does not, and a hook naming a path that is
 /// gone refuses every commit until the next install.
-fn own_path() -> Result<PathBuf> {
+pub(crate) fn own_path() -> Result<PathBuf> {
     let real = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| Error::internal(format!("cannot find git-ward's own path: {e}")))?;
@@ -778,7 +778,7 @@ pub fn default_shim_dir() -> Option<PathBuf> {
 }
 
 /// `git ward install --shim [DIR]`: `DIR/git -> git-ward`, and the PATH line to use.
-fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
+pub(crate) fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
     let dir = match dir {
         Some(dir) => std::path::absolute(dir).at("resolve", dir)?,
         None => default_shim_dir().ok_or_else(|| {
