@@ -124,6 +124,7 @@ pub fn notice(common: &Path, found: &Found, source: &str, warn: bool) {
         })
         .collect();
     audit::append(&audit::dir(common), &lines);
+    drift::note(common, &found.new);
 }
 
 /// Puts each drifted ref back to the value git-ward last saw, if it still

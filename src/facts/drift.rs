@@ -74,6 +74,8 @@ struct Seen {
     dirs: Vec<String>,
     files: Vec<String>,
     moved: Vec<Moved>,
+    /// The moves among them already reported (`noted <name>`).
+    noted: Vec<String>,
 }
 
 const FILE: &str = "guarded-refs";
@@ -137,6 +139,7 @@ impl Seen {
                 (Some("stamp"), Some(stamp), None, None) => seen.stamp = stamp.to_string(),
                 (Some("dir"), Some(dir), None, None) => seen.dirs.push(dir.to_string()),
                 (Some("file"), Some(file), None, None) => seen.files.push(file.to_string()),
+                (Some("noted"), Some(name), None, None) => seen.noted.push(name.to_string()),
                 (Some("drift"), Some(old), Some(new), Some(name)) => seen.moved.push(Moved {
                     refname: name.to_string(),
                     old: value(old),
@@ -159,6 +162,9 @@ impl Seen {
         for m in &self.moved {
             let v = |v: &Option<String>| v.clone().unwrap_or_else(|| ZERO.to_string());
             text += &format!("drift {} {} {}\n", v(&m.old), v(&m.new), m.refname);
+        }
+        for name in &self.noted {
+            text += &format!("noted {name}\n");
         }
         crate::state_file::replace(&path(common, SEEN), text.as_bytes())
     }
@@ -302,9 +308,15 @@ pub struct Found {
 pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found {
     if let Some(seen) = Seen::read(common) {
         if stamp_of(common, &seen.dirs, &seen.files) == seen.stamp {
+            let new = seen
+                .moved
+                .iter()
+                .filter(|m| !seen.noted.contains(&m.refname))
+                .cloned()
+                .collect();
             return Found {
                 moved: seen.moved,
-                new: Vec::new(),
+                new,
             };
         }
     }
@@ -329,6 +341,7 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
         },
     };
     let mut noted = BTreeMap::new();
+    let mut seen_noted = Vec::new();
     let names: std::collections::BTreeSet<&String> =
         state.refs.keys().chain(values.keys()).collect();
     for name in names {
@@ -342,10 +355,12 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
             new: new.cloned(),
         };
         let now = new.map_or(ZERO, String::as_str).to_string();
-        if state.noted.get(name) != Some(&now) {
+        if state.noted.get(name) == Some(&now) {
+            noted.insert(name.clone(), now);
+            seen_noted.push(name.clone());
+        } else {
             found.new.push(moved.clone());
         }
-        noted.insert(name.clone(), now);
         found.moved.push(moved);
     }
     state.noted = noted;
@@ -355,6 +370,7 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
         dirs,
         files,
         moved: found.moved.clone(),
+        noted: seen_noted,
     };
     let _ = seen.write(common);
     found
@@ -390,6 +406,30 @@ pub fn remember(common: &Path, moves: &[(String, Option<String>)]) {
     // scan must not trust the cache either).
     let _ = std::fs::remove_file(path(common, SEEN));
     let _ = appended;
+}
+
+/// Marks drift as reported (after its audit line is written), so that
+/// it is logged once: a check only finds it, whoever looks first.
+pub fn note(common: &Path, moved: &[Moved]) {
+    use std::io::Write;
+    if moved.is_empty() {
+        return;
+    }
+    let Some(_lock) = Lock::take(common) else {
+        return;
+    };
+    let mut text = String::new();
+    for m in moved {
+        text += &format!("drift {} {}\n", m.new.as_deref().unwrap_or(ZERO), m.refname);
+    }
+    let _ = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path(common, FILE))
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Some(mut seen) = Seen::read(common) {
+        seen.noted.extend(moved.iter().map(|m| m.refname.clone()));
+        let _ = seen.write(common);
+    }
 }
 
 /// Takes the guarded refs' current values as known (a person looked):
@@ -455,6 +495,7 @@ mod tests {
                 old: Some("b".repeat(40)),
                 new: None,
             }],
+            noted: vec!["refs/tags/v1".into()],
         };
         seen.write(dir.path()).unwrap();
         assert_eq!(Seen::read(dir.path()), Some(seen));

@@ -163,3 +163,18 @@ fn a_tag_created_or_deleted_with_hooks_off_is_drift() {
     repo.ward(["drift", "--restore"]).ok();
     assert_eq!(repo.rev("refs/tags/v9"), None);
 }
+
+#[test]
+fn a_mutating_command_first_after_drift_logs_it_once() {
+    let (repo, first, second) = installed();
+    take_route(&repo, "branch -f", &first);
+    repo.shim(["commit", "-q", "--allow-empty", "-m", "x"])
+        .ok()
+        .stderr_has("refs/heads/main");
+    repo.shim(["commit", "-q", "--allow-empty", "-m", "y"])
+        .ok()
+        .stderr_has("drift");
+    let lines = drift_records(&repo);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["old"], second.as_str());
+}
