@@ -89,11 +89,21 @@ fn check_hooks(repo: &Repo, cwd: &Path) -> Vec<String> {
     }
 }
 
-/// PATH with `dir` first (and nowhere else).
-fn path_with(dir: &Path) -> OsString {
+/// PATH with the shim directory first (and nowhere else), and git-ward's
+/// own directory last where it is missing, so that `git ward ...` finds
+/// `git-ward` even when `run` was started by its path.
+fn path_with(shim: &Path) -> OsString {
     let rest = std::env::var_os("PATH").unwrap_or_default();
-    let others = std::env::split_paths(&rest).filter(|p| p != dir);
-    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(others)).unwrap_or(rest)
+    let mut dirs: Vec<PathBuf> = std::iter::once(shim.to_path_buf())
+        .chain(std::env::split_paths(&rest).filter(|p| p != shim))
+        .collect();
+    let own = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf));
+    if let Some(own) = own.filter(|o| !dirs.contains(o)) {
+        dirs.push(own);
+    }
+    std::env::join_paths(dirs).unwrap_or(rest)
 }
 
 /// Runs `git ward run`.
@@ -176,6 +186,11 @@ pub fn run(args: RunArgs) -> Result<u8> {
         .env("PATH", path_with(&shim))
         .env(crate::env::WARD_CONTRACT, &contract)
         .env(crate::env::WARD_SESSION, &session);
+    // A session's reads (`git status`) take no index lock a write in
+    // another session's lane would meet ("index.lock exists").
+    if std::env::var_os("GIT_OPTIONAL_LOCKS").is_none() {
+        child.env("GIT_OPTIONAL_LOCKS", "0");
+    }
     #[cfg(target_os = "linux")]
     // SAFETY: prctl in the child before exec; a session's command gets
     // SIGHUP when `run` dies (its lease then stale), as from a closed terminal.

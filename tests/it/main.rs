@@ -10,6 +10,7 @@ mod drift;
 mod explain;
 mod fetch_atomic;
 mod fleets;
+mod fleets_many;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
