@@ -258,22 +258,9 @@ fn walk(common: &Path, rel: &str, dirs: &mut Vec<String>, found: &mut dyn FnMut(
 /// The stamp of what a scan reads: `packed-refs`, the directories, and
 /// the loose files of guarded branches.
 fn stamp_of(common: &Path, dirs: &[String], files: &[String]) -> String {
-    use std::os::unix::fs::MetadataExt;
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut add = |path: &Path| {
-        let text = match std::fs::symlink_metadata(path) {
-            Ok(m) => format!(
-                "{} {} {}.{} {}.{};",
-                m.ino(),
-                m.size(),
-                m.mtime(),
-                m.mtime_nsec(),
-                m.ctime(),
-                m.ctime_nsec()
-            ),
-            Err(_) => "-;".to_string(),
-        };
-        for b in text.bytes() {
+        for b in super::refstore::stamp(path).bytes().chain(*b";") {
             hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
         }
     };

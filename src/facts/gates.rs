@@ -107,7 +107,16 @@ pub fn replaced(repo: &Repo) -> Option<String> {
     }
     let dir = runs_hooks_from(repo)?;
     let seen_path = repo.common_dir().join("ward").join("gates.seen");
-    let stamps: Vec<String> = gates.iter().map(|g| stamp(&dir.join(g))).collect();
+    let stamps: Vec<String> = gates
+        .iter()
+        .map(|g| {
+            format!(
+                "{} {}",
+                dir.join(g).display(),
+                super::refstore::stamp(&dir.join(g))
+            )
+        })
+        .collect();
     let seen = stamps.join("\n");
     if std::fs::read_to_string(&seen_path).is_ok_and(|s| s == seen) {
         return None;
@@ -138,25 +147,6 @@ pub fn replaced(repo: &Repo) -> Option<String> {
         let _ = crate::state_file::replace(&seen_path, seen.as_bytes());
     }
     None
-}
-
-/// A file's identity and version for the cache: inode, size, mtime and
-/// ctime (nanoseconds), or `-` when it is not there.
-fn stamp(path: &Path) -> String {
-    use std::os::unix::fs::MetadataExt;
-    match std::fs::symlink_metadata(path) {
-        Ok(m) => format!(
-            "{} {} {} {}.{} {}.{}",
-            path.display(),
-            m.ino(),
-            m.size(),
-            m.mtime(),
-            m.mtime_nsec(),
-            m.ctime(),
-            m.ctime_nsec()
-        ),
-        Err(_) => format!("{} -", path.display()),
-    }
 }
 
 /// Does the foreign hook `<dir>/<name>` run git-ward's check for `name`?

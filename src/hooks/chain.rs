@@ -28,7 +28,7 @@ pub fn inside_own_chain(name: &str) -> bool {
             return false;
         }
         let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
-        let argv = cmdline(pid);
+        let argv = super::argv_of(pid);
         if exe.as_deref() == Some(own.as_path()) {
             if running_as(&argv) == Some(name) {
                 return true;
@@ -63,18 +63,6 @@ fn running_as(argv: &[String]) -> Option<&'static str> {
 fn is_git(exe: Option<&Path>, argv: &[String]) -> bool {
     let named_git = |p: &Path| p.file_name().is_some_and(|f| f == "git");
     exe.is_some_and(named_git) || argv.first().is_some_and(|a| named_git(Path::new(a)))
-}
-
-fn cmdline(pid: u32) -> Vec<String> {
-    std::fs::read(format!("/proc/{pid}/cmdline"))
-        .map(|bytes| {
-            bytes
-                .split(|b| *b == 0)
-                .filter(|a| !a.is_empty())
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn parent_of(pid: u32) -> Option<u32> {

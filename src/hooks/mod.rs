@@ -207,8 +207,12 @@ fn parent_trace_id() -> Option<String> {
 
 /// The git command line that ran this hook (the parent's argv), for audit lines.
 pub fn parent_argv() -> Vec<String> {
-    let ppid = std::os::unix::process::parent_id();
-    std::fs::read(format!("/proc/{ppid}/cmdline"))
+    argv_of(std::os::unix::process::parent_id())
+}
+
+/// The command line of process `pid`, from `/proc` (empty when gone).
+pub(crate) fn argv_of(pid: u32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
         .map(|bytes| {
             bytes
                 .split(|b| *b == 0)
