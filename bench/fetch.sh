@@ -5,6 +5,8 @@
 #   none   no hooks
 #   hooks  `git ward install`, the real git (a person, or an agent's git by path)
 #   shim   `git ward install`, git run through the shim (an agent)
+# Prints the median wall time and the mean CPU time (user + system, children's
+# rusage, from hyperfine's JSON) per variant.
 # usage: bench/fetch.sh [GIT] [WARD] [TAGS...]   (default TAGS: 100 10000)
 #   RUNS=10 runs for 100 tags or fewer, RUNS_BIG=3 above; results in $OUT (default ./fetch-bench)
 set -euo pipefail
@@ -36,10 +38,21 @@ for n in $SIZES; do
   chmod +x "$B/untag"
   runs=${RUNS:-10}; [ "$n" -le 100 ] || runs=${RUNS_BIG:-3}
   fetch="fetch -q origin refs/tags/*:refs/tags/*"
-  hyperfine -N --runs "$runs" --warmup 1 \
-    --export-markdown "$OUT/git-$V-$n.md" \
+  hyperfine -N --runs "$runs" --warmup "${WARMUP:-1}" \
+    --export-markdown "$OUT/git-$V-$n.md" --export-json "$OUT/git-$V-$n.json" \
     --prepare "$B/untag $B/none-$n" -n "no hooks" "env PATH=$PATH $GIT -C $B/none-$n $fetch" \
     --prepare "$B/untag $B/hooks-$n" -n "git-ward hooks, real git" "env PATH=$PATH $GIT -C $B/hooks-$n $fetch" \
     --prepare "$B/untag $B/hooks-$n" -n "git-ward hooks, agent through the shim" "env PATH=$B/shim:$PATH WARD_REAL_GIT=$GIT git -C $B/hooks-$n $fetch"
+  # CPU time (user + system, children included): steadier than wall time on a busy machine.
+  python3 - "$OUT/git-$V-$n.json" <<'PY'
+import json, statistics, sys
+res = json.load(open(sys.argv[1]))["results"]
+base = res[0]["user"] + res[0]["system"]
+print("| variant | median wall [ms] | mean CPU [ms] | CPU vs no hooks |")
+print("|:---|---:|---:|---:|")
+for r in res:
+    cpu = r["user"] + r["system"]
+    print(f"| {r['command']} | {statistics.median(r['times'])*1000:.0f} | {cpu*1000:.0f} | {cpu/base:.2f}x |")
+PY
 done
 rm -rf "$B"
