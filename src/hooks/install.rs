@@ -323,6 +323,7 @@ pub fn install(
         }
     }
     write_manifest(&common, &manifest)?;
+    crate::facts::context::record_config_home(&common);
     if !server {
         // The guarded refs as they are now: drift is measured from here.
         let repo = crate::facts::Repo::discover();
@@ -414,6 +415,11 @@ pub enum Form {
     File,
     /// A link to the binary: no shell, but fails open when the binary goes.
     Link,
+}
+
+/// Is the file at `path` one of git-ward's hooks?
+pub fn is_ward_hook(path: &Path) -> bool {
+    ours(path).is_some()
 }
 
 fn is_ours(path: &Path) -> bool {
