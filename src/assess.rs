@@ -73,6 +73,7 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         repo.as_ref()
             .map_or_else(Vec::new, |r| r.config_values(key))
     };
+    let exec_path = std::env::var_os("GIT_EXEC_PATH");
     let ctx = classify::Context {
         config: &config,
         aliases: &aliases,
@@ -81,6 +82,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         current_branch: head.as_ref().and_then(|h| h.branch()),
         is_local_branch: &is_local_branch,
         is_revision: &is_revision,
+        env_namespace: std::env::var_os("GIT_NAMESPACE").is_some(),
+        env_exec_path: exec_path.as_deref(),
+        is_own_exec_path: &|dir| crate::git::is_own_exec_path(dir),
     };
     let mut action = classify::classify(&git, &ctx);
     // Ignore rules from config files the environment names for this

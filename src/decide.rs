@@ -1132,3 +1132,4 @@ mod tests;
 
 pub mod lanes;
 pub mod refs;
+pub mod unheld;

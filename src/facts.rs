@@ -18,11 +18,15 @@ mod dirs;
 pub mod discover;
 pub mod drift;
 pub mod gates;
+pub mod install_record;
 pub mod lease;
 pub mod refstore;
 mod repo;
+pub use crate::patterns::literal_branches;
+pub use crate::policy::{valid_contract, MAX_CONTRACT_LEN};
 pub mod settings_cache;
 pub mod tracking;
+pub mod worktrees;
 pub(crate) use dirs::path_in_file;
 pub use dirs::Dirs;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
@@ -35,42 +39,6 @@ pub fn head_branch_file(git_dir: &Path) -> Option<String> {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),
     })
-}
-
-/// The branches the protected patterns name one by one, in order: where
-/// the team layer may be committed. A plain name is one (not a tag); so is
-/// each name of one brace group of plain names (`{main,develop}` names
-/// `main` and `develop`, never a branch of that literal name, which anyone
-/// could make); a pattern with any other glob in it names none.
-pub fn literal_branches(protected: &[String]) -> Vec<String> {
-    use crate::patterns::META;
-    let mut out: Vec<String> = Vec::new();
-    for p in protected.iter().filter(|p| !p.starts_with("tags/")) {
-        if !p.contains(META) {
-            out.push(p.clone());
-            continue;
-        }
-        let Some((prefix, rest)) = p.split_once('{') else {
-            continue;
-        };
-        let Some((group, suffix)) = rest.split_once('}') else {
-            continue;
-        };
-        if [prefix, group, suffix]
-            .iter()
-            .any(|s| s.replace(',', "").contains(META))
-        {
-            continue;
-        }
-        out.extend(
-            group
-                .split(',')
-                .map(|alt| format!("{prefix}{alt}{suffix}"))
-                .filter(|b| !b.is_empty() && !b.starts_with("tags/")),
-        );
-    }
-    out.dedup();
-    out
 }
 
 /// Does the repository whose common git dir is `common` use reftable?
@@ -121,25 +89,6 @@ pub fn actor_for_env(agent_env: &[String], via_shim: bool) -> Actor {
     } else {
         Actor::Human
     }
-}
-
-/// The longest contract id.
-pub const MAX_CONTRACT_LEN: usize = 100;
-
-/// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
-/// letter or digit; also a valid branch name component for git (no `..`,
-/// no trailing `.` or `.lock`).
-pub fn valid_contract(id: &str) -> bool {
-    let bytes = id.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= MAX_CONTRACT_LEN
-        && bytes[0].is_ascii_alphanumeric()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-        && !id.contains("..")
-        && !id.ends_with('.')
-        && !id.ends_with(".lock")
 }
 
 /// The error for an invalid contract id.
@@ -301,7 +250,7 @@ pub fn made_git_dir_hooks_off(repo: &Repo) -> Option<String> {
     if git_dir == common || git_dir.parent() == Some(common.join("worktrees").as_path()) {
         return None;
     }
-    crate::hooks::install::hooks_run_elsewhere(repo)?;
+    install_record::hooks_run_elsewhere(repo)?;
     let (value, _) = repo.hooks_path()?;
     Some(format!(
         "core.hooksPath={value} read through the git directory {}, which is none of the repository's worktrees",

@@ -16,6 +16,7 @@
 //!
 //! `ARCHITECTURE.md` says which file holds which step and what may import what.
 
+pub mod act;
 pub mod action;
 pub mod assess;
 pub mod audit;

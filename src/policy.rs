@@ -891,6 +891,25 @@ pub fn local_path(common_dir: &Path) -> PathBuf {
     common_dir.join("ward").join("policy.toml")
 }
 
+/// The longest contract id.
+pub const MAX_CONTRACT_LEN: usize = 100;
+
+/// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
+/// letter or digit; also a valid branch name component for git (no `..`,
+/// no trailing `.` or `.lock`).
+pub fn valid_contract(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= MAX_CONTRACT_LEN
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && !id.contains("..")
+        && !id.ends_with('.')
+        && !id.ends_with(".lock")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

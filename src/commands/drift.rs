@@ -33,7 +33,7 @@ pub struct DriftArgs {
 
 /// Runs `git ward drift`: lists drift (exit 1 when there is some), or
 /// restores or accepts it.
-pub fn run(args: DriftArgs) -> Result<u8> {
+pub fn run(args: DriftArgs) -> super::Outcome {
     let result = (|| {
         let repo = Repo::discover().ok_or_else(|| {
             Error::invalid("not in a git repository", "run it inside the repository")
@@ -63,7 +63,7 @@ pub fn run(args: DriftArgs) -> Result<u8> {
             crate::output::out!("{text}");
         }
     }
-    crate::cli::finish_coded(args.json, result.map(|(value, _, code)| (value, code)))
+    super::Outcome::coded(args.json, result.map(|(value, _, code)| (value, code)))
 }
 
 fn outcome(moved: &[Moved], what: &str, code: u8) -> (serde_json::Value, String, u8) {

@@ -1,4 +1,4 @@
-//! The hooks face: one file per hook, plus `install.rs`.
+//! The hooks face: one file per hook, plus `install.rs` (the hook files).
 //!
 //! git runs a hook for every commit, ref update and push, up to eight times
 //! per commit, so each hook exits as early as its answer is known: states
@@ -21,6 +21,7 @@ use crate::decide::{Actor, Decision};
 use crate::env;
 use crate::error::{exit, Error, Result};
 use crate::facts::Dirs;
+pub use crate::git::{is_object_id, is_zero};
 
 mod chain;
 mod footer;
@@ -266,7 +267,7 @@ pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: 
     rec.decision = decision.word().to_string();
     let code = match decision.denial() {
         Some(err) => {
-            crate::invocation::report_denial(err);
+            crate::output::report_denial(err);
             rec.denial_code = Some(err.code.as_str().to_string());
             exit::DENIED
         }
@@ -279,30 +280,4 @@ pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: 
         }
     }
     code
-}
-
-/// Is `value` a full object id (SHA-1 or SHA-256 hex)? Ids read from a
-/// hook's input are checked before they reach a git command line, where
-/// one starting with `-` would be taken for an option.
-pub fn is_object_id(value: &str) -> bool {
-    matches!(value.len(), 40 | 64) && value.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// Is `value` git's all-zero object id (any hash length)?
-pub fn is_zero(value: &str) -> bool {
-    !value.is_empty() && value.bytes().all(|b| b == b'0')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn object_ids_from_hook_input_are_full_hex() {
-        assert!(is_object_id(&"a".repeat(40)));
-        assert!(is_object_id(&"0123456789abcdef".repeat(4)));
-        for bad in ["", "--all", "-x", &"a".repeat(39), &"g".repeat(40), "HEAD"] {
-            assert!(!is_object_id(bad), "{bad}");
-        }
-    }
 }

@@ -17,6 +17,7 @@ mod fleets_many;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
+mod layers;
 mod mcp;
 mod policy;
 mod pretool;
