@@ -126,6 +126,13 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                         .and_then(|repo| context_hooks_off(args, &git, repo));
                 }
                 if let Some(repo) = repo.as_ref().filter(|_| changes) {
+                    facts.gates_replaced = facts::gates::replaced(repo);
+                    facts.drift =
+                        facts::drift::check(repo.common_dir(), &mut |r| policy.is_protected(r))
+                            .moved
+                            .iter()
+                            .map(facts::drift::Moved::describe)
+                            .collect();
                     let cwd = facts::effective_cwd(&git.globals);
                     (facts.lease_here, facts.lease_removed) =
                         facts::lease::gather(repo, &action, &cwd);

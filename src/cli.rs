@@ -59,6 +59,8 @@ pub enum Command {
     Sessions(crate::commands::sessions::SessionsArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
+    /// Guarded refs that moved with git-ward's hooks off: list, restore or accept.
+    Drift(crate::commands::drift::DriftArgs),
     /// Answer an agent harness's pre-tool hook (its JSON on stdin).
     Pretool(crate::commands::pretool::PretoolArgs),
     /// Run a hook (what installed hooks call).
@@ -134,6 +136,7 @@ fn dispatch(command: Command) -> Outcome {
         Command::Mcp(args) => done(crate::mcp::run(args)),
         Command::Demo(args) => done(crate::commands::demo::run(args)),
         Command::Run(args) => done(crate::commands::run::run(args)),
+        Command::Drift(args) => crate::commands::drift::run(args),
         Command::Sessions(args) => crate::commands::sessions::run(args),
         Command::Pretool(args) => {
             let outcome = crate::commands::pretool::run(args);
@@ -141,7 +144,7 @@ fn dispatch(command: Command) -> Outcome {
             done(Ok(outcome.code))
         }
         // A hook that fails refuses the git command that ran it.
-        Command::Hook { name, args } => done(match crate::hooks::run(&name, None, &args) {
+        Command::Hook { name, args } => done(match crate::hooks::run(&name, &name, None, &args) {
             Err(err) => {
                 crate::output::report_denial(&err);
                 Ok(err.exit_code())

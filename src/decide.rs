@@ -64,6 +64,12 @@ pub struct Facts {
     pub head: Option<Head>,
     /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
     pub env_hooks_off: Option<String>,
+    /// A gate hook git-ward installed is no longer the one git runs (nor
+    /// run by it): how, as a clause ([`crate::facts::gates::replaced`]).
+    pub gates_replaced: Option<String>,
+    /// Guarded refs that moved with no hook of git-ward's
+    /// ([`crate::facts::drift`]), described (`refs/heads/main a1b2 -> c3d4`).
+    pub drift: Vec<String>,
     /// The command writes where git-ward's hooks, config or policy live
     /// (see [`crate::facts::writes_into_guarded`]): how and where, as a
     /// clause (`writes into the git directory (/r/.git/x)`).
@@ -135,6 +141,8 @@ impl Facts {
             contract_from_env: false,
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
+            gates_replaced: None,
+            drift: Vec::new(),
             writes_guarded: None,
             agent_remotes: Vec::new(),
             fast_forward: false,
@@ -382,6 +390,12 @@ const HINT_PROTECTED_REF: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
 const HINT_PROTECTED_TAG: &str =
     "protected tags are never moved or deleted; create a new tag instead";
+/// What to do when another hook manager replaced git-ward's gate hooks.
+const HINT_GATES_REPLACED: &str = "a person runs `git ward install` (or `git ward doctor --fix`), which chains the other manager's hook after git-ward's; `git ward doctor` says how to keep git-ward in that manager's own config";
+
+/// What to do when guarded refs drifted and the policy refuses agents.
+const HINT_DRIFT: &str = "a person looks: `git ward drift` lists the moves, `git ward drift --restore` (or `git ward undo --drift`) puts the refs back, `git ward drift --accept` keeps them";
+
 const HINT_NO_VERIFY: &str =
     "run it again without switching hooks off; they enforce the policy (policy key enforce.allow_no_verify lets agents skip them)";
 const HINT_CHECKOUT: &str =
@@ -436,6 +450,9 @@ pub enum ToolStep<'a> {
     /// `git ward init <dir>` with `<dir>` in a git directory: a working
     /// tree whose commands write hooks, config and the local policy layer.
     WorkspaceInGitDir(&'a std::path::Path),
+    /// `git ward drift --accept`: refs that moved with the hooks off are
+    /// taken as known, past the rules the hooks would have applied.
+    AcceptDrift,
     /// `git ward run` in a worktree a live session holds (SPEC section 11).
     Leased(&'a Held),
     /// `git ward undo` or `rollback` (`what`) in a worktree a live session
@@ -472,6 +489,12 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
             "rollback --no-safety would overwrite the working tree with no checkpoint of it",
             "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
             "checkpoint.before_destructive",
+        ),
+        ToolStep::AcceptDrift if agent => Decision::deny(
+            Code::D004,
+            "drift --accept would keep refs that moved with git-ward's hooks off",
+            "a person looks and accepts; `git ward drift --restore` puts them back",
+            "enforce.drift",
         ),
         // No policy key lets anyone do this.
         ToolStep::WorkspaceInGitDir(dir) => Decision {
@@ -539,6 +562,40 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 "enforce.allow_no_verify",
             );
         }
+    }
+
+    // Another hook manager replaced a gate: the hooks check nothing.
+    if let Some(how) = facts.gates_replaced.as_ref().filter(|_| agent) {
+        if effective_effect(policy, action) != Effect::Read {
+            return Decision::deny(
+                Code::D004,
+                format!(
+                    "{} while git-ward's hooks are switched off: {how}",
+                    action.word()
+                ),
+                HINT_GATES_REPLACED,
+                "enforce.actors",
+            );
+        }
+    }
+
+    // A guarded ref moved with no hook (`enforce.drift = "refuse"`): the
+    // hooks were off for some writer, so agents wait for a person.
+    if !facts.drift.is_empty()
+        && agent
+        && settings.enforce.drift == crate::policy::DriftAction::Refuse
+        && effective_effect(policy, action) != Effect::Read
+    {
+        return Decision::deny(
+            Code::D004,
+            format!(
+                "{} while guarded refs moved with git-ward's hooks off: {}",
+                action.word(),
+                facts.drift.join(", ")
+            ),
+            HINT_DRIFT,
+            "enforce.drift",
+        );
     }
 
     // A person's git meets only the hooks, which see neither the files a

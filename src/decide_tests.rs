@@ -678,6 +678,36 @@ fn the_matrix() {
             Want::Deny(Code::D004),
         ),
         (
+            "a gate hook another manager replaced",
+            &no_verify_ok,
+            commit(),
+            Facts {
+                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
+                ..agent("feat", None)
+            },
+            Want::Deny(Code::D004),
+        ),
+        (
+            "a read while a gate hook is replaced",
+            &default,
+            Action::read("log"),
+            Facts {
+                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
+                ..agent("feat", None)
+            },
+            Want::Allow,
+        ),
+        (
+            "a person's commit while a gate hook is replaced",
+            &default,
+            commit(),
+            Facts {
+                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
+                ..human("feat")
+            },
+            Want::Allow,
+        ),
+        (
             "--output into the git directory",
             &no_verify_ok,
             Action {

@@ -16,6 +16,8 @@ use crate::policy::{self, Layer, Policy};
 pub mod context;
 mod dirs;
 pub mod discover;
+pub mod drift;
+pub mod gates;
 pub mod install_record;
 pub mod lease;
 mod reach;
@@ -704,6 +706,8 @@ pub fn gather_at(
         contract_from_env,
         head,
         env_hooks_off,
+        gates_replaced: None,
+        drift: Vec::new(),
         writes_guarded: None,
         agent_remotes: Vec::new(),
         remotes: Vec::new(),

@@ -79,6 +79,23 @@ pub struct Enforce {
     pub actors: Actors,
     pub agent_env: Vec<String>,
     pub allow_no_verify: bool,
+    pub drift: DriftAction,
+}
+
+/// `enforce.drift`: what an agent's command meets when a guarded ref moved
+/// with no hook of git-ward's ([`crate::facts::drift`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriftAction {
+    /// A warning on stderr and an audit line; the command runs.
+    #[default]
+    Warn,
+    /// The agent's mutating commands are refused (EN-GIT-D-004) until a
+    /// person restores the refs or accepts them (`git ward drift`).
+    Refuse,
+    /// The refs are put back to the values git-ward last saw, before the
+    /// agent's next command runs.
+    Restore,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -535,6 +552,7 @@ fn built_in_settings() -> Settings {
             actors: Actors::Agents,
             agent_env: strings(crate::env::AGENT_MARKERS),
             allow_no_verify: false,
+            drift: DriftAction::Warn,
         },
         branches: Branches {
             protected: strings(&["main", "master", "release/*", "tags/*"]),

@@ -26,6 +26,8 @@ use crate::facts::{self, Repo};
 use crate::git::{self, Git};
 use crate::output::{report, report_denial};
 
+mod fetch;
+
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {
     // Whatever came through the shim is an agent's: marked before anything
@@ -96,6 +98,9 @@ pub fn main(args: Vec<OsString>) -> u8 {
     let audit_dir = audit::dir(repo.common_dir());
     let log_reads = a.policy.as_ref().map_or(true, |p| p.settings.audit.reads);
 
+    if let Ok(policy) = &a.policy {
+        handle_drift(repo, policy, &mut record);
+    }
     let git_here = internal_git(&real, repo, &trace_id, contract.as_deref());
     if a.tier() > 0 && !matches!(a.decision.verdict, Verdict::Deny(_)) {
         // Before the switch and the checkpoint, whose git runs the hooks too.
@@ -176,7 +181,13 @@ pub fn main(args: Vec<OsString>) -> u8 {
         }
         false => args,
     };
-    let status = run_child(&real, &args, &trace_id, contract.as_deref());
+    let status = match (a.action.command == "fetch")
+        .then(|| fetch::atomic(&args, pre.rest.len()))
+        .flatten()
+    {
+        Some(atomic) => run_fetch(&real, &atomic, &args, &trace_id, contract.as_deref()),
+        None => run_child(&real, &args, &trace_id, contract.as_deref()),
+    };
     if a.decision.fast_forward_only && !status.as_ref().is_ok_and(|s| s.success()) {
         if let Some((note, hint)) = pull_would_merge(repo, &a) {
             crate::output::errln!("ward: {note}");
@@ -246,6 +257,31 @@ fn record_remote_change(repo: &Repo, change: &crate::action::RemoteChange) {
     });
     if let Err(e) = result {
         crate::output::errln!("ward: warning: cannot keep the record of the agent's remotes: {e}");
+    }
+}
+
+/// Guarded refs that moved with the hooks off: reported (a warning, and an
+/// audit line the first time); with `enforce.drift = "restore"`, put back
+/// before the agent's command runs. (`"refuse"` is decide's: the command
+/// was refused already when it changes anything.)
+fn handle_drift(repo: &Repo, policy: &crate::policy::Policy, record: &mut Record) {
+    let found = crate::commands::drift::scan(repo, policy);
+    if found.moved.is_empty() {
+        return;
+    }
+    crate::commands::drift::notice(repo.common_dir(), &found, "shim", true);
+    if policy.settings.enforce.drift != crate::policy::DriftAction::Restore {
+        return;
+    }
+    match crate::commands::drift::restore(repo, &found.moved) {
+        Ok(done) => {
+            for m in done {
+                let line = format!("restored {} (enforce.drift = \"restore\")", m.refname);
+                crate::output::errln!("ward: {line}");
+                record.actions_taken.push(line);
+            }
+        }
+        Err(err) => crate::output::errln!("ward: warning: {}", err.message),
     }
 }
 
@@ -355,8 +391,14 @@ fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) 
         return None;
     }
     let dirs = fast_dirs(g)?;
-    let quick = Quick::load(&dirs).ok()?.quick;
+    let mut quick = Quick::load(&dirs).ok()?.quick;
     if quick.reclassified.iter().any(|c| c == command) {
+        return None;
+    }
+    // Drift (a few stats while nothing moved) is the full road's to report.
+    let drift = facts::drift::check(&dirs.common_dir, &mut |r| quick.is_protected(r));
+    if !drift.moved.is_empty() {
+        crate::commands::drift::notice(&dirs.common_dir, &drift, "shim", false);
         return None;
     }
     let contract = match env::var(env::WARD_CONTRACT) {
@@ -593,10 +635,51 @@ fn run_child(
     trace_id: &str,
     contract: Option<&str>,
 ) -> std::io::Result<std::process::ExitStatus> {
+    Ok(spawn_child(real, args, trace_id, contract, false)?.0)
+}
+
+/// An agent's fetch run as one ref transaction ([`fetch`]): its stderr
+/// held back, and the fetch run again as written (`args`) where the
+/// atomic run failed on a rejected ref.
+fn run_fetch(
+    real: &Git,
+    atomic: &[OsString],
+    args: &[OsString],
+    trace_id: &str,
+    contract: Option<&str>,
+) -> std::io::Result<std::process::ExitStatus> {
+    use std::io::Write;
+    let (status, stderr) = spawn_child(real, atomic, trace_id, contract, true)?;
+    if fetch::again(&status, &stderr) {
+        return run_child(real, args, trace_id, contract);
+    }
+    let _ = std::io::stderr().write_all(&stderr);
+    Ok(status)
+}
+
+/// Runs the real git as a child with signals forwarded; with `capture`,
+/// its stderr is read and returned rather than passed through.
+fn spawn_child(
+    real: &Git,
+    args: &[OsString],
+    trace_id: &str,
+    contract: Option<&str>,
+    capture: bool,
+) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    use std::io::Read;
     export(Some(trace_id), contract);
-    let mut child = Command::new(real.path()).args(args).spawn()?;
+    let mut cmd = Command::new(real.path());
+    cmd.args(args);
+    if capture {
+        cmd.stderr(std::process::Stdio::piped());
+    }
+    let mut child = cmd.spawn()?;
     forward_signals_to(child.id());
-    child.wait()
+    let mut stderr = Vec::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_end(&mut stderr);
+    }
+    Ok((child.wait()?, stderr))
 }
 
 /// From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process

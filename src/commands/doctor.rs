@@ -209,6 +209,10 @@ fn checks(fix: bool) -> Vec<Check> {
             if let Some((why, hint)) = repo.as_ref().and_then(super::policy::unread_team_file) {
                 out.push(check("team policy", Level::Warn, why, Some(hint)));
             }
+            if let Some(repo) = repo.as_ref() {
+                out.extend(drift_check(repo, &policy));
+                out.extend(stray_check(repo));
+            }
         }
         Err(e) => out.push(check(
             "policy",
@@ -247,6 +251,51 @@ fn checks(fix: bool) -> Vec<Check> {
         });
     }
     out
+}
+
+/// git-ward hook files no install record owns (another manager kept them
+/// aside, or git-ward was uninstalled before that manager): they refuse
+/// where they run while nothing says git-ward is installed.
+fn stray_check(repo: &Repo) -> Option<Check> {
+    let dir = facts::gates::runs_hooks_from(repo)?;
+    let recorded = facts::gates::recorded_hooks(repo.common_dir());
+    let stray = crate::hooks::managers::stray(&dir, &recorded);
+    if stray.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = stray.iter().map(|p| p.display().to_string()).collect();
+    Some(check(
+        "stray hooks",
+        Level::Warn,
+        format!("git-ward hook files no install record owns: {}", names.join(", ")),
+        Some("`git ward uninstall` removes them (or remove them by hand); `git ward install` if git-ward should guard this repository".into()),
+    ))
+}
+
+/// Guarded refs that moved with git-ward's hooks off: fails, naming each
+/// ref and the command that puts it back.
+fn drift_check(repo: &Repo, policy: &crate::policy::Policy) -> Option<Check> {
+    if !facts::drift::watched(repo.common_dir()) {
+        return None;
+    }
+    let found = super::drift::scan(repo, policy);
+    super::drift::notice(repo.common_dir(), &found, "tool", false);
+    Some(if found.moved.is_empty() {
+        check(
+            "drift",
+            Level::Ok,
+            "no guarded ref moved with the hooks off",
+            None,
+        )
+    } else {
+        let moved: Vec<String> = found.moved.iter().map(|m| m.describe()).collect();
+        check(
+            "drift",
+            Level::Fail,
+            format!("moved with git-ward's hooks off: {}", moved.join(", ")),
+            Some("put them back with `git ward drift --restore` (or `git ward undo --drift`), or keep them with `git ward drift --accept`".into()),
+        )
+    })
 }
 
 /// The hooks check: git-ward's hooks present and current.

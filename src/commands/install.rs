@@ -76,13 +76,19 @@ pub fn run_install(args: InstallArgs) -> Outcome {
     };
     let result = allowed.and_then(|()| install(&current_dir()?, args.server, args.force, form));
     let result = result.map(|(dir, reports)| {
+        let top = crate::facts::Repo::discover()
+            .and_then(|r| r.workdir().map(std::path::Path::to_path_buf));
+        let notes = top.map_or_else(Vec::new, |top| {
+            crate::hooks::managers::advice(&top, &crate::hooks::managers::detect(&top, &dir))
+        });
         let text = reports
             .iter()
             .map(|r| format!("{:<22} {}\n", r.name, r.action))
             .collect::<String>()
-            + &format!("hooks directory: {}\n", dir.display());
+            + &format!("hooks directory: {}\n", dir.display())
+            + &notes.iter().map(|n| format!("note: {n}\n")).collect::<String>();
         (
-            serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports}),
+            serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports, "notes": notes}),
             text,
         )
     });

@@ -7,6 +7,7 @@ pub mod checkpoint;
 pub mod contract;
 pub mod demo;
 pub mod doctor;
+pub mod drift;
 pub mod explain;
 pub mod init;
 pub mod install;

@@ -39,6 +39,10 @@ pub struct UndoArgs {
     /// List the unchanged files of the plan too.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Put back the guarded refs that moved with git-ward's hooks off
+    /// (drift) instead: `git ward drift --restore`.
+    #[arg(long)]
+    pub drift: bool,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -46,6 +50,13 @@ pub struct UndoArgs {
 
 /// Runs `git ward undo`.
 pub fn run(args: UndoArgs) -> Outcome {
+    if args.drift {
+        return super::drift::run(super::drift::DriftArgs {
+            restore: true,
+            accept: false,
+            json: args.json,
+        });
+    }
     let json = args.json;
     Outcome::coded(json, undo(args))
 }

@@ -197,6 +197,13 @@ pub fn install(
     }
     write_manifest(&common, &manifest)?;
     crate::facts::context::record_config_home(&common);
+    if !server {
+        // The guarded refs as they are now: drift is measured from here.
+        let repo = crate::facts::Repo::discover();
+        if let Ok(policy) = crate::facts::load_policy(repo.as_ref(), false) {
+            crate::facts::drift::check(&common, &mut |r| policy.is_protected(r));
+        }
+    }
     Ok((dir, reports))
 }
 
@@ -423,8 +430,28 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
             action: action.to_string(),
         });
     }
+    // git-ward's hook files another manager kept aside (`pre-commit.old`,
+    // `pre-commit.legacy`): none is left behind.
+    for path in super::managers::stray(&dir, &[]) {
+        std::fs::remove_file(&path).at("remove", &path)?;
+        reports.push(HookReport {
+            name: path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            action: "removed".to_string(),
+        });
+    }
     let ward = common.join("ward");
-    for file in ["install.json", "hook-cache.json", "team-policy.cache"] {
+    for file in [
+        "install.json",
+        "hook-cache.json",
+        "team-policy.cache",
+        "gates.seen",
+        "guarded-refs",
+        "guarded-refs.seen",
+        "guarded-refs.lock",
+    ] {
         let _ = std::fs::remove_file(ward.join(file));
     }
     Ok((dir, reports))

@@ -1297,7 +1297,7 @@ fn audit_lines(repo: &TestRepo) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
+fn overwritten_hooks_are_refused_and_doctor_fix_reinstalls_them() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "feat"]).ok();
     repo.ward(["install"]).ok();
@@ -1305,20 +1305,13 @@ fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
         .ok();
     let hook = repo.dir.join(".git/hooks/pre-commit");
     std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
-    let run = repo.shim(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
-    assert!(
-        run.stderr
-            .contains("ward: warning: git-ward's pre-commit hook was replaced"),
-        "{}",
-        run.stderr
-    );
+    // A gate that no longer runs git-ward: the agent's mutation waits.
+    repo.shim(["commit", "-q", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("pre-commit");
     let last = audit_lines(&repo).pop().unwrap();
-    assert!(
-        last["actions_taken"]
-            .to_string()
-            .contains("pre-commit hook was replaced"),
-        "{last}"
-    );
+    assert_eq!(last["denial_code"], "EN-GIT-D-004", "{last}");
 
     repo.ward(["doctor"]).code(3).stdout_has("FAIL hooks");
     repo.ward(["doctor", "--fix"]).ok();
