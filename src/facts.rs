@@ -351,6 +351,29 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
     Ok(policy)
 }
 
+/// The policy a server hook judges by (pre-receive, and any hook that
+/// runs inside `receive-pack`): the layers that belong to the server
+/// alone: built in, system (its fixed path), the team layer, the bare
+/// repository's local layer. Nothing a pusher's environment names: over
+/// a local path or `file://` remote, `receive-pack` and its hooks inherit
+/// the pusher's environment, so no user layer (`XDG_CONFIG_HOME`, `HOME`),
+/// no `WARD_POLICY`, no `WARD_SYSTEM_POLICY`.
+pub fn load_server_policy(repo: Option<&Repo>) -> Result<Policy> {
+    let mut policy = Policy::built_in();
+    let system = PathBuf::from(policy::SYSTEM_PATH);
+    policy.add_file(&system, Layer::System(system.clone()))?;
+    if let Some(repo) = repo {
+        if let Some((branch, bytes)) = repo.team_policy(policy.protected_patterns())? {
+            policy
+                .add_layer_bytes(&bytes, Layer::Team(branch.clone()))
+                .map_err(|e| team_layer_broken(e, &branch))?;
+        }
+        let local = policy::local_path(repo.common_dir());
+        policy.add_file(&local, Layer::Local(local.clone()))?;
+    }
+    Ok(policy)
+}
+
 /// The layers below the team layer (built in, system, user): the ones
 /// that say which branches the team layer may come from.
 pub fn below_team() -> Result<Policy> {

@@ -930,7 +930,8 @@ pub fn system_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(SYSTEM_PATH))
 }
 
-/// Where the system layer lives on every machine.
+/// Layer 2's own path, which no variable moves (the server's hooks read
+/// only this one).
 pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
 /// Layer 3's path.

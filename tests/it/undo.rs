@@ -1845,6 +1845,15 @@ fn a_second_undo_while_one_runs_says_so_and_changes_nothing() {
     let after = repo.state();
     let lock = repo.dir.join(".git/ward/restore.lock");
     std::fs::write(&lock, format!("{}\n", std::process::id())).unwrap();
+    let held = std::fs::File::open(&lock).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    let locked = unsafe {
+        libc::flock(
+            std::os::fd::AsRawFd::as_raw_fd(&held),
+            libc::LOCK_EX | libc::LOCK_NB,
+        )
+    };
+    assert_eq!(locked, 0);
     for args in [&["undo", "--yes"][..], &["rollback", "chk-c1-1", "--yes"]] {
         repo.ward_env(args, C1)
             .code(3)
@@ -1854,11 +1863,54 @@ fn a_second_undo_while_one_runs_says_so_and_changes_nothing() {
     }
     // Looking changes nothing and needs no lock.
     repo.ward(["undo", "--dry-run"]).ok();
+    // The kernel lets it go with its holder, whatever the file says.
+    drop(held);
     let gone = crate::common::gone_pid();
     std::fs::write(&lock, format!("{gone}\n")).unwrap();
     undo(&repo);
     assert_eq!(repo.state(), before);
-    assert!(!lock.exists());
+}
+
+/// Twenty pairs of undos started together: each pair undoes the last
+/// command at most once (the second waits for no half: it says another
+/// is running, or, started after the first finished, redoes).
+#[test]
+fn two_undos_started_together_never_undo_the_same_command_twice() {
+    let repo = agent_repo();
+    repo.write("a.txt", "a\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.git(["commit", "-qm", "a"]).ok();
+    for round in 0..20 {
+        repo.write("a.txt", &format!("round {round}\n"));
+        repo.shim_env(["checkout", "--", "a.txt"], C1).ok();
+        let start = || {
+            let mut cmd = repo.ward_command(["undo", "--yes", "--json"]);
+            cmd.stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            cmd.spawn().unwrap()
+        };
+        let (a, b) = (start(), start());
+        let undid: Vec<String> = [a, b]
+            .into_iter()
+            .map(|c| c.wait_with_output().unwrap())
+            .filter(|o| o.status.success())
+            .map(|o| {
+                let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+                v["undo"]["trace_id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        assert!(!undid.is_empty(), "round {round}: neither undo ran");
+        if let [first, second] = undid.as_slice() {
+            assert_ne!(
+                first, second,
+                "round {round}: the same command undone twice"
+            );
+        }
+    }
 }
 
 /// A plain checkout of a branch takes no checkpoint (git loses nothing in
