@@ -17,6 +17,7 @@ mod repo_open;
 mod robust;
 mod rollback;
 mod shim;
+mod tools;
 mod tracking;
 mod undo;
 mod undo_state;
