@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use crate::action::{Action, Effect};
 use crate::classify;
-use crate::decide::{self, Decision, Facts};
+use crate::decide::{self, Actor, Decision, Facts};
 use crate::error::Error;
 use crate::facts::{self, Repo};
 use crate::policy::Policy;
@@ -73,6 +73,7 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         repo.as_ref()
             .map_or_else(Vec::new, |r| r.config_values(key))
     };
+    let exec_path = std::env::var_os("GIT_EXEC_PATH");
     let ctx = classify::Context {
         config: &config,
         aliases: &aliases,
@@ -81,8 +82,19 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         current_branch: head.as_ref().and_then(|h| h.branch()),
         is_local_branch: &is_local_branch,
         is_revision: &is_revision,
+        env_namespace: std::env::var_os("GIT_NAMESPACE").is_some(),
+        env_exec_path: exec_path.as_deref(),
+        is_own_exec_path: &|dir| crate::git::is_own_exec_path(dir),
     };
-    let action = classify::classify(&git, &ctx);
+    let mut action = classify::classify(&git, &ctx);
+    // Ignore rules from config files the environment names for this
+    // command (`-c` and `GIT_CONFIG_*` pairs are classify's own).
+    let may_overwrite = action.destructive.is_none() && action.effect != Effect::Read;
+    if let Some(repo) = repo.as_ref().filter(|_| may_overwrite) {
+        if facts::context::config_files_moved(repo.common_dir()) {
+            classify::overwrites_ignored(&mut action);
+        }
+    }
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "classified");
     let policy = facts::load_policy(repo.as_ref(), via_shim);
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy loaded");
@@ -107,6 +119,16 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 let changes = decide::effective_effect(policy, &action) != Effect::Read;
                 if facts.env_hooks_off.is_none() && changes {
                     facts.env_hooks_off = repo.as_ref().and_then(facts::made_git_dir_hooks_off);
+                }
+                if facts.env_hooks_off.is_none() && changes && facts.actor == Actor::Agent {
+                    facts.env_hooks_off = repo
+                        .as_ref()
+                        .and_then(|repo| context_hooks_off(args, &git, repo));
+                }
+                if let Some(repo) = repo.as_ref().filter(|_| changes) {
+                    let cwd = facts::effective_cwd(&git.globals);
+                    (facts.lease_here, facts.lease_removed) =
+                        facts::lease::gather(repo, &action, &cwd);
                 }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
@@ -153,4 +175,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         facts,
         decision,
     }
+}
+
+/// Hooks the command's context switches off ([`facts::context::hooks_off`]),
+fn context_hooks_off(args: &[OsString], git: &classify::GitArgs, repo: &Repo) -> Option<String> {
+    let real = crate::git::Git::locate().ok()?;
+    let global_args = &args[..args.len() - git.rest.len()];
+    facts::context::hooks_off(&real, &git.globals, global_args, repo.common_dir())
 }

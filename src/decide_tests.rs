@@ -1517,6 +1517,8 @@ fn denial_codes_come_from_this_module_only() {
                 "Code::D004",
                 "Code::D005",
                 "Code::D006",
+                "Code::D007",
+                "Code::D008",
             ] {
                 if text.contains(code) {
                     offenders.push(format!("{}: {code}", path.display()));

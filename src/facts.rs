@@ -13,7 +13,20 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+pub mod context;
+mod dirs;
+pub mod discover;
+pub mod install_record;
+pub mod lease;
+pub mod refstore;
 mod repo;
+pub use crate::patterns::literal_branches;
+pub use crate::policy::{valid_contract, MAX_CONTRACT_LEN};
+pub mod settings_cache;
+pub mod tracking;
+pub mod worktrees;
+pub(crate) use dirs::path_in_file;
+pub use dirs::Dirs;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
@@ -24,42 +37,6 @@ pub fn head_branch_file(git_dir: &Path) -> Option<String> {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),
     })
-}
-
-/// The branches the protected patterns name one by one, in order: where
-/// the team layer may be committed. A plain name is one (not a tag); so is
-/// each name of one brace group of plain names (`{main,develop}` names
-/// `main` and `develop`, never a branch of that literal name, which anyone
-/// could make); a pattern with any other glob in it names none.
-pub fn literal_branches(protected: &[String]) -> Vec<String> {
-    use crate::patterns::META;
-    let mut out: Vec<String> = Vec::new();
-    for p in protected.iter().filter(|p| !p.starts_with("tags/")) {
-        if !p.contains(META) {
-            out.push(p.clone());
-            continue;
-        }
-        let Some((prefix, rest)) = p.split_once('{') else {
-            continue;
-        };
-        let Some((group, suffix)) = rest.split_once('}') else {
-            continue;
-        };
-        if [prefix, group, suffix]
-            .iter()
-            .any(|s| s.replace(',', "").contains(META))
-        {
-            continue;
-        }
-        out.extend(
-            group
-                .split(',')
-                .map(|alt| format!("{prefix}{alt}{suffix}"))
-                .filter(|b| !b.is_empty() && !b.starts_with("tags/")),
-        );
-    }
-    out.dedup();
-    out
 }
 
 /// Does the repository whose common git dir is `common` use reftable?
@@ -110,25 +87,6 @@ pub fn actor_for_env(agent_env: &[String], via_shim: bool) -> Actor {
     } else {
         Actor::Human
     }
-}
-
-/// The longest contract id.
-pub const MAX_CONTRACT_LEN: usize = 100;
-
-/// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
-/// letter or digit; also a valid branch name component for git (no `..`,
-/// no trailing `.` or `.lock`).
-pub fn valid_contract(id: &str) -> bool {
-    let bytes = id.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= MAX_CONTRACT_LEN
-        && bytes[0].is_ascii_alphanumeric()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-        && !id.contains("..")
-        && !id.ends_with('.')
-        && !id.ends_with(".lock")
 }
 
 /// The error for an invalid contract id.
@@ -290,7 +248,7 @@ pub fn made_git_dir_hooks_off(repo: &Repo) -> Option<String> {
     if git_dir == common || git_dir.parent() == Some(common.join("worktrees").as_path()) {
         return None;
     }
-    crate::hooks::install::hooks_run_elsewhere(repo)?;
+    install_record::hooks_run_elsewhere(repo)?;
     let (value, _) = repo.hooks_path()?;
     Some(format!(
         "core.hooksPath={value} read through the git directory {}, which is none of the repository's worktrees",
@@ -392,9 +350,23 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
 /// The layers below the team layer (built in, system, user): the ones
 /// that say which branches the team layer may come from.
 pub fn below_team() -> Result<Policy> {
-    let mut policy = Policy::built_in();
     let system = policy::system_path();
-    policy.add_file(&system, Layer::System(system.clone()))?;
+    let policy = built_in_system_user(&system)?;
+    if system == Path::new(policy::SYSTEM_PATH) {
+        return Ok(policy);
+    }
+    // `WARD_SYSTEM_POLICY` moved the system layer: not where the real
+    // layers' `enforce.agent_env` finds an agent.
+    let real = built_in_system_user(Path::new(policy::SYSTEM_PATH))?;
+    Ok(match actor(&real, false) {
+        Actor::Agent => real,
+        Actor::Human => policy,
+    })
+}
+
+fn built_in_system_user(system: &Path) -> Result<Policy> {
+    let mut policy = Policy::built_in();
+    policy.add_file(system, Layer::System(system.to_path_buf()))?;
     if let Some(user) = policy::user_path() {
         policy.add_file(&user, Layer::User(user.clone()))?;
     }
@@ -650,6 +622,8 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        lease_here: None,
+        lease_removed: None,
     })
 }
 

@@ -6,8 +6,6 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::error::Error;
-
 /// The face this process shows.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Role {
@@ -90,11 +88,11 @@ pub fn main() -> u8 {
     match result {
         Ok(code) => code,
         Err(err) if refuses_git => {
-            report_denial(&err);
+            crate::output::report_denial(&err);
             err.exit_code()
         }
         Err(err) => {
-            report(&err);
+            crate::output::report(&err);
             err.exit_code()
         }
     }
@@ -111,16 +109,6 @@ fn init_diagnostics() {
         .with_writer(std::io::stderr)
         .without_time()
         .try_init();
-}
-
-/// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.
-pub fn report(err: &Error) {
-    crate::output::err!("{}", err.render());
-}
-
-/// Prints a decision's denial of a git command on stderr ([`Error::render_denial`]).
-pub fn report_denial(err: &Error) {
-    crate::output::err!("{}", err.render_denial());
 }
 
 #[cfg(test)]

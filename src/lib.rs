@@ -16,6 +16,7 @@
 //!
 //! `ARCHITECTURE.md` says which file holds which step and what may import what.
 
+pub mod act;
 pub mod action;
 pub mod assess;
 pub mod audit;
@@ -34,6 +35,7 @@ pub mod mcp;
 pub mod output;
 pub mod patterns;
 pub mod policy;
+pub mod pretool;
 pub mod process;
 pub mod shim;
 pub mod state_file;

@@ -499,16 +499,7 @@ fn built_in_settings() -> Settings {
     Settings {
         enforce: Enforce {
             actors: Actors::Agents,
-            agent_env: strings(&[
-                "WARD_AGENT",
-                "CLAUDECODE",
-                "CLAUDE_CODE_ENTRYPOINT",
-                "CODEX_SANDBOX",
-                "CURSOR_AGENT",
-                "GEMINI_CLI",
-                "OPENHANDS",
-                "GOOSE_SESSION",
-            ]),
+            agent_env: strings(crate::env::AGENT_MARKERS),
             allow_no_verify: false,
         },
         branches: Branches {
@@ -859,11 +850,15 @@ pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
 }
 
 /// Layer 2's path.
+/// `WARD_SYSTEM_POLICY` moves it for tests and people, never for agents.
 pub fn system_path() -> PathBuf {
-    crate::env::var(crate::env::WARD_SYSTEM_POLICY)
+    crate::env::knob(crate::env::WARD_SYSTEM_POLICY)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/etc/git-ward/policy.toml"))
+        .unwrap_or_else(|| PathBuf::from(SYSTEM_PATH))
 }
+
+/// Where the system layer lives on every machine.
+pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
 /// Layer 3's path.
 pub fn user_path() -> Option<PathBuf> {
@@ -876,6 +871,25 @@ pub fn user_path() -> Option<PathBuf> {
 /// Layer 5's path, inside the common git dir.
 pub fn local_path(common_dir: &Path) -> PathBuf {
     common_dir.join("ward").join("policy.toml")
+}
+
+/// The longest contract id.
+pub const MAX_CONTRACT_LEN: usize = 100;
+
+/// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
+/// letter or digit; also a valid branch name component for git (no `..`,
+/// no trailing `.` or `.lock`).
+pub fn valid_contract(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= MAX_CONTRACT_LEN
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && !id.contains("..")
+        && !id.ends_with('.')
+        && !id.ends_with(".lock")
 }
 
 #[cfg(test)]

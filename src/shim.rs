@@ -12,6 +12,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Instant, SystemTime};
 
+use crate::act::switch::{checkpoint_before_switch, checkpoint_failed, switch_to};
 use crate::action::{Action, RefOp, RefTarget};
 use crate::assess::{assess, Assessment};
 use crate::audit::{self, Record};
@@ -19,14 +20,17 @@ use crate::classify::{GitArgs, Globals};
 use crate::decide::{Head, Verdict};
 use crate::env;
 use crate::error::{exit, Error};
+use crate::facts::settings_cache::Quick;
+use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 use crate::git::{self, Git};
-use crate::hooks::quick::Quick;
-use crate::hooks::Dirs;
-use crate::invocation::{report, report_denial};
+use crate::output::{report, report_denial};
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {
+    // Whatever came through the shim is an agent's: marked before anything
+    // reads a knob (`env::knob`), so that none moves what the shim trusts.
+    env::mark_shim();
     let real = match Git::locate() {
         Ok(git) => git,
         Err(err) => {
@@ -336,7 +340,7 @@ fn journal_branch_writes(
 /// command line or in the environment (which could switch hooks off). The
 /// full road would allow it; this reaches the same answer without opening
 /// the repository or parsing the policy: the cached settings of
-/// `hooks::quick` say whether the policy reclassifies the command and
+/// `facts::settings_cache` say whether the policy reclassifies the command and
 /// whether reads are logged. Anything else returns `None`: the full road.
 fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) -> Option<u8> {
     let command = pre.rest.first()?.to_str()?;
@@ -408,8 +412,7 @@ fn fast_dirs(g: &Globals) -> Option<Dirs> {
 
 /// A doorway for git-ward's own calls in this repository, carrying the trace.
 fn internal_git(real: &Git, repo: &Repo, trace_id: &str, contract: Option<&str>) -> Git {
-    let mut g = real
-        .clone()
+    let mut g = facts::context::in_person_home(real.clone(), repo.common_dir())
         .detached_from_env()
         .env("GIT_DIR", repo.git_dir())
         .env(env::WARD_AGENT, "1")
@@ -457,7 +460,10 @@ fn base_record(
 /// Reports `err`, for which the command was not run, and ends its audit
 /// line as refused, with the error's exit code.
 fn unrun(dir: &std::path::Path, mut record: Record, clock: Instant, err: &Error) -> u8 {
-    report(err);
+    match err.is_denial() {
+        true => report_denial(err),
+        false => report(err),
+    }
     record.decision = "deny".into();
     record.denial_code = Some(err.code.as_str().to_string());
     finish(dir, record, clock, err.exit_code() as i32)
@@ -589,122 +595,27 @@ fn run_child(
 ) -> std::io::Result<std::process::ExitStatus> {
     export(Some(trace_id), contract);
     let mut child = Command::new(real.path()).args(args).spawn()?;
-    CHILD.store(child.id() as i32, Ordering::SeqCst);
+    forward_signals_to(child.id());
+    child.wait()
+}
+
+/// From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process
+/// go to the child `pid` instead.
+pub(crate) fn forward_signals_to(pid: u32) {
+    CHILD.store(pid as i32, Ordering::SeqCst);
     for sig in FORWARDED {
         // SAFETY: installing a handler that only calls kill(2).
         unsafe {
             libc::signal(sig, forward as *const () as libc::sighandler_t);
         }
     }
-    child.wait()
 }
 
 /// Dies of `sig` as the child did, so our parent sees the same status.
-fn reraise(sig: i32) {
+pub(crate) fn reraise(sig: i32) {
     // SAFETY: restoring the default disposition and raising a signal on ourselves.
     unsafe {
         libc::signal(sig, libc::SIG_DFL);
         libc::raise(sig);
     }
-}
-
-/// The refusal of a command whose checkpoint could not be taken.
-fn checkpoint_failed(action: &crate::action::Action, err: Error) -> Error {
-    Error::internal(format!(
-        "could not checkpoint before {}: {}",
-        action.operation(),
-        err.message
-    ))
-    .with_hint(match err.hint {
-        // A refusal that says what to do (work a checkpoint cannot hold).
-        Some(hint) => format!("nothing was run; {hint}"),
-        None => "nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry".into(),
-    })
-}
-
-/// Takes the checkpoint that makes the move to `branch` undoable, when
-/// the branch exists (locally or on a remote): the move changes files no
-/// journal line records. An error means nothing may run.
-pub(crate) fn checkpoint_before_switch(
-    git: &Git,
-    a: &Assessment,
-    branch: &str,
-    trace_id: &str,
-) -> Result<Option<String>, Error> {
-    let Some(repo) = a
-        .repo
-        .as_ref()
-        .filter(|_| branch_source(a, branch).is_some())
-    else {
-        return Ok(None);
-    };
-    let contract = a.facts.as_ref().and_then(|f| f.contract.as_deref());
-    crate::checkpoint::before_switch(
-        git,
-        repo,
-        a.policy.as_ref().ok().map(|p| &p.settings),
-        &a.action,
-        branch,
-        contract,
-        trace_id,
-    )
-    .map_err(|err| checkpoint_failed(&a.action, err))
-}
-
-/// Where an agent branch that exists already is: the local branch, or
-/// (none here) a remote's, from an earlier session in another clone.
-pub(crate) enum Source {
-    Local,
-    /// `<remote>/<branch>`: of the one remote that has it, else of `origin`.
-    Remote(String),
-}
-
-/// Where `branch` exists, if it does.
-pub(crate) fn branch_source(a: &Assessment, branch: &str) -> Option<Source> {
-    let repo = a.repo.as_ref()?;
-    if repo.ref_target(&format!("refs/heads/{branch}")).is_some() {
-        return Some(Source::Local);
-    }
-    let remotes: Vec<String> = repo
-        .remotes()
-        .into_iter()
-        .filter(|r| {
-            repo.ref_target(&format!("refs/remotes/{r}/{branch}"))
-                .is_some()
-        })
-        .collect();
-    let remote = match remotes.as_slice() {
-        [one] => one,
-        more => more.iter().find(|r| *r == "origin")?,
-    };
-    Some(Source::Remote(format!("{remote}/{branch}")))
-}
-
-/// Moves to `branch` before the command runs: creates it at HEAD, or checks
-/// out the existing one carrying the working tree and the index (made from
-/// a remote's, tracking it, where only a remote has it). If carrying the
-/// changes would conflict, git refuses and nothing is lost: we deny.
-pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
-    let unborn = matches!(
-        a.facts.as_ref().and_then(|f| f.head.as_ref()),
-        Some(Head::Unborn(_))
-    );
-    let out = match branch_source(a, branch) {
-        Some(Source::Local) => git.output(["checkout", "--quiet", branch])?,
-        // On an unborn branch too: the staged files come along.
-        Some(Source::Remote(start)) => {
-            git.output(["checkout", "--quiet", "--track", "-b", branch, &start])?
-        }
-        None if unborn => git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?,
-        // Its own branch: no upstream from `branch.autoSetupMerge`
-        // (`inherit` would give it the protected branch's).
-        None => git.output(["checkout", "--quiet", "--no-track", "-b", branch])?,
-    };
-    if out.status.success() {
-        return Ok(());
-    }
-    Err(crate::decide::switch_refused(
-        branch,
-        &String::from_utf8_lossy(&out.stderr),
-    ))
 }

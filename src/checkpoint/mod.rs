@@ -25,13 +25,13 @@
 //! - [`lost`]: commits only reflogs keep, kept before they are expired;
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `in_tree`: paths in the working tree the kernel takes, however deep;
-//! - `cmd`, `rollback`, `undo`, `turn`: one command each, with `suite`
-//!   (a turn's test command, killed whole when it ends or is stopped).
+//! - `rollback`, `undo`: the steps of a restore and of an undo, which the
+//!   commands of the same names (in `commands/`) run; `suite`: a turn's
+//!   test command, killed whole when it ends or is stopped.
 
 mod before;
-mod busy;
+pub(crate) mod busy;
 pub mod clean;
-pub mod cmd;
 pub mod cquote;
 pub mod direct;
 pub mod ignored;
@@ -46,8 +46,7 @@ pub mod snapshot;
 pub mod stash;
 pub mod status;
 pub mod store;
-mod suite;
-pub mod turn;
+pub(crate) mod suite;
 pub mod undo;
 mod unheld;
 pub mod worktree;
@@ -103,7 +102,7 @@ impl<'r> Ctx<'r> {
         let git_dir = absolute(repo.git_dir());
         let common_dir = absolute(repo.common_dir());
         let seconds = settings.timeouts.git_seconds.max(1);
-        let git = git
+        let git = crate::facts::context::in_person_home(git, &common_dir)
             .detached_from_env()
             .env("GIT_DIR", &git_dir)
             .env("GIT_WORK_TREE", &workdir)

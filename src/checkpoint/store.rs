@@ -720,6 +720,14 @@ pub fn exclude_decoration(ctx: &Ctx) {
     }
 }
 
+/// A short commit id; a symbolic value (`ref:refs/heads/x`) whole.
+pub fn short(id: &str) -> &str {
+    if id.starts_with("ref:") {
+        return id;
+    }
+    id.get(..8).unwrap_or(id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

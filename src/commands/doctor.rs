@@ -1,9 +1,10 @@
 //! `git ward doctor`: checks the installation, one line per check.
 
 use crate::error::{exit, Result};
+use crate::facts::install_record::{self, same_file};
 use crate::facts::{self, Repo};
 use crate::git::Git;
-use crate::hooks::install::{self, same_file};
+use crate::hooks::install;
 use std::path::Path;
 
 /// Check the installation: the binary, the shim first on PATH and the real
@@ -65,7 +66,7 @@ pub fn parse_git_version(text: &str) -> Option<(u32, u32)> {
 /// PATH as the shell that started git-ward set it: run as `git ward`,
 /// git has put its own exec path (`GIT_EXEC_PATH`) in front, which holds
 /// a `git` of its own.
-fn agents_path() -> Option<std::ffi::OsString> {
+pub(crate) fn agents_path() -> Option<std::ffi::OsString> {
     let path = std::env::var_os("PATH")?;
     let Some(exec) = std::env::var_os("GIT_EXEC_PATH") else {
         return Some(path);
@@ -91,7 +92,7 @@ fn checks(fix: bool) -> Vec<Check> {
         None,
     ));
 
-    let shim_hint = crate::hooks::install::default_shim_dir().map(|d| {
+    let shim_hint = crate::commands::install::default_shim_dir().map(|d| {
         format!(
             "put the shim first on the agent's PATH: export PATH=\"{}:$PATH\" (create it with `git ward install --shim`)",
             d.display()
@@ -156,6 +157,10 @@ fn checks(fix: bool) -> Vec<Check> {
             None,
         )),
         Some(repo) => {
+            if !install_record::installed_hooks(repo).is_empty() {
+                // The home whose config files are the person's own (SECURITY.md).
+                facts::context::record_config_home_once(repo.common_dir());
+            }
             out.push(hooks_check(repo, me.as_deref(), fix));
             if let Some(place) = hooks_place_check() {
                 out.push(place);
@@ -249,7 +254,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     // What a plain `git ward install` would add: the client hooks, in a
     // working repository.
     let not_installed = |repo: &Repo| -> Vec<&str> {
-        let installed = install::installed_hooks(repo);
+        let installed = install_record::installed_hooks(repo);
         let wanted = if bare { &[][..] } else { install::CLIENT_HOOKS };
         wanted
             .iter()
@@ -267,7 +272,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     // Hooks that git does not run because core.hooksPath points
     // elsewhere are not fixed by installing again here; installing
     // into that directory is the user's call (`install --force`).
-    let elsewhere = install::hooks_run_elsewhere(repo).is_some();
+    let elsewhere = install_record::hooks_run_elsewhere(repo).is_some();
     if fix && !problems.is_empty() && !elsewhere && reinstall(repo, me, true, bare).is_ok() {
         problems = install::health(repo);
     }
@@ -306,7 +311,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
         };
         return check("hooks", Level::Fail, problems.join("; "), Some(hint.into()));
     }
-    let detail = if bare && install::installed_hooks(repo).is_empty() {
+    let detail = if bare && install_record::installed_hooks(repo).is_empty() {
         "none in this bare repository (pre-receive, for pushes, is optional: `git ward install --server`)"
     } else {
         "installed and current"

@@ -41,7 +41,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     // A move onto an agent branch that exists (here or on a remote) is
     // checkpointed first, so that undo can put the work back.
     let switch_checkpoint = match &a.decision.verdict {
-        Verdict::Switch(b) => crate::shim::branch_source(&a, b).is_some(),
+        Verdict::Switch(b) => crate::act::switch::branch_source(&a, b).is_some(),
         _ => false,
     };
     let (verdict, code, hint, switch_to) = match &a.decision.verdict {
