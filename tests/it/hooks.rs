@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::common::{sibling, TestRepo};
+use crate::tools;
 
 const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
 const CLAUDE: &[(&str, &str)] = &[("CLAUDECODE", "1")];
@@ -452,10 +453,7 @@ fn chained_hooks_run_or_are_skipped_as_git_would() {
 
 #[test]
 fn a_real_pre_commit_framework_hook_keeps_running() {
-    let Ok(pre_commit) = which::which("pre-commit") else {
-        eprintln!("pre-commit is not installed; skipping");
-        return;
-    };
+    let pre_commit = tools::bin("pre-commit");
     let repo = TestRepo::new();
     repo.write(
         ".pre-commit-config.yaml",

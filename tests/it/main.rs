@@ -31,6 +31,7 @@ mod robust;
 mod rollback;
 mod security_limits;
 mod shim;
+mod tools;
 mod tracking;
 mod undo;
 mod undo_state;

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::common::{real_git, sibling, ward_bin, TestRepo};
+use crate::tools;
 
 /// The environment that runs git-ward and the test's git.
 fn command(repo: &TestRepo, program: &std::path::Path) -> Command {
@@ -54,17 +55,7 @@ fn prepared() -> TestRepo {
 fn the_python_sdk_client_drives_every_tool() {
     let repo = prepared();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py");
-    // Resolved on the test's own PATH: the driver's PATH puts the git under test first.
-    let python = which::which("python3").expect("python3 on PATH");
-    let probe = Command::new(&python)
-        .args(["-c", "import mcp"])
-        .output()
-        .expect("python3 on PATH");
-    assert!(
-        probe.status.success(),
-        "the MCP Python SDK is missing: `pip install mcp` (CI installs it)\n{}",
-        String::from_utf8_lossy(&probe.stderr)
-    );
+    let python = tools::python();
     let out = command(&repo, &python)
         .args([
             script.as_ref(),
