@@ -48,6 +48,10 @@ pub const WARD_OWN_FD: &str = "WARD_OWN_FD";
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// The user data directory (`~/.local/share` when unset): the shim directory lives there.
 pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+/// The harness an agent runs in, for the `{agent}` of `commit.assisted_by`.
+pub const WARD_AGENT_NAME: &str = "WARD_AGENT_NAME";
+/// The model an agent runs, for the `{model}` of `commit.assisted_by`.
+pub const WARD_AGENT_MODEL: &str = "WARD_AGENT_MODEL";
 /// The user's home directory.
 pub const HOME: &str = "HOME";
 

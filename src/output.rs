@@ -42,3 +42,13 @@ macro_rules! errln {
 }
 
 pub(crate) use {err, errln, out, outln};
+
+/// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.
+pub fn report(err: &crate::error::Error) {
+    err!("{}", err.render());
+}
+
+/// Prints a decision's denial of a git command on stderr ([`crate::error::Error::render_denial`]).
+pub fn report_denial(err: &crate::error::Error) {
+    err!("{}", err.render_denial());
+}

@@ -20,8 +20,8 @@ try:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp.shared import exceptions as mcp_exceptions
-except ImportError as err:  # CI installs it; a local run needs `pip install mcp`
-    print(f"cannot import the MCP Python SDK ({err}): run `pip install mcp`", file=sys.stderr)
+except ImportError as err:  # tests/it/tools.rs installs it into the test venv
+    print(f"cannot import the MCP Python SDK ({err}): run it with tools::python()", file=sys.stderr)
     sys.exit(2)
 
 # The SDK renamed a few things between major versions; accept both spellings.

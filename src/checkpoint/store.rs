@@ -598,12 +598,12 @@ pub fn changed(ctx: &Ctx, cp: &Checkpoint) -> Option<String> {
         None => Some(format!(
             "git-ward has no record of making checkpoint {} (commit {}): it was written by something else, or by a git-ward that kept no record",
             cp.id,
-            short(&cp.commit)
+            short12(&cp.commit)
         )),
     }
 }
 
-fn short(id: &str) -> &str {
+fn short12(id: &str) -> &str {
     id.get(..12).unwrap_or(id)
 }
 
@@ -758,6 +758,14 @@ pub fn exclude_decoration(ctx: &Ctx) {
             "refs/ward/",
         ]);
     }
+}
+
+/// A short commit id; a symbolic value (`ref:refs/heads/x`) whole.
+pub fn short(id: &str) -> &str {
+    if id.starts_with("ref:") {
+        return id;
+    }
+    id.get(..8).unwrap_or(id)
 }
 
 #[cfg(test)]

@@ -187,7 +187,7 @@ pub fn takes_team_layer(
     if actor != Actor::Agent || !binds(policy, actor) {
         return None;
     }
-    let order = crate::facts::literal_branches(policy.protected_patterns());
+    let order = crate::patterns::literal_branches(policy.protected_patterns());
     let (new, now) = (
         order.iter().position(|b| b == branch)?,
         order.iter().position(|b| b == team)?,
@@ -409,6 +409,9 @@ fn decide_replacement(
 ) -> Decision {
     if !change.changes() || change.new.is_none() {
         return Decision::allow("no replacement is made");
+    }
+    if !policy.protects_anything() {
+        return Decision::allow("the policy protects no ref a replacement could stand in for");
     }
     if !binds(policy, actor) {
         return Decision::allow(BINDS_AGENTS_ONLY);
@@ -724,9 +727,9 @@ fn fills<'a>(text: &'a str, template: &str) -> Option<&'a str> {
     let rest = text.strip_prefix(prefix)?;
     rest.char_indices()
         .map(|(at, c)| at + c.len_utf8())
-        .take(crate::facts::MAX_CONTRACT_LEN)
+        .take(crate::policy::MAX_CONTRACT_LEN)
         .map(|end| &rest[..end])
-        .find(|id| crate::facts::valid_contract(id) && text == template.replace("{contract}", id))
+        .find(|id| crate::policy::valid_contract(id) && text == template.replace("{contract}", id))
 }
 
 fn display(refname: &str) -> String {

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::common::{real_git, sibling, ward_bin, TestRepo};
+use crate::tools;
 
 /// The environment that runs git-ward and the test's git.
 fn command(repo: &TestRepo, program: &std::path::Path) -> Command {
@@ -54,17 +55,7 @@ fn prepared() -> TestRepo {
 fn the_python_sdk_client_drives_every_tool() {
     let repo = prepared();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py");
-    // Resolved on the test's own PATH: the driver's PATH puts the git under test first.
-    let python = which::which("python3").expect("python3 on PATH");
-    let probe = Command::new(&python)
-        .args(["-c", "import mcp"])
-        .output()
-        .expect("python3 on PATH");
-    assert!(
-        probe.status.success(),
-        "the MCP Python SDK is missing: `pip install mcp` (CI installs it)\n{}",
-        String::from_utf8_lossy(&probe.stderr)
-    );
+    let python = tools::python();
     let out = command(&repo, &python)
         .args([
             script.as_ref(),
@@ -443,10 +434,17 @@ fn the_integration_guide_entries_parse_and_start_this_server() {
     let v: Value = serde_json::from_str(&json_blocks[0]).unwrap();
     assert_eq!(v["mcpServers"]["git-ward"]["command"], "git-ward");
     assert_eq!(v["mcpServers"]["git-ward"]["args"], json!(["mcp"]));
-    let toml_blocks = blocks("toml");
-    assert_eq!(toml_blocks.len(), 1);
-    let t: toml::Table = toml::from_str(&toml_blocks[0]).unwrap();
-    let server = &t["mcp_servers"]["git-ward"];
+    // Every TOML block reads; the one with a server table is Codex's entry.
+    let toml_blocks: Vec<toml::Table> = blocks("toml")
+        .iter()
+        .map(|b| toml::from_str(b).unwrap())
+        .collect();
+    let servers: Vec<_> = toml_blocks
+        .iter()
+        .filter(|t| t.contains_key("mcp_servers"))
+        .collect();
+    assert_eq!(servers.len(), 1);
+    let server = &servers[0]["mcp_servers"]["git-ward"];
     assert_eq!(server["command"].as_str(), Some("git-ward"));
     assert_eq!(server["args"][0].as_str(), Some("mcp"));
     // The server those entries start answers `initialize` as git-ward.

@@ -916,7 +916,7 @@ fn a_stash_over_a_staged_deletion_or_ignored_files_loses_nothing() {
     std::fs::remove_file(repo.dir.join("g")).unwrap();
     repo.write("g/run.log", "ignored work\n");
     repo.shim_env(["stash", "-q"], C1)
-        .code(3)
+        .code(1)
         .stderr_has("stash would delete ignored files where tracked paths were")
         .stderr_has("g/run.log");
     assert_eq!(repo.read("g/run.log").as_deref(), Some("ignored work\n"));
@@ -1251,7 +1251,7 @@ fn files_inside_a_nested_repository_are_never_overwritten_or_removed() {
         &["reset", "-q", "--hard", "agent/other"],
     ] {
         repo.shim_env(args, C1)
-            .code(3)
+            .code(1)
             .stderr_has("nested/, a nested repository")
             .stderr_has("hint: nothing was run;");
         assert_eq!(
@@ -1305,7 +1305,7 @@ fn a_nested_repository_is_never_cleaned_away() {
     let before = repo.state();
     for args in [&["clean", "-ffdx"][..], &["clean", "-f", "-f", "-d"]] {
         repo.shim_env(args, C1)
-            .code(3)
+            .code(1)
             .stderr_has("nested repositor")
             .stderr_has("vendor/lib/")
             .stderr_has("hint:");
@@ -1350,7 +1350,7 @@ fn work_inside_a_submodule_is_refused_not_lost() {
         &["rm", "-q", "-r", "-f", "sub"],
     ] {
         repo.shim_env(args, C1)
-            .code(3)
+            .code(1)
             .stderr_has("uncommitted work in submodule sub,")
             .stderr_has("hint: nothing was run; commit or stash it inside the submodule first");
         assert_eq!(
@@ -1374,7 +1374,7 @@ fn work_inside_a_submodule_is_refused_not_lost() {
         &["submodule", "deinit", "-f", "sub"][..],
         &["rm", "-rf", "sub"],
     ] {
-        repo.shim_env(args, C1).code(3).stderr_has("submodule sub,");
+        repo.shim_env(args, C1).code(1).stderr_has("submodule sub,");
         assert!(repo.read("sub/notes.txt").is_some(), "{args:?}");
     }
     std::fs::remove_file(repo.dir.join("sub/notes.txt")).unwrap();
@@ -1383,7 +1383,7 @@ fn work_inside_a_submodule_is_refused_not_lost() {
     repo.write(".git/modules/sub/info/exclude", ".env\n");
     repo.write("sub/.env", "SECRET=1\n");
     repo.shim_env(["rm", "-q", "-rf", "sub"], C1)
-        .code(3)
+        .code(1)
         .stderr_has("sub/.env");
     assert_eq!(repo.read("sub/.env").as_deref(), Some("SECRET=1\n"));
     std::fs::remove_file(repo.dir.join("sub/.env")).unwrap();
