@@ -20,9 +20,15 @@ use std::process::ExitStatus;
 
 /// Options after which the shim leaves a fetch as written: it is atomic
 /// already, fetches from several remotes (each in a git of its own), reads
-/// its refspecs from stdin, changes nothing, or asks for help.
+/// its refspecs from stdin, changes nothing, asks for help, or prunes (an
+/// atomic fetch that prunes fails where git's own resolves a D/F conflict
+/// between a pruned ref and a new one).
 const AS_WRITTEN: &[&str] = &[
     "--atomic",
+    "--prune",
+    "--prune-tags",
+    "-p",
+    "-P",
     "--no-atomic",
     "--dry-run",
     "--all",
@@ -109,6 +115,9 @@ mod tests {
             &["fetch", "--all"],
             &["fetch", "--multiple", "a", "b"],
             &["fetch", "--stdin", "origin"],
+            &["fetch", "--prune", "origin"],
+            &["fetch", "-p", "origin"],
+            &["fetch", "--prune-tags", "origin"],
             &["pull"],
         ] {
             let args = argv(words);
