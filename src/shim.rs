@@ -651,6 +651,16 @@ fn run_fetch(
     contract: Option<&str>,
 ) -> std::io::Result<std::process::ExitStatus> {
     use std::io::Write;
+    // The reflog says what the agent typed, as git would without `--atomic`.
+    if std::env::var_os("GIT_REFLOG_ACTION").is_none() {
+        let at = args.iter().zip(atomic).position(|(a, b)| a != b);
+        let mut rla = OsString::from("fetch");
+        for word in &args[at.unwrap_or(args.len())..] {
+            rla.push(" ");
+            rla.push(word);
+        }
+        std::env::set_var("GIT_REFLOG_ACTION", rla);
+    }
     let (status, stderr) = spawn_child(real, atomic, trace_id, contract, true)?;
     if fetch::again(&status, &stderr) {
         return run_child(real, args, trace_id, contract);
