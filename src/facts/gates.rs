@@ -15,12 +15,11 @@
 //! that only ever skips reading, kept only when every gate is git-ward's
 //! own file).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Repo;
 
-/// The line that marks a hook script as git-ward's.
-pub const MARKER: &str = "# git-ward hook:";
+pub(crate) use super::install_record::{ours, runs_hooks_from};
 
 /// The hooks that refuse something (the footer hooks only add a line).
 pub const GATES: &[&str] = &["pre-commit", "pre-push", "reference-transaction"];
@@ -28,27 +27,8 @@ pub const GATES: &[&str] = &["pre-commit", "pre-push", "reference-transaction"];
 /// How much of a foreign hook is read to tell what it runs.
 const HEAD_BYTES: usize = 16 * 1024;
 
-/// A hook file of git-ward's, from one look at it: `Some(program)` for the
-/// `#!` form (the program it starts), `Some(None)` for the other forms,
-/// `None` when it is not git-ward's (or not there).
-pub fn ours(path: &Path) -> Option<Option<PathBuf>> {
-    if let Ok(target) = std::fs::read_link(path) {
-        let named = target
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
-        return named.then_some(None);
-    }
-    let text = head_text(path)?;
-    let mut lines = text.lines();
-    let first = lines.next()?;
-    lines.next()?.starts_with(MARKER).then(|| {
-        let program = first.strip_prefix("#!")?.strip_suffix(" hook")?;
-        Some(PathBuf::from(program))
-    })
-}
-
 /// The first bytes of a regular file (or what a link names), as text.
-fn head_text(path: &Path) -> Option<String> {
+pub(crate) fn head_text(path: &Path) -> Option<String> {
     use std::io::Read;
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() {
@@ -61,20 +41,6 @@ fn head_text(path: &Path) -> Option<String> {
         .read_to_end(&mut buf)
         .ok()?;
     Some(String::from_utf8_lossy(&buf).into_owned())
-}
-
-/// Where git runs this repository's hooks, from its config:
-/// `core.hooksPath` (relative: from the top of the working tree, where
-/// git runs hooks), else `<git-common-dir>/hooks`. `None` when the value
-/// starts with `~/` and HOME is not set.
-pub fn runs_hooks_from(repo: &Repo) -> Option<PathBuf> {
-    let Some((value, _)) = repo.hooks_path() else {
-        return Some(repo.common_dir().join("hooks"));
-    };
-    Some(match value.strip_prefix("~/") {
-        Some(rest) => PathBuf::from(crate::env::var(crate::env::HOME)?).join(rest),
-        None => repo.workdir().unwrap_or(repo.git_dir()).join(&value),
-    })
 }
 
 /// The hooks the install record names (`<git-common-dir>/ward/install.json`):

@@ -165,7 +165,7 @@ pub(crate) fn ours(path: &Path) -> Option<Option<PathBuf>> {
             .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
         return named.then_some(None);
     }
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = super::gates::head_text(path)?;
     let mut lines = text.lines();
     let first = lines.next()?;
     lines.next()?.starts_with(MARKER).then(|| {
