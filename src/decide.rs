@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::action::{Action, CheckoutTarget, Effect, RefOp, RefTarget};
 use crate::error::{Code, Error};
 use crate::policy::{short_name, Actors, CapabilityFor, Policy, UnknownAs};
+pub use pointers::Pointers;
 
 /// Who runs the command (SPEC section 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -62,8 +63,14 @@ pub struct Facts {
     pub contract_from_env: bool,
     /// `None` outside a repository.
     pub head: Option<Head>,
-    /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
+    /// The command's context switches hooks off (`GIT_CONFIG_*` carrying
+    /// `core.hooksPath`, a config file or repository pointer the
+    /// environment names: [`crate::facts::context::resolve`]).
     pub env_hooks_off: Option<String>,
+    /// Repository pointers of the environment that lead away from the
+    /// repository's own object store or index (read for an agent's
+    /// command that changes something).
+    pub pointers: Pointers,
     /// A gate hook git-ward installed is no longer the one git runs (nor
     /// run by it): how, as a clause ([`crate::facts::gates::replaced`]).
     pub gates_replaced: Option<String>,
@@ -141,6 +148,7 @@ impl Facts {
             contract_from_env: false,
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
+            pointers: Pointers::default(),
             gates_replaced: None,
             drift: Vec::new(),
             writes_guarded: None,
@@ -580,6 +588,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
                 "enforce.allow_no_verify",
             );
         }
+    }
+
+    let changes = effective_effect(policy, action) != Effect::Read;
+    if let Some(d) = pointers::deny(action, &facts.pointers, facts.actor, changes) {
+        return d;
     }
 
     // Another hook manager replaced a gate: the hooks check nothing.
@@ -1142,6 +1155,7 @@ mod tests;
 
 pub mod attribution;
 pub mod lanes;
+pub mod pointers;
 pub mod reach;
 pub mod refs;
 pub mod unheld;

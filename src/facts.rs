@@ -20,6 +20,7 @@ pub mod drift;
 pub mod gates;
 pub mod install_record;
 pub mod lease;
+pub mod pointers;
 mod reach;
 pub mod refstore;
 mod repo;
@@ -233,6 +234,24 @@ fn hooks_path_in(path: &Path, depth: usize, found: &mut Option<(String, PathBuf)
             }
         }
     }
+}
+
+/// `core.hooksPath` that config from the environment sets for this
+/// command: its pairs ([`env_config`]), or the files it names
+/// ([`env_file_hooks_path`]); as a clause.
+pub fn env_hooks_off() -> Option<String> {
+    env_config()
+        .into_iter()
+        .find(|(k, _)| k == "core.hookspath")
+        .map(|(_, v)| format!("core.hooksPath={v} from the environment"))
+        .or_else(|| {
+            env_file_hooks_path().map(|(v, file)| {
+                format!(
+                    "core.hooksPath={v} from {}, a config file the environment names",
+                    file.display()
+                )
+            })
+        })
 }
 
 /// Hooks switched off by a git directory made by hand: one that names the
@@ -712,24 +731,13 @@ pub fn gather_at(
     let contract = contract(repo)?;
     let contract_from_env = matches!(contract, Some((_, ContractSource::Env)));
     let contract = contract.map(|(id, _)| id);
-    let env_hooks_off = env_config()
-        .into_iter()
-        .find(|(k, _)| k == "core.hookspath")
-        .map(|(_, v)| format!("core.hooksPath={v} from the environment"))
-        .or_else(|| {
-            env_file_hooks_path().map(|(v, file)| {
-                format!(
-                    "core.hooksPath={v} from {}, a config file the environment names",
-                    file.display()
-                )
-            })
-        });
     Ok(Facts {
         actor: actor(policy, via_shim),
         contract,
         contract_from_env,
         head,
-        env_hooks_off,
+        env_hooks_off: None,
+        pointers: crate::decide::Pointers::default(),
         gates_replaced: None,
         drift: Vec::new(),
         writes_guarded: None,

@@ -22,6 +22,7 @@ mod hooks_footer;
 mod hooks_server;
 mod layers;
 mod mcp;
+mod pointers;
 mod policy;
 mod pretool;
 mod reftable;
