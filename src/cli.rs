@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::error::{exit, Result};
 
@@ -54,6 +54,11 @@ pub enum Command {
     Mcp(crate::mcp::McpArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
+    /// Print a completion script for bash, zsh or fish.
+    Completions(crate::commands::help::CompletionsArgs),
+    /// Write the man pages into a directory (what ./install runs).
+    #[command(hide = true)]
+    Man(crate::commands::help::ManArgs),
     /// Run a hook (what installed hooks call).
     #[command(hide = true)]
     Hook {
@@ -63,18 +68,43 @@ pub enum Command {
     },
 }
 
+/// The tool's command line definition: [`Cli`], with every command that
+/// has commands of its own (`policy`, `contract`) listing them when given
+/// none. Parsing, completions and man pages all use it.
+pub fn command() -> clap::Command {
+    fn groups_list_their_commands(cmd: clap::Command) -> clap::Command {
+        let cmd = if cmd.has_subcommands() {
+            cmd.arg_required_else_help(true)
+        } else {
+            cmd
+        };
+        cmd.mut_subcommands(groups_list_their_commands)
+    }
+    groups_list_their_commands(Cli::command())
+}
+
 /// Parses the tool's argv and runs the command. Returns the exit code.
 pub fn run(argv: Vec<OsString>) -> Result<u8> {
     let json = asks_for_json(&argv);
-    let cli = match Cli::try_parse_from(argv) {
+    let parsed = command()
+        .try_get_matches_from(argv)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // `--help`, `--version`: what was asked for, on stdout.
             let _ = e.print();
             return Ok(exit::OK);
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `git ward`, `git ward policy`: the commands there are, on
+            // stderr with exit 2, as clap and git do.
+            let _ = e.print();
+            return Ok(exit::INVALID);
+        }
         Err(e) => {
-            // clap's first paragraph, on one line: what is wrong; then
+            // clap's first paragraph, on one line: what is wrong; its
+            // suggestion ("a similar subcommand exists") as the hint; then
             // its usage line.
             let text = e.render().to_string();
             let what: Vec<&str> = text
@@ -83,10 +113,17 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
                 .map(str::trim)
                 .collect();
             let what = what.join(" ");
-            let err = crate::error::Error::invalid(
-                what.strip_prefix("error: ").unwrap_or(&what),
-                "see the command's usage with --help",
-            );
+            let tips: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("tip: "))
+                .collect();
+            let hint = if tips.is_empty() {
+                "see the command's usage with --help".to_string()
+            } else {
+                tips.join("; ")
+            };
+            let err =
+                crate::error::Error::invalid(what.strip_prefix("error: ").unwrap_or(&what), hint);
             if json {
                 crate::output::outln!("{}", err.to_json());
             } else {
@@ -120,6 +157,8 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Demo(args) => crate::commands::demo::run(args),
+        Command::Completions(args) => finish(false, crate::commands::help::completions(args)),
+        Command::Man(args) => finish(false, crate::commands::help::man(args)),
         // A hook that fails refuses the git command that ran it.
         Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
             Err(err) => {
@@ -191,7 +230,6 @@ pub fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Resu
 mod tests {
     #[test]
     fn clap_definition_is_consistent() {
-        use clap::CommandFactory;
-        super::Cli::command().debug_assert();
+        super::command().debug_assert();
     }
 }

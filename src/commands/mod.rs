@@ -5,6 +5,7 @@ pub mod contract;
 pub mod demo;
 pub mod doctor;
 pub mod explain;
+pub mod help;
 pub mod init;
 pub mod policy;
 pub mod save;
