@@ -12,6 +12,7 @@ mod hooks;
 mod hooks_footer;
 mod hooks_server;
 mod mcp;
+mod output;
 mod policy;
 mod readme;
 mod reftable;

@@ -1,0 +1,53 @@
+//! Output a person reads: the shim's checkpoint line, doctor's hints.
+
+use crate::common::TestRepo;
+
+const AGENT: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
+
+#[test]
+fn the_shim_says_which_checkpoint_it_took_and_how_to_undo() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feat"]).ok();
+    repo.write("README", "an hour of work\n");
+    repo.shim_env(["reset", "-q", "--hard"], AGENT)
+        .ok()
+        .stderr_has("ward: checkpoint chk-c1-1 saved your changes; undo with git ward undo --yes");
+    // Nothing to lose, nothing said.
+    let run = repo.shim_env(["reset", "-q", "--hard"], AGENT).ok();
+    assert!(!run.stderr.contains("checkpoint"), "{}", run.stderr);
+}
+
+#[test]
+fn doctor_gives_each_hint_once_and_changes_nothing_without_fix() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.ward(["install", "--shim"]).ok();
+    for hook in ["pre-commit", "commit-msg", "pre-push"] {
+        std::fs::write(
+            repo.dir.join(".git/hooks").join(hook),
+            "#!/bin/sh\nexit 0\n",
+        )
+        .unwrap();
+    }
+    let audit = repo.dir.join(".git/ward/audit");
+    if audit.exists() {
+        std::fs::remove_dir_all(&audit).unwrap();
+    }
+    let run = repo.ward(["doctor"]).code(3);
+    assert_eq!(
+        run.stdout.matches("doctor --fix").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("pre-push hook was replaced"),
+        "{}",
+        run.stdout
+    );
+    // The shim exists: no hint to create it.
+    assert!(!run.stdout.contains("install --shim"), "{}", run.stdout);
+    assert!(!audit.exists(), "doctor created {}", audit.display());
+    repo.ward(["doctor", "--fix"]).ok();
+    assert!(audit.exists());
+}
