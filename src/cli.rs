@@ -69,11 +69,11 @@ pub enum Command {
 }
 
 /// The tool's command line definition: [`Cli`], with every command that
-/// has commands of its own (`policy`, `contract`) listing them when given
-/// none. Parsing, completions and man pages all use it.
+/// needs a command of its own (`policy`, `contract`) listing them when
+/// given none. Parsing, completions and man pages all use it.
 pub fn command() -> clap::Command {
     fn groups_list_their_commands(cmd: clap::Command) -> clap::Command {
-        let cmd = if cmd.has_subcommands() {
+        let cmd = if cmd.is_subcommand_required_set() {
             cmd.arg_required_else_help(true)
         } else {
             cmd

@@ -37,4 +37,5 @@ pub mod policy;
 pub mod process;
 pub mod shim;
 pub mod state_file;
+pub mod table;
 pub mod team_cache;

@@ -51,3 +51,31 @@ fn doctor_gives_each_hint_once_and_changes_nothing_without_fix() {
     repo.ward(["doctor", "--fix"]).ok();
     assert!(audit.exists());
 }
+
+/// Columns fit their content: a long branch name pushes the next column
+/// along in every row, and the header with it.
+#[test]
+fn the_checkpoint_table_aligns_long_branch_names() {
+    let repo = TestRepo::new();
+    repo.git([
+        "switch",
+        "-q",
+        "-c",
+        "agent/a-rather-long-branch-name-indeed",
+    ])
+    .ok();
+    repo.write("README", "one\n");
+    repo.checkpoint("one");
+    repo.git(["switch", "-q", "-c", "b"]).ok();
+    repo.write("README", "two\n");
+    repo.checkpoint("two");
+    let text = repo.ward(["checkpoints"]).ok().stdout;
+    let lines: Vec<&str> = text.lines().collect();
+    let head = lines[0].find("HEAD").unwrap();
+    let contract = lines[0].find("CONTRACT").unwrap();
+    for line in &lines[1..] {
+        assert_eq!(line.as_bytes()[head - 1], b' ', "{text}");
+        assert_ne!(line.as_bytes()[head], b' ', "{text}");
+        assert_eq!(&line[contract..contract + 1], "-", "{text}");
+    }
+}
