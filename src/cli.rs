@@ -59,6 +59,8 @@ pub enum Command {
     /// Write the man pages into a directory (what ./install runs).
     #[command(hide = true)]
     Man(crate::commands::help::ManArgs),
+    /// Answer an agent harness's pre-tool hook (its JSON on stdin).
+    Pretool(crate::commands::pretool::PretoolArgs),
     /// Run a hook (what installed hooks call).
     #[command(hide = true)]
     Hook {
@@ -159,6 +161,11 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Demo(args) => crate::commands::demo::run(args),
         Command::Completions(args) => finish(false, crate::commands::help::completions(args)),
         Command::Man(args) => finish(false, crate::commands::help::man(args)),
+        Command::Pretool(args) => {
+            let outcome = crate::commands::pretool::run(args);
+            crate::output::out!("{}", outcome.stdout);
+            Ok(outcome.code)
+        }
         // A hook that fails refuses the git command that ran it.
         Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
             Err(err) => {

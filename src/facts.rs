@@ -13,7 +13,14 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+mod dirs;
+pub mod discover;
+pub mod refstore;
 mod repo;
+pub mod settings_cache;
+pub mod tracking;
+pub(crate) use dirs::path_in_file;
+pub use dirs::Dirs;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one

@@ -34,6 +34,7 @@ pub mod mcp;
 pub mod output;
 pub mod patterns;
 pub mod policy;
+pub mod pretool;
 pub mod process;
 pub mod shim;
 pub mod state_file;

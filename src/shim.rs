@@ -19,10 +19,10 @@ use crate::classify::{GitArgs, Globals};
 use crate::decide::{Head, Verdict};
 use crate::env;
 use crate::error::{exit, Error};
+use crate::facts::settings_cache::Quick;
+use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 use crate::git::{self, Git};
-use crate::hooks::quick::Quick;
-use crate::hooks::Dirs;
 use crate::invocation::{report, report_denial};
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
@@ -339,7 +339,7 @@ fn journal_branch_writes(
 /// command line or in the environment (which could switch hooks off). The
 /// full road would allow it; this reaches the same answer without opening
 /// the repository or parsing the policy: the cached settings of
-/// `hooks::quick` say whether the policy reclassifies the command and
+/// `facts::settings_cache` say whether the policy reclassifies the command and
 /// whether reads are logged. Anything else returns `None`: the full road.
 fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) -> Option<u8> {
     let command = pre.rest.first()?.to_str()?;

@@ -65,7 +65,7 @@ pub fn parse_git_version(text: &str) -> Option<(u32, u32)> {
 /// PATH as the shell that started git-ward set it: run as `git ward`,
 /// git has put its own exec path (`GIT_EXEC_PATH`) in front, which holds
 /// a `git` of its own.
-fn agents_path() -> Option<std::ffi::OsString> {
+pub(crate) fn agents_path() -> Option<std::ffi::OsString> {
     let path = std::env::var_os("PATH")?;
     let Some(exec) = std::env::var_os("GIT_EXEC_PATH") else {
         return Some(path);

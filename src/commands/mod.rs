@@ -8,6 +8,7 @@ pub mod explain;
 pub mod help;
 pub mod init;
 pub mod policy;
+pub mod pretool;
 pub mod save;
 
 use crate::error::{exit, Error};

@@ -24,7 +24,7 @@ use crate::classify::Globals;
 use crate::decide::Head;
 use crate::env;
 use crate::error::{Error, Result};
-use crate::hooks::Dirs;
+use crate::facts::Dirs;
 use crate::team_cache;
 
 /// Where the team layer lives in a protected branch's committed tree.

@@ -22,12 +22,12 @@
 //! template is committed where git would abort.
 
 use super::message::{is_footer, is_trailer, trailer_block, Message};
-use super::quick::Quick;
-use super::Dirs;
 use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, IoContext, Result};
 use crate::facts;
+use crate::facts::settings_cache::Quick;
+use crate::facts::Dirs;
 
 pub fn run(name: &str, args: &[String]) -> Result<u8> {
     let Some(file) = args.first() else {

@@ -328,7 +328,7 @@ pub fn install(
 /// it on PATH (Homebrew's `Cellar`, a Nix profile); the link outlives an
 /// upgrade, the versioned path does not, and a hook naming a path that is
 /// gone refuses every commit until the next install.
-fn own_path() -> Result<PathBuf> {
+pub(crate) fn own_path() -> Result<PathBuf> {
     let real = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| Error::internal(format!("cannot find git-ward's own path: {e}")))?;

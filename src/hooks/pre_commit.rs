@@ -8,12 +8,13 @@
 
 use std::time::SystemTime;
 
-use super::quick::Quick;
-use super::refstore::{RefStore, Value};
-use super::{conclude, record, Dirs};
+use super::{conclude, record};
 use crate::action::Action;
 use crate::decide::{self, Head};
 use crate::error::{exit, Result};
+use crate::facts::refstore::{RefStore, Value};
+use crate::facts::settings_cache::Quick;
+use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 
 pub fn run() -> Result<u8> {

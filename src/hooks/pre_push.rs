@@ -7,12 +7,13 @@
 
 use std::time::SystemTime;
 
-use super::quick::Quick;
 use super::reference_transaction::is_ancestor;
-use super::{conclude, is_zero, record, Dirs};
+use super::{conclude, is_zero, record};
 use crate::decide::refs::{decide_push_update, PushUpdate};
 use crate::decide::Actor;
 use crate::error::{exit, Result};
+use crate::facts::settings_cache::Quick;
+use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 
 /// Parses one input line into the remote ref's update (ancestry not yet known).

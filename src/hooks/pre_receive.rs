@@ -18,10 +18,11 @@
 use std::collections::HashMap;
 use std::time::SystemTime;
 
-use super::refstore::{RefStore, Value};
-use super::{conclude, is_object_id, is_zero, record, Dirs};
+use super::{conclude, is_object_id, is_zero, record};
 use crate::decide::refs::{decide_receive, footer_contract, footer_in, PushUpdate, ReceiveFacts};
 use crate::error::{exit, Error, Result};
+use crate::facts::refstore::{RefStore, Value};
+use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 use crate::git::Git;
 use crate::policy::{Layer, Policy};

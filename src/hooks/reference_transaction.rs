@@ -22,9 +22,7 @@
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use super::quick::Quick;
-use super::refstore::{RefStore, Value};
-use super::{conclude, is_zero, record, Dirs};
+use super::{conclude, is_zero, record};
 use crate::audit::{self, Record};
 use crate::decide::refs::{
     decide_transaction, guarded, in_git_dir_root, never_denied, shadowed_branch, shadows_tracking,
@@ -33,6 +31,9 @@ use crate::decide::refs::{
 use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, Result};
+use crate::facts::refstore::{RefStore, Value};
+use crate::facts::settings_cache::Quick;
+use crate::facts::Dirs;
 use crate::policy::tracking_readings;
 
 /// The carry-over file's first line names the actor (no ref starts with `#`).
@@ -103,7 +104,7 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
 /// The carry-over file of this transaction: git's pid and a hash of the input,
 /// which is the same in every state of one transaction.
 fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
-    let hash = super::quick::fnv(stdin);
+    let hash = crate::facts::settings_cache::fnv(stdin);
     let ppid = std::os::unix::process::parent_id();
     Some(
         dirs.common_dir
@@ -202,7 +203,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
             let argv = super::parent_argv();
             for change in &mut changes {
                 if change.refname.starts_with("refs/remotes/") {
-                    change.fetched = super::tracking::fetched(&dirs, &change.refname, &argv);
+                    change.fetched = crate::facts::tracking::fetched(&dirs, &change.refname, &argv);
                 } else {
                     add_sync_facts(&dirs, &mut store, change, &argv);
                 }
@@ -331,7 +332,7 @@ fn add_sync_facts(dirs: &Dirs, store: &mut RefStore, change: &mut RefChange, arg
     change.matches_upstream = candidates.iter().any(|c| {
         !matches!(store.raw(c), Some(Value::Symbolic(_)))
             && store.resolve(c).as_deref() == Some(new.as_str())
-    }) || super::tracking::fetched(dirs, &change.refname, argv);
+    }) || crate::facts::tracking::fetched(dirs, &change.refname, argv);
     change.fast_forward = match &change.current {
         None => true,
         Some(current) => is_ancestor(current, new),

@@ -14,6 +14,7 @@ mod hooks_server;
 mod mcp;
 mod output;
 mod policy;
+mod pretool;
 mod readme;
 mod reftable;
 mod repo_open;
