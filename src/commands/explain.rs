@@ -91,7 +91,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
         line(&mut out, "alias:", alias.clone());
     }
     if let Some(why) = &a.action.destructive {
-        line(&mut out, "destructive:", why.clone());
+        line(&mut out, "destroys:", why.clone());
     }
     if let Some(f) = &a.facts {
         line(&mut out, "actor:", format!("{:?}", f.actor).to_lowercase());

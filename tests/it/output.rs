@@ -79,3 +79,11 @@ fn the_checkpoint_table_aligns_long_branch_names() {
         assert_eq!(&line[contract..contract + 1], "-", "{text}");
     }
 }
+
+#[test]
+fn explain_says_what_a_command_destroys_in_words() {
+    let repo = TestRepo::new();
+    repo.ward(["explain", "--", "clean", "-fd"])
+        .ok()
+        .stdout_has("destroys:   clean -f deletes untracked files");
+}
