@@ -400,11 +400,13 @@ pub fn run(args: DoctorArgs) -> Result<u8> {
         let value = serde_json::json!({ "status": exit::status(code), "checks": report });
         crate::output::outln!("{value}");
     } else {
+        use crate::output::{paint, Colour};
+        let on = crate::output::colour_stdout();
         for c in &report {
             let level = match c.level {
-                Level::Ok => "ok  ",
-                Level::Warn => "warn",
-                Level::Fail => "FAIL",
+                Level::Ok => paint(on, Colour::Green, "ok  "),
+                Level::Warn => paint(on, Colour::Yellow, "warn"),
+                Level::Fail => paint(on, Colour::Red, "FAIL"),
             };
             crate::output::outln!("{level} {:<11}{}", c.name, c.detail);
             if let (Some(hint), false) = (&c.hint, c.level == Level::Ok) {

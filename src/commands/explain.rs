@@ -108,7 +108,17 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
         };
         line(&mut out, "branch:", head);
     }
-    line(&mut out, "decision:", a.decision.word().to_string());
+    let colour = match a.decision.verdict {
+        Verdict::Deny(_) => crate::output::Colour::Red,
+        Verdict::Allow if !a.decision.checkpoint => crate::output::Colour::Green,
+        _ => crate::output::Colour::Yellow,
+    };
+    let word = a.decision.word();
+    line(
+        &mut out,
+        "decision:",
+        crate::output::paint(crate::output::colour_stdout(), colour, word),
+    );
     line(&mut out, "rule:", a.decision.rule.clone());
     if let Some(key) = a.decision.key {
         line(

@@ -87,3 +87,72 @@ fn explain_says_what_a_command_destroys_in_words() {
         .ok()
         .stdout_has("destroys:   clean -f deletes untracked files");
 }
+
+/// Runs git-ward with stdout on a pseudo-terminal; what it printed there.
+fn at_terminal(repo: &TestRepo, args: &[&str], env: &[(&str, &str)]) -> String {
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+    // SAFETY: posix_openpt returns a fresh descriptor (or -1), owned once here;
+    // grantpt, unlockpt and ptsname_r get that open master and a buffer of
+    // the length they are told.
+    let (mut master, name) = unsafe {
+        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(fd >= 0);
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(libc::grantpt(fd), 0);
+        assert_eq!(libc::unlockpt(fd), 0);
+        assert_eq!(libc::ptsname_r(fd, name.as_mut_ptr(), name.len()), 0);
+        let name = std::ffi::CStr::from_ptr(name.as_ptr())
+            .to_str()
+            .unwrap()
+            .to_string();
+        (std::fs::File::from_raw_fd(fd), name)
+    };
+    let slave = std::fs::OpenOptions::new().write(true).open(&name).unwrap();
+    // The command (which holds the terminal's other end) ends here, so
+    // that reading sees the end once the child is gone.
+    let status = {
+        let mut cmd = repo.ward_command(args);
+        cmd.envs(env.iter().copied())
+            .stdout(std::process::Stdio::from(slave))
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+    };
+    assert!(status.code().is_some());
+    let mut text = Vec::new();
+    let mut buf = [0u8; 4096];
+    // The terminal's buffer holds what was written; EIO once it is drained.
+    while let Ok(n) = master.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        text.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+#[test]
+fn colour_on_a_terminal_only_and_never_with_no_color() {
+    let repo = TestRepo::new();
+    let explain = [
+        "explain",
+        "--as-agent",
+        "--",
+        "push",
+        "--force",
+        "origin",
+        "main",
+    ];
+    let coloured = at_terminal(&repo, &explain, &[]);
+    assert!(coloured.contains("\x1b[31mdeny\x1b[0m"), "{coloured:?}");
+    for env in [("NO_COLOR", "1"), ("CLICOLOR", "0")] {
+        let plain = at_terminal(&repo, &explain, &[env]);
+        assert!(
+            plain.contains("deny") && !plain.contains('\x1b'),
+            "{env:?}: {plain:?}"
+        );
+    }
+    let piped = repo.ward(explain).ok().stdout;
+    assert!(!piped.contains('\x1b'), "{piped:?}");
+}
