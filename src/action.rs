@@ -149,6 +149,11 @@ pub struct Action {
     /// The worktree `worktree remove` names, as written (`../wt`, or the
     /// end of its path); git resolves it against the directory it runs in.
     pub removes_worktree: Option<String>,
+    /// The worktree `worktree move` names, as written.
+    pub moves_worktree: Option<String>,
+    /// `worktree prune` (not `--dry-run`): deletes the records of worktrees
+    /// whose `.git` file is gone.
+    pub prunes_worktrees: bool,
     /// `clean -ff`: nested repositories (untracked directories with a
     /// `.git`) are deleted too, their history with them; `Some(true)` when
     /// ignored ones are (`-x`, `-X`).
@@ -277,6 +282,8 @@ impl Action {
             push: None,
             checkout: None,
             removes_worktree: None,
+            moves_worktree: None,
+            prunes_worktrees: false,
             removes_repositories: None,
             reaches_submodules: None,
             writes_files: Vec::new(),

@@ -108,6 +108,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 if facts.env_hooks_off.is_none() && changes {
                     facts.env_hooks_off = repo.as_ref().and_then(facts::made_git_dir_hooks_off);
                 }
+                if let Some(repo) = repo.as_ref().filter(|_| changes) {
+                    let cwd = facts::effective_cwd(&git.globals);
+                    (facts.lease_here, facts.lease_removed) =
+                        facts::lease::gather(repo, &action, &cwd);
+                }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
                 if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {

@@ -56,6 +56,9 @@ pub struct Record {
     pub denial_code: Option<String>,
     pub exit_code: Option<i32>,
     pub worktree: Option<String>,
+    /// The `git ward run` session the command ran in (`WARD_SESSION`).
+    #[serde(default)]
+    pub session_id: Option<String>,
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none", default)]
     pub refname: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -95,6 +98,20 @@ impl Record {
     }
 }
 
+/// The session id in the environment (`git ward run` sets it), when it is
+/// one: 1 to 100 characters of `[A-Za-z0-9._-]`.
+pub fn session() -> &'static Option<String> {
+    static SESSION: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    SESSION.get_or_init(|| {
+        crate::env::var(crate::env::WARD_SESSION).filter(|id| {
+            id.len() <= 100
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        })
+    })
+}
+
 /// The audit directory of a repository.
 pub fn dir(common_dir: &Path) -> PathBuf {
     common_dir.join("ward").join("audit")
@@ -127,7 +144,17 @@ fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
             // A writer died in the middle of its line: not glued to it.
             line.push(b'\n');
         }
-        serde_json::to_writer(&mut line, record).map_err(std::io::Error::other)?;
+        match (&record.session_id, session()) {
+            (None, Some(id)) => {
+                let record = Record {
+                    session_id: Some(id.clone()),
+                    ..record.clone()
+                };
+                serde_json::to_writer(&mut line, &record)
+            }
+            _ => serde_json::to_writer(&mut line, record),
+        }
+        .map_err(std::io::Error::other)?;
         line.push(b'\n');
         // One write per line: O_APPEND makes it land whole.
         let written = appender.write(&line)?;

@@ -52,6 +52,10 @@ pub enum Command {
     Save(crate::commands::save::SaveArgs),
     /// Serve git-ward's tools over MCP on stdio.
     Mcp(crate::mcp::McpArgs),
+    /// Run a command (an agent) as a guarded session, in its own lane with --worktree.
+    Run(crate::commands::run::RunArgs),
+    /// List the worktrees with their contract, lease and work.
+    Sessions(crate::commands::sessions::SessionsArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
     /// Print a completion script for bash, zsh or fish.
@@ -161,6 +165,8 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
         Command::Demo(args) => crate::commands::demo::run(args),
         Command::Completions(args) => finish(false, crate::commands::help::completions(args)),
         Command::Man(args) => finish(false, crate::commands::help::man(args)),
+        Command::Run(args) => crate::commands::run::run(args),
+        Command::Sessions(args) => crate::commands::sessions::run(args),
         Command::Pretool(args) => {
             let outcome = crate::commands::pretool::run(args);
             crate::output::out!("{}", outcome.stdout);

@@ -99,6 +99,21 @@ pub struct Facts {
     /// Decided for `git ward save`, which switches branches itself where
     /// the rules say so, as the shim does, whoever runs it.
     pub saving: bool,
+    /// The live lease of the worktree the command runs in (read only for
+    /// a command that changes something; see `facts/lease.rs`).
+    pub lease_here: Option<Held>,
+    /// The live lease of a worktree the command removes, moves or prunes.
+    pub lease_removed: Option<Held>,
+}
+
+/// A worktree's live session lease, as `decide` sees it (SPEC section 11).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Held {
+    /// The contract of the session that holds it.
+    pub contract: String,
+    pub pid: u32,
+    /// The worktree's top.
+    pub worktree: String,
 }
 
 impl Facts {
@@ -126,6 +141,8 @@ impl Facts {
             agent_branch_exists: false,
             in_hook: false,
             saving: false,
+            lease_here: None,
+            lease_removed: None,
         }
     }
 }
@@ -411,6 +428,15 @@ pub enum ToolStep<'a> {
     /// `git ward init <dir>` with `<dir>` in a git directory: a working
     /// tree whose commands write hooks, config and the local policy layer.
     WorkspaceInGitDir(&'a std::path::Path),
+    /// `git ward run` in a worktree a live session holds (SPEC section 11).
+    Leased(&'a Held),
+    /// `git ward undo` or `rollback` (`what`) in a worktree a live session
+    /// holds; `own`: the command is of the session's contract.
+    RestoreLeased {
+        held: &'a Held,
+        own: bool,
+        what: &'a str,
+    },
 }
 
 /// The tool's steps that switch guards off (SPEC 3, EN-GIT-D-004): an
@@ -452,6 +478,10 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
                 "",
             )
         },
+        ToolStep::Leased(held) => lanes::busy(held),
+        ToolStep::RestoreLeased { held, own, what } if agent && !own => {
+            lanes::restore_refused(held, what)
+        }
         _ => Decision::allow("a step of git-ward's own tool"),
     }
 }
@@ -532,6 +562,10 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         ) {
             return d;
         }
+    }
+
+    if let Some(d) = lanes::deny(action, facts, effective_effect(policy, action)) {
+        return d;
     }
 
     if effective_effect(policy, action) == Effect::Read {
@@ -1039,4 +1073,5 @@ pub fn switch_refused(branch: &str, git_says: &str) -> Error {
 #[path = "decide_tests.rs"]
 mod tests;
 
+pub mod lanes;
 pub mod refs;

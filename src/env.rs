@@ -5,6 +5,9 @@
 pub const WARD_AGENT: &str = "WARD_AGENT";
 /// The contract id of the agent's task; overrides the per-worktree file.
 pub const WARD_CONTRACT: &str = "WARD_CONTRACT";
+/// The session `git ward run` started: its id, carried by every audit line
+/// the session's commands write.
+pub const WARD_SESSION: &str = "WARD_SESSION";
 /// One id per agent command, shared by the hooks its git runs.
 pub const WARD_TRACE_ID: &str = "WARD_TRACE_ID";
 /// The face that started the command (`shim`, `tool`), for the hooks' audit lines.

@@ -28,6 +28,10 @@ pub enum Code {
     /// An agent checking out something other than a local branch.
     #[serde(rename = "EN-GIT-D-006")]
     D006,
+    /// An agent changing, removing or moving a worktree another session
+    /// holds the live lease of.
+    #[serde(rename = "EN-GIT-D-007")]
+    D007,
     /// An invalid argument to a git-ward command.
     #[serde(rename = "EN-GIT-I-001")]
     I001,
@@ -46,6 +50,7 @@ impl Code {
             Code::D004 => "EN-GIT-D-004",
             Code::D005 => "EN-GIT-D-005",
             Code::D006 => "EN-GIT-D-006",
+            Code::D007 => "EN-GIT-D-007",
             Code::I001 => "EN-GIT-I-001",
             Code::E001 => "EN-GIT-E-001",
         }

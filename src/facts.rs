@@ -15,6 +15,7 @@ use crate::policy::{self, Layer, Policy};
 
 mod dirs;
 pub mod discover;
+pub mod lease;
 pub mod refstore;
 mod repo;
 pub mod settings_cache;
@@ -657,6 +658,8 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        lease_here: None,
+        lease_removed: None,
     })
 }
 

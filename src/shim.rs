@@ -592,18 +592,24 @@ fn run_child(
 ) -> std::io::Result<std::process::ExitStatus> {
     export(Some(trace_id), contract);
     let mut child = Command::new(real.path()).args(args).spawn()?;
-    CHILD.store(child.id() as i32, Ordering::SeqCst);
+    forward_signals_to(child.id());
+    child.wait()
+}
+
+/// From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process
+/// go to the child `pid` instead.
+pub(crate) fn forward_signals_to(pid: u32) {
+    CHILD.store(pid as i32, Ordering::SeqCst);
     for sig in FORWARDED {
         // SAFETY: installing a handler that only calls kill(2).
         unsafe {
             libc::signal(sig, forward as *const () as libc::sighandler_t);
         }
     }
-    child.wait()
 }
 
 /// Dies of `sig` as the child did, so our parent sees the same status.
-fn reraise(sig: i32) {
+pub(crate) fn reraise(sig: i32) {
     // SAFETY: restoring the default disposition and raising a signal on ourselves.
     unsafe {
         libc::signal(sig, libc::SIG_DFL);

@@ -37,6 +37,7 @@ pub mod direct;
 pub mod ignored;
 pub mod import;
 mod in_tree;
+pub mod leased;
 pub mod lost;
 pub mod merge;
 pub mod plan;

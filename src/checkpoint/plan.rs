@@ -941,8 +941,10 @@ mod screen {
             blob: String::new(),
             private: None,
         };
-        let mut plan = Plan::default();
-        plan.entries = (0..SCREEN + 5).map(|i| entry(i, Status::Restore)).collect();
+        let mut plan = Plan {
+            entries: (0..SCREEN + 5).map(|i| entry(i, Status::Restore)).collect(),
+            ..Plan::default()
+        };
         plan.entries.push(entry(99, Status::Remove));
         let short = plan.render(false);
         assert!(short.contains("  RESTORE   45 files\n"), "{short}");

@@ -118,6 +118,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
             "ward.rollback",
         )?;
     }
+    if !args.dry_run {
+        super::leased::check(&repo, &ctx.git_dir, "rollback")?;
+    }
     let cp = store::find(&ctx, &args.id)?;
     let _restoring = (!args.dry_run)
         .then(|| super::busy::Restoring::take(&ctx.git_dir, "rollback"))

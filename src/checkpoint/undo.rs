@@ -462,6 +462,9 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
             .env(crate::env::WARD_TRACE_ID, &ctx.trace_id),
         ..ctx
     };
+    if !args.list && !args.dry_run {
+        super::leased::check(&repo, &ctx.git_dir, "undo")?;
+    }
     // Held until the undo is recorded: a second one waits for no half.
     let _restoring = (!args.list && !args.dry_run)
         .then(|| super::busy::Restoring::take(&ctx.git_dir, "undo"))

@@ -337,11 +337,13 @@ pub(super) fn worktree(args: &[String], ctx: &Context, a: &mut Action) {
         }
         Some("prune") if !parse(rest, tables::WORKTREE_PRUNE, false).flag("dry-run") => {
             a.destructive = Some(WORKTREE_PRUNE.into());
+            a.prunes_worktrees = true;
         }
         Some("add") => worktree_add(rest, ctx, a),
         Some("move") => {
             // `move [-f] <worktree> <new-path>`: a working tree there.
             let words: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
+            a.moves_worktree = words.first().map(|w| w.to_string());
             a.new_trees.extend(words.get(1).map(|w| w.to_string()));
         }
         _ => {}

@@ -14,6 +14,10 @@ pub struct AuditArgs {
     /// Only lines of this contract.
     #[arg(long)]
     pub contract: Option<String>,
+    /// Only lines of this `git ward run` session (its id, as `git ward
+    /// sessions` and the session's summary show it).
+    #[arg(long)]
+    pub session: Option<String>,
     /// Only lines with this decision: allow, deny, autoswitch or checkpoint.
     #[arg(long)]
     pub decision: Option<String>,
@@ -83,6 +87,10 @@ fn query(args: &AuditArgs) -> Result<Vec<audit::Record>> {
                 .as_ref()
                 .is_none_or(|c| r.contract_id.as_ref() == Some(c))
                 && args.decision.as_ref().is_none_or(|d| &r.decision == d)
+                && args
+                    .session
+                    .as_ref()
+                    .is_none_or(|s| r.session_id.as_ref() == Some(s))
                 && since.is_none_or(|s| audit::parse_rfc3339(&r.timestamp).is_some_and(|t| t >= s))
         })
         .collect();

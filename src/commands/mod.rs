@@ -9,7 +9,9 @@ pub mod help;
 pub mod init;
 pub mod policy;
 pub mod pretool;
+pub mod run;
 pub mod save;
+pub mod sessions;
 
 use crate::error::{exit, Error};
 use crate::facts::{self, Repo};

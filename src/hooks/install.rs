@@ -780,7 +780,7 @@ pub fn default_shim_dir() -> Option<PathBuf> {
 }
 
 /// `git ward install --shim [DIR]`: `DIR/git -> git-ward`, and the PATH line to use.
-fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
+pub(crate) fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
     let dir = match dir {
         Some(dir) => std::path::absolute(dir).at("resolve", dir)?,
         None => default_shim_dir().ok_or_else(|| {

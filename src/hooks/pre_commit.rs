@@ -9,8 +9,8 @@
 use std::time::SystemTime;
 
 use super::{conclude, record};
-use crate::action::Action;
-use crate::decide::{self, Head};
+use crate::action::{Action, Effect};
+use crate::decide::{self, Actor, Head};
 use crate::error::{exit, Result};
 use crate::facts::refstore::{RefStore, Value};
 use crate::facts::settings_cache::Quick;
@@ -41,6 +41,9 @@ pub fn run() -> Result<u8> {
     let loaded = Quick::load(&dirs)?;
     let mut quick = loaded.quick;
     let actor = quick.actor();
+    if let Some(code) = leased(&dirs, actor, branch, started)? {
+        return Ok(code);
+    }
     if !quick.binds(actor) {
         return Ok(exit::OK);
     }
@@ -82,4 +85,34 @@ pub fn run() -> Result<u8> {
     rec.operation = action.operation();
     rec.branch_before = Some(branch.to_string());
     Ok(conclude(Some(&dirs), rec, &decision, true))
+}
+
+/// A commit in a worktree a live session of another contract holds
+/// (EN-GIT-D-007): refused for an agent whose git skipped the shim, a
+/// warning for a person. `None`: no such lease, go on.
+fn leased(dirs: &Dirs, actor: Actor, branch: &str, started: SystemTime) -> Result<Option<u8>> {
+    let Some(lease) = facts::lease::live(&dirs.git_dir) else {
+        return Ok(None);
+    };
+    let found = facts::contract_at(Some(&dirs.git_dir))?;
+    let from_env = matches!(found, Some((_, facts::ContractSource::Env)));
+    let contract = found.map(|c| c.0);
+    let mut facts = decide::Facts::agent_on(branch, contract.as_deref());
+    facts.actor = actor;
+    facts.contract_from_env = from_env;
+    facts.lease_here = Some(lease.held());
+    let action = Action {
+        creates_commits: true,
+        ..Action::mutating("commit")
+    };
+    if let Some(w) = decide::lanes::warning(&action, &facts, Effect::Mutating) {
+        crate::output::errln!("{w}");
+    }
+    let Some(decision) = decide::lanes::deny(&action, &facts, Effect::Mutating) else {
+        return Ok(None);
+    };
+    let mut rec = record("pre-commit", actor, contract, started);
+    rec.operation = action.operation();
+    rec.branch_before = Some(branch.to_string());
+    Ok(Some(conclude(Some(dirs), rec, &decision, true)))
 }

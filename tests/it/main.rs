@@ -7,6 +7,8 @@ mod checkpoint_content;
 mod clean_check;
 mod common;
 mod explain;
+mod fleets;
+mod fleets_many;
 mod help;
 mod hooks;
 mod hooks_footer;

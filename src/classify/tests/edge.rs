@@ -1056,7 +1056,10 @@ fn edge_cases() {
         ("worktree list", r("worktree")),
         (
             "worktree prune -v",
-            destroys(m("worktree"), crate::classify::WORKTREE_PRUNE),
+            Action {
+                prunes_worktrees: true,
+                ..destroys(m("worktree"), crate::classify::WORKTREE_PRUNE)
+            },
         ),
         ("worktree prune --dry-run", m("worktree")),
         ("worktree prune -nv", m("worktree")),

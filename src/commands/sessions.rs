@@ -1,0 +1,188 @@
+//! `git ward sessions`: every worktree of the repository with its
+//! contract, branch, lease, uncommitted files, commits ahead of where it
+//! started and its last audited command (SPEC section 11).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde::Serialize;
+
+use super::run::{lane, summary};
+use crate::error::Result;
+use crate::facts::lease::{self, Lease};
+use crate::facts::Repo;
+use crate::git::Git;
+
+/// List every worktree of this repository with its contract, branch,
+/// lease (live, stale or none; pid, age), uncommitted files, commits ahead
+/// of the branch it started from and its last audited command.
+#[derive(Debug, clap::Args)]
+pub struct SessionsArgs {
+    /// One JSON object: `{"worktrees": [...]}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The last audited command run in a worktree.
+#[derive(Serialize)]
+struct Last {
+    timestamp: String,
+    operation: String,
+    decision: String,
+}
+
+/// One worktree's line.
+#[derive(Serialize)]
+struct Row {
+    path: String,
+    branch: Option<String>,
+    contract: Option<String>,
+    /// `live`, `stale` or `none`.
+    lease: &'static str,
+    pid: Option<u32>,
+    /// Seconds since the lease was taken.
+    age_seconds: Option<u64>,
+    session: Option<String>,
+    uncommitted: Option<usize>,
+    ahead: Option<usize>,
+    /// What `ahead` counts from: the branch (or commit) the lane started from, or the upstream.
+    ahead_of: Option<String>,
+    last_command: Option<Last>,
+}
+
+/// The worktrees: (top, git dir), the main one first (none for a bare repository).
+fn worktrees(repo: &Repo) -> Vec<(PathBuf, PathBuf)> {
+    let common = repo.common_dir();
+    let mut all = Vec::new();
+    if common.file_name().is_some_and(|n| n == ".git") {
+        if let Some(top) = common.parent() {
+            all.push((top.to_path_buf(), common.to_path_buf()));
+        }
+    }
+    all.extend(
+        lease::linked(common)
+            .into_iter()
+            .map(|w| (w.top, w.git_dir)),
+    );
+    all
+}
+
+/// Commits of HEAD that `base` lacks: the lane's start branch (its value
+/// now) or start commit, else the upstream.
+fn ahead(git: &Git, git_dir: &Path) -> (Option<usize>, Option<String>) {
+    let base = match lane::start_of(git_dir) {
+        Some(start) => {
+            let branch = git
+                .run([
+                    "rev-parse",
+                    "--verify",
+                    "-q",
+                    &format!("refs/heads/{}", start.from),
+                ])
+                .ok();
+            match branch {
+                Some(_) if start.from != "HEAD" => start.from,
+                _ => start.base,
+            }
+        }
+        None => match git.run(["rev-parse", "--abbrev-ref", "-q", "@{upstream}"]) {
+            Ok(up) if !up.is_empty() => up,
+            _ => return (None, None),
+        },
+    };
+    let count = git
+        .run(["rev-list", "--count", &format!("{base}..HEAD")])
+        .ok()
+        .and_then(|n| n.trim().parse().ok());
+    (count, Some(base))
+}
+
+fn row(top: &Path, git_dir: &Path, audit: &[crate::audit::Record]) -> Result<Row> {
+    let held: Option<Lease> = lease::read(git_dir);
+    let state = held.as_ref().map(|l| l.state().as_str()).unwrap_or("none");
+    let age = held.as_ref().and_then(|l| {
+        let since = crate::audit::parse_rfc3339(&l.started)?;
+        Some(
+            SystemTime::now()
+                .duration_since(since)
+                .unwrap_or(Duration::ZERO)
+                .as_secs(),
+        )
+    });
+    let file = crate::state_file::read_text(&git_dir.join("ward").join("contract")).ok();
+    let contract = held
+        .as_ref()
+        .map(|l| l.contract.clone())
+        .or_else(|| file.map(|t| t.trim().to_string()).filter(|t| !t.is_empty()));
+    let git = Git::locate()?.in_dir(top).detached_from_env();
+    let exists = top.is_dir();
+    let (ahead, ahead_of) = if exists {
+        ahead(&git, git_dir)
+    } else {
+        (None, None)
+    };
+    let real = std::fs::canonicalize(top).ok();
+    let last = audit.iter().rev().find(|r| {
+        r.worktree
+            .as_deref()
+            .is_some_and(|w| Path::new(w) == top || std::fs::canonicalize(w).ok() == real)
+    });
+    Ok(Row {
+        path: top.display().to_string(),
+        branch: crate::facts::head_branch_file(git_dir).filter(|b| b != "HEAD"),
+        contract,
+        lease: state,
+        pid: held.as_ref().map(|l| l.pid),
+        age_seconds: age,
+        session: held.as_ref().map(|l| l.session.clone()),
+        uncommitted: exists.then(|| summary::uncommitted(&git)).flatten(),
+        ahead,
+        ahead_of,
+        last_command: last.map(|r| Last {
+            timestamp: r.timestamp.clone(),
+            operation: r.operation.clone(),
+            decision: r.decision.clone(),
+        }),
+    })
+}
+
+fn text(rows: &[Row]) -> String {
+    let width = rows.iter().map(|r| r.path.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for r in rows {
+        let lease = match (r.lease, r.pid, r.age_seconds) {
+            ("none", _, _) => "no lease".to_string(),
+            (state, Some(pid), Some(age)) => format!("{state} lease, pid {pid}, {age}s"),
+            (state, _, _) => format!("{state} lease"),
+        };
+        let n = |v: Option<usize>| v.map_or("-".to_string(), |n| n.to_string());
+        let last = r.last_command.as_ref().map_or("-".to_string(), |l| {
+            format!("{} {}", l.timestamp, l.operation)
+        });
+        out.push_str(&format!(
+            "{:<width$}  {:<20} {:<14} {:<28} {:>3} uncommitted {:>3} ahead  last: {last}\n",
+            r.path,
+            r.branch.as_deref().unwrap_or("(detached)"),
+            r.contract.as_deref().unwrap_or("-"),
+            lease,
+            n(r.uncommitted),
+            n(r.ahead),
+        ));
+    }
+    out
+}
+
+/// Runs `git ward sessions`.
+pub fn run(args: SessionsArgs) -> Result<u8> {
+    let result =
+        Repo::for_tool("run it inside the repository whose worktrees you want").and_then(|repo| {
+            let audit = crate::audit::read_all(&crate::audit::dir(repo.common_dir()));
+            let rows = worktrees(&repo)
+                .iter()
+                .map(|(top, git_dir)| row(top, git_dir, &audit))
+                .collect::<Result<Vec<Row>>>()?;
+            let out = text(&rows);
+            Ok((serde_json::json!({ "worktrees": rows }), out))
+        });
+    crate::cli::finish(args.json, result)
+}
