@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use crate::action::{Action, Effect};
 use crate::classify;
-use crate::decide::{self, Decision, Facts};
+use crate::decide::{self, Actor, Decision, Facts};
 use crate::error::Error;
 use crate::facts::{self, Repo};
 use crate::policy::Policy;
@@ -82,7 +82,15 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         is_local_branch: &is_local_branch,
         is_revision: &is_revision,
     };
-    let action = classify::classify(&git, &ctx);
+    let mut action = classify::classify(&git, &ctx);
+    // Ignore rules from config files the environment names for this
+    // command (`-c` and `GIT_CONFIG_*` pairs are classify's own).
+    let may_overwrite = action.destructive.is_none() && action.effect != Effect::Read;
+    if let Some(repo) = repo.as_ref().filter(|_| may_overwrite) {
+        if facts::context::config_files_moved(repo.common_dir()) {
+            classify::overwrites_ignored(&mut action);
+        }
+    }
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "classified");
     let policy = facts::load_policy(repo.as_ref(), via_shim);
     tracing::debug!(us = clock.elapsed().as_micros() as u64, "policy loaded");
@@ -107,6 +115,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 let changes = decide::effective_effect(policy, &action) != Effect::Read;
                 if facts.env_hooks_off.is_none() && changes {
                     facts.env_hooks_off = repo.as_ref().and_then(facts::made_git_dir_hooks_off);
+                }
+                if facts.env_hooks_off.is_none() && changes && facts.actor == Actor::Agent {
+                    facts.env_hooks_off = repo
+                        .as_ref()
+                        .and_then(|repo| context_hooks_off(args, &git, repo));
                 }
                 if let Some(repo) = repo.as_ref().filter(|_| changes) {
                     let cwd = facts::effective_cwd(&git.globals);
@@ -158,4 +171,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         facts,
         decision,
     }
+}
+
+/// Hooks the command's context switches off ([`facts::context::hooks_off`]),
+fn context_hooks_off(args: &[OsString], git: &classify::GitArgs, repo: &Repo) -> Option<String> {
+    let real = crate::git::Git::locate().ok()?;
+    let global_args = &args[..args.len() - git.rest.len()];
+    facts::context::hooks_off(&real, &git.globals, global_args, repo.common_dir())
 }

@@ -28,6 +28,7 @@ mod remote;
 mod tables;
 mod worktree;
 
+pub use commands::overwrites_ignored;
 pub use names::{is_command, is_read as always_reads};
 pub use output::may_write_file;
 pub use refspec::{fetch_line, push_repository, source_for, FetchLine};
@@ -362,6 +363,15 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     action.alias_given = alias_given;
     if action.hooks_off.is_none() {
         action.hooks_off = hooks_off_by_config(ctx.env_config, &config, &config_env);
+    }
+    let excludes_given = ctx
+        .env_config
+        .iter()
+        .chain(&config)
+        .chain(&config_env)
+        .any(|(k, _)| k.eq_ignore_ascii_case("core.excludesFile"));
+    if excludes_given {
+        commands::overwrites_ignored(&mut action);
     }
     // Config given for this one command that says where branches sync from.
     let given = ctx.env_config.iter().chain(&config).chain(&config_env);

@@ -1,4 +1,18 @@
 //! Every environment variable git-ward reads or sets, declared once.
+//!
+//! What an agent may set, and what it may not. An agent's environment is
+//! its own to choose, so every variable below that *moves* something
+//! git-ward trusts (a policy layer, the real git, git-ward's state or its
+//! audit log) is a knob for tests and for people, read through [`knob`]:
+//! inert wherever the environment marks an agent ([`agent_marked`]). Those
+//! are `WARD_POLICY` (also judged against the policy's `enforce.agent_env`),
+//! `WARD_SYSTEM_POLICY` and `WARD_REAL_GIT`. An agent may set the others:
+//! `WARD_AGENT` and `WARD_CONTRACT` only make it more of an agent,
+//! `WARD_TRACE_ID`/`WARD_VIA` label audit lines, `WARD_LOG` filters
+//! diagnostics, `WARD_SHIM_SEEN` only names shims to skip, `WARD_HOOK_DIR`
+//! is set by the hook scripts themselves. The user layer follows `HOME` and
+//! `XDG_CONFIG_HOME` (SECURITY.md says what that leaves open); git's own
+//! variables are judged as part of the command's context (`facts`).
 
 /// Marks the actor as an agent when set to anything but `0` or empty.
 /// The shim exports `WARD_AGENT=1` to the real git so the hooks know.
@@ -17,7 +31,7 @@ pub const WARD_VIA: &str = "WARD_VIA";
 pub const WARD_HOOK_DIR: &str = "WARD_HOOK_DIR";
 /// A policy file layered last; honoured for human actors only.
 pub const WARD_POLICY: &str = "WARD_POLICY";
-/// The real git the shim runs, instead of a PATH search.
+/// The real git the shim runs, instead of a PATH search; a knob, inert for agents.
 pub const WARD_REAL_GIT: &str = "WARD_REAL_GIT";
 /// `PID;dev:ino;...`: shims this process has been, so copies never exec each other in a loop.
 pub const WARD_SHIM_SEEN: &str = "WARD_SHIM_SEEN";
@@ -27,7 +41,8 @@ pub const WARD_LOG: &str = "WARD_LOG";
 pub const NO_COLOR: &str = "NO_COLOR";
 /// `0`: no colour, even on a terminal.
 pub const CLICOLOR: &str = "CLICOLOR";
-/// Where the system policy layer lives (default `/etc/git-ward/policy.toml`); for tests.
+/// Where the system policy layer lives (default `/etc/git-ward/policy.toml`);
+/// a knob for tests, inert for agents.
 pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";
 /// The user config directory (`~/.config` when unset).
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
@@ -35,6 +50,45 @@ pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
 /// The user's home directory.
 pub const HOME: &str = "HOME";
+
+/// The variables whose presence marks an agent before any policy is read:
+/// the built-in `enforce.agent_env` (`policy.toml` says the same, which a
+/// test of `policy.rs` checks).
+pub const AGENT_MARKERS: &[&str] = &[
+    "WARD_AGENT",
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CODEX_SANDBOX",
+    "CURSOR_AGENT",
+    "GEMINI_CLI",
+    "OPENHANDS",
+    "GOOSE_SESSION",
+];
+
+/// Set by the shim before anything else: whatever came through it is an agent's.
+static SHIM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as the shim ([`agent_marked`] from then on).
+pub fn mark_shim() {
+    SHIM.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Is this process an agent's before any policy is read (SPEC section 2,
+/// with the built-in `enforce.agent_env`): the shim, or an environment
+/// that marks one?
+pub fn agent_marked() -> bool {
+    SHIM.load(std::sync::atomic::Ordering::Relaxed)
+        || truthy(WARD_AGENT)
+        || present(WARD_CONTRACT)
+        || AGENT_MARKERS.iter().any(|v| *v != WARD_AGENT && present(v))
+}
+
+/// A test or debugging knob that moves something git-ward trusts: its
+/// value, unless the environment marks an agent (SPEC section 5: an
+/// agent's environment chooses none of them).
+pub fn knob(name: &str) -> Option<std::ffi::OsString> {
+    var_os(name).filter(|_| !agent_marked())
+}
 
 /// Reads a variable as a non-empty string.
 pub fn var(name: &str) -> Option<String> {

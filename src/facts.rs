@@ -13,6 +13,7 @@ use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
 
+pub mod context;
 mod dirs;
 pub mod discover;
 pub mod lease;
@@ -400,9 +401,23 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
 /// The layers below the team layer (built in, system, user): the ones
 /// that say which branches the team layer may come from.
 pub fn below_team() -> Result<Policy> {
-    let mut policy = Policy::built_in();
     let system = policy::system_path();
-    policy.add_file(&system, Layer::System(system.clone()))?;
+    let policy = built_in_system_user(&system)?;
+    if system == Path::new(policy::SYSTEM_PATH) {
+        return Ok(policy);
+    }
+    // `WARD_SYSTEM_POLICY` moved the system layer: not where the real
+    // layers' `enforce.agent_env` finds an agent.
+    let real = built_in_system_user(Path::new(policy::SYSTEM_PATH))?;
+    Ok(match actor(&real, false) {
+        Actor::Agent => real,
+        Actor::Human => policy,
+    })
+}
+
+fn built_in_system_user(system: &Path) -> Result<Policy> {
+    let mut policy = Policy::built_in();
+    policy.add_file(system, Layer::System(system.to_path_buf()))?;
     if let Some(user) = policy::user_path() {
         policy.add_file(&user, Layer::User(user.clone()))?;
     }

@@ -32,6 +32,26 @@ const REPO_POINTERS: &[&str] = &[
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
 ];
 
+/// Variables that carry config to git for one command. A command's own
+/// config reaches only the real git that runs the command: git-ward's own
+/// calls (a checkpoint's `status` and `hash-object`, a restore's
+/// `checkout-index`) never see an agent's `core.excludesFile`, clean
+/// filter or `core.attributesFile`, or the files it names as global and
+/// system config, so what they record is what is on disk. (`GIT_CONFIG_KEY_n`
+/// and `GIT_CONFIG_VALUE_n` are read only up to `GIT_CONFIG_COUNT`.)
+const CONFIG_FROM_ENV: &[&str] = &[
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+];
+
+/// Settings git-ward's own calls run with, whatever the config files say:
+/// no attributes file outside the repository, so that no global attribute
+/// can put a filter or an end-of-line conversion between the bytes on
+/// disk and the bytes a checkpoint records or a restore writes.
+const OWN_SETTINGS: &[(&str, &str)] = &[("core.attributesFile", "/dev/null")];
+
 /// How to run the real git.
 #[derive(Clone, Debug)]
 pub struct Git {
@@ -82,6 +102,33 @@ impl Git {
         self
     }
 
+    /// Sets a variable for every child, or removes it where `value` is `None`.
+    pub fn env_or_unset(mut self, key: &str, value: Option<&OsStr>) -> Self {
+        match value {
+            Some(value) => self.envs.push((key.into(), value.to_owned())),
+            None => self.removes.push(key.into()),
+        }
+        self
+    }
+
+    /// A `Command` for `git <args>` in the command's own context: this
+    /// process's environment as it is (config from it too) and its
+    /// directory, for asking git what it will do for the command that runs
+    /// next. Only `LC_ALL=C`, for the answer is parsed.
+    pub fn as_the_command<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(&self.path);
+        cmd.args(args)
+            .env("LC_ALL", "C")
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .stdin(Stdio::null())
+            .stderr(Stdio::null());
+        cmd
+    }
+
     /// Clears the variables that pin a repository (`GIT_DIR`, `GIT_INDEX_FILE`, ...),
     /// for calls that locate the repository from the working directory.
     pub fn detached_from_env(mut self) -> Self {
@@ -105,6 +152,14 @@ impl Git {
         }
         for key in &self.removes {
             cmd.env_remove(key);
+        }
+        for key in CONFIG_FROM_ENV {
+            cmd.env_remove(key);
+        }
+        cmd.env("GIT_CONFIG_COUNT", OWN_SETTINGS.len().to_string());
+        for (n, (key, value)) in OWN_SETTINGS.iter().enumerate() {
+            cmd.env(format!("GIT_CONFIG_KEY_{n}"), key)
+                .env(format!("GIT_CONFIG_VALUE_{n}"), value);
         }
         cmd.env("LC_ALL", "C").env("GIT_TERMINAL_PROMPT", "0");
         for (key, value) in &self.envs {
@@ -298,9 +353,6 @@ fn display_args(args: &[OsString]) -> String {
         .join(" ")
 }
 
-/// The real git's path: `WARD_REAL_GIT` if set, else the first `git` on PATH
-/// that is not this executable nor a shim already passed through in this
-/// process (the `WARD_SHIM_SEEN` marker, keyed by PID, which `exec` keeps).
 /// Is `dir` the exec path the real git was built with (`git --exec-path`
 /// with no `GIT_EXEC_PATH` to override it)? No when git cannot say.
 pub fn is_own_exec_path(dir: &OsStr) -> bool {
@@ -314,8 +366,12 @@ pub fn is_own_exec_path(dir: &OsStr) -> bool {
     })
 }
 
+/// The real git's path: `WARD_REAL_GIT` if set (for a person, never an
+/// agent), else the first `git` on PATH that is not this executable nor a
+/// shim already passed through in this process (the `WARD_SHIM_SEEN`
+/// marker, keyed by PID, which `exec` keeps).
 pub fn real_git_path() -> Result<PathBuf> {
-    if let Some(path) = std::env::var_os(env::WARD_REAL_GIT).filter(|p| !p.is_empty()) {
+    if let Some(path) = env::knob(env::WARD_REAL_GIT) {
         return Ok(PathBuf::from(path));
     }
     let me = std::env::current_exe().ok().and_then(|p| identity(&p));

@@ -499,16 +499,7 @@ fn built_in_settings() -> Settings {
     Settings {
         enforce: Enforce {
             actors: Actors::Agents,
-            agent_env: strings(&[
-                "WARD_AGENT",
-                "CLAUDECODE",
-                "CLAUDE_CODE_ENTRYPOINT",
-                "CODEX_SANDBOX",
-                "CURSOR_AGENT",
-                "GEMINI_CLI",
-                "OPENHANDS",
-                "GOOSE_SESSION",
-            ]),
+            agent_env: strings(crate::env::AGENT_MARKERS),
             allow_no_verify: false,
         },
         branches: Branches {
@@ -859,11 +850,15 @@ pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
 }
 
 /// Layer 2's path.
+/// `WARD_SYSTEM_POLICY` moves it for tests and people, never for agents.
 pub fn system_path() -> PathBuf {
-    crate::env::var(crate::env::WARD_SYSTEM_POLICY)
+    crate::env::knob(crate::env::WARD_SYSTEM_POLICY)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/etc/git-ward/policy.toml"))
+        .unwrap_or_else(|| PathBuf::from(SYSTEM_PATH))
 }
+
+/// Where the system layer lives on every machine.
+pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
 /// Layer 3's path.
 pub fn user_path() -> Option<PathBuf> {

@@ -27,6 +27,9 @@ use crate::invocation::{report, report_denial};
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {
+    // Whatever came through the shim is an agent's: marked before anything
+    // reads a knob (`env::knob`), so that none moves what the shim trusts.
+    env::mark_shim();
     let real = match Git::locate() {
         Ok(git) => git,
         Err(err) => {
@@ -411,8 +414,7 @@ fn fast_dirs(g: &Globals) -> Option<Dirs> {
 
 /// A doorway for git-ward's own calls in this repository, carrying the trace.
 fn internal_git(real: &Git, repo: &Repo, trace_id: &str, contract: Option<&str>) -> Git {
-    let mut g = real
-        .clone()
+    let mut g = facts::context::in_person_home(real.clone(), repo.common_dir())
         .detached_from_env()
         .env("GIT_DIR", repo.git_dir())
         .env(env::WARD_AGENT, "1")

@@ -104,7 +104,7 @@ impl<'r> Ctx<'r> {
         let git_dir = absolute(repo.git_dir());
         let common_dir = absolute(repo.common_dir());
         let seconds = settings.timeouts.git_seconds.max(1);
-        let git = git
+        let git = crate::facts::context::in_person_home(git, &common_dir)
             .detached_from_env()
             .env("GIT_DIR", &git_dir)
             .env("GIT_WORK_TREE", &workdir)

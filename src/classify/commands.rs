@@ -114,6 +114,9 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         _ => by_subcommand(command, args, &mut a),
     }
     output::mark(&mut a, output::written_files(command, args));
+    if a.hooks_off.is_none() {
+        a.hooks_off = commits_unseen(command, args);
+    }
     if let Some(why) = runs_commands(command, args) {
         if a.effect == Effect::Read {
             a.effect = Effect::Mutating;
@@ -130,6 +133,61 @@ pub(super) fn classify_words(words: &[String], ctx: &Context, informational: boo
         a.reaches_submodules = Some(false);
     }
     a
+}
+
+/// With `core.excludesFile` given for this one command, an untracked file
+/// git would refuse to overwrite is an ignored one it overwrites: a
+/// command that writes another commit's files over the working tree is
+/// destructive by consequence, untracked files in its way at stake.
+pub fn overwrites_ignored(a: &mut Action) {
+    const WRITERS: &[&str] = &[
+        "checkout",
+        "switch",
+        "merge",
+        "pull",
+        "rebase",
+        "cherry-pick",
+        "revert",
+        "am",
+        "stash",
+        "read-tree",
+        "reset",
+        "restore",
+        "checkout-index",
+    ];
+    if a.effect == Effect::Read || !WRITERS.contains(&a.command.as_str()) {
+        return;
+    }
+    a.destructive.get_or_insert_with(|| {
+        format!(
+            "{} with core.excludesFile given for it overwrites untracked files it takes as ignored",
+            a.command
+        )
+    });
+    a.from_tree = true;
+}
+
+/// Does the command make commits that no commit-msg hook sees, so that
+/// an agent's carry no contract footer (SPEC section 4), which the
+/// server's pre-receive judges agent commits by? As a clause for the
+/// refusal: `git commit` makes them with the footer.
+fn commits_unseen(command: &str, args: &[String]) -> Option<String> {
+    let options = || args.iter().take_while(|a| *a != "--");
+    let makes = match command {
+        "commit-tree" | "fast-import" => true,
+        "replace" => options().any(|w| w == "--edit" || w == "--graft"),
+        "hash-object" => {
+            let words: Vec<&String> = options().collect();
+            let writes = words.iter().any(|w| *w == "-w");
+            let commit = words.windows(2).any(|p| p[0] == "-t" && p[1] == "commit")
+                || words.iter().any(|w| *w == "-tcommit");
+            writes && commit
+        }
+        _ => false,
+    };
+    makes.then(|| {
+        format!("{command} makes commits that no commit-msg hook sees, so without the contract footer; make them with `git commit`")
+    })
 }
 
 /// Does the command line run a command of its own (`difftool -x <cmd>`,

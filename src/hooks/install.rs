@@ -319,6 +319,7 @@ pub fn install(
         }
     }
     write_manifest(&common, &manifest)?;
+    crate::facts::context::record_config_home(&common);
     Ok((dir, reports))
 }
 
@@ -403,6 +404,11 @@ pub enum Form {
     File,
     /// A link to the binary: no shell, but fails open when the binary goes.
     Link,
+}
+
+/// Is the file at `path` one of git-ward's hooks?
+pub fn is_ward_hook(path: &Path) -> bool {
+    ours(path).is_some()
 }
 
 /// A hook file of git-ward's, from one look at it: `Some(program)` for the

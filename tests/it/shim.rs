@@ -131,8 +131,11 @@ fn messages_arrive_unchanged() {
 fn a_read_hands_git_the_environment_once_with_the_markers_and_sigpipe_default() {
     use std::os::unix::fs::PermissionsExt;
     let repo = TestRepo::new();
-    // A stand-in for the real git that shows what it was given.
-    let probe = repo.path("probe-git");
+    // A stand-in for the real git that shows what it was given, first on
+    // PATH after the shim (`WARD_REAL_GIT` is inert for agents).
+    let probe_dir = repo.path("probe");
+    std::fs::create_dir_all(&probe_dir).unwrap();
+    let probe = probe_dir.join("git");
     std::fs::write(
         &probe,
         "#!/bin/sh\necho \"args: $*\"\nenv\ngrep SigIgn /proc/$$/status\n",
@@ -143,7 +146,14 @@ fn a_read_hands_git_the_environment_once_with_the_markers_and_sigpipe_default() 
         .shim_env(
             ["status", "--short"],
             &[
-                ("WARD_REAL_GIT", probe.to_str().unwrap()),
+                (
+                    "PATH",
+                    &format!(
+                        "{}:{}:/usr/bin:/bin",
+                        repo.shim_dir.display(),
+                        probe_dir.display()
+                    ),
+                ),
                 ("WARD_TRACE_ID", "t-outer"),
                 ("WARD_AGENT", "0"),
                 ("KEPT_AS_IS", "a=b c"),

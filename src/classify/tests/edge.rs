@@ -10,6 +10,9 @@ const DEINIT: &str =
 const MIGRATE_REFTABLE: &str =
     "refs migrate into reftable, where git renames branches without the reference-transaction hook";
 const REPLACES: &str = "branch -M/-C replaces an existing branch, and its reflog with it";
+fn unseen(command: &str) -> String {
+    format!("{command} makes commits that no commit-msg hook sees, so without the contract footer; make them with `git commit`")
+}
 const TAG_NO_REFLOG: &str = "tag -d and tag -f drop a tag's old value, which no reflog keeps";
 
 #[test]
@@ -1103,7 +1106,10 @@ fn edge_cases() {
         ("notes add -m x", m("notes")),
         (
             "fast-import",
-            refs(m("fast-import"), vec![w(RefTarget::All, Update, None)]),
+            hooks(
+                refs(m("fast-import"), vec![w(RefTarget::All, Update, None)]),
+                &unseen("fast-import"),
+            ),
         ),
         ("log --oneline", r("log")),
         ("commit -h", outside(r("commit"))),
@@ -1219,7 +1225,29 @@ fn edge_cases() {
         ("commit-graph verify", r("commit-graph")),
         ("commit-graph write", m("commit-graph")),
         ("notes", r("notes")),
-        ("commit-tree HEAD^{tree}", m("commit-tree")),
+        (
+            "commit-tree HEAD^{tree}",
+            hooks(m("commit-tree"), &unseen("commit-tree")),
+        ),
+        ("hash-object -w -t blob f", m("hash-object")),
+        (
+            "hash-object -w -t commit --stdin",
+            hooks(m("hash-object"), &unseen("hash-object")),
+        ),
+        (
+            "replace --graft a b",
+            hooks(
+                refs(m("replace"), vec![w(named("refs/replace/a"), Create, None)]),
+                &unseen("replace"),
+            ),
+        ),
+        (
+            "replace --edit a",
+            hooks(
+                refs(m("replace"), vec![w(named("refs/replace/a"), Create, None)]),
+                &unseen("replace"),
+            ),
+        ),
         (
             "send-pack x main",
             pushes(

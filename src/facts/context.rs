@@ -1,0 +1,177 @@
+//! The context a command runs in (SPEC section 10), as far as the hooks
+//! git will run for it: git itself is asked where it will run hooks from,
+//! once with everything the command carries (its global options, config
+//! in the environment, the files `HOME`, `XDG_CONFIG_HOME` and
+//! `GIT_CONFIG_GLOBAL`/`GIT_CONFIG_SYSTEM` name, includes, the repository
+//! pointers `GIT_DIR` and `GIT_COMMON_DIR`), once as the person set the
+//! repository up (none of those; the home recorded when the hooks were
+//! installed). Where git-ward's hooks are in the second and not the first,
+//! the command switches them off, by whatever route.
+//!
+//! Asked only on the mutating path, and only when the command's context
+//! differs from a person's in something git reads for it: most commands
+//! start no process here.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
+
+use crate::classify::Globals;
+use crate::env;
+use crate::git::Git;
+
+/// Variables that change which repository, or which config, git reads.
+const MOVERS: &[&str] = &[
+    "GIT_DIR",
+    "GIT_COMMON_DIR",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+];
+
+/// The file, in the common git directory, that records the home a person
+/// installed the hooks from: `HOME`, a NUL, `XDG_CONFIG_HOME`.
+fn record_path(common_dir: &Path) -> PathBuf {
+    common_dir.join("ward").join("config-home")
+}
+
+/// Records the home whose config files are the person's own (`git ward
+/// install` run by a person); an agent's install records nothing.
+pub fn record_config_home(common_dir: &Path) {
+    if env::agent_marked() {
+        return;
+    }
+    let mut bytes = env::var_os(env::HOME).unwrap_or_default().into_vec();
+    bytes.push(0);
+    bytes.extend(
+        env::var_os(env::XDG_CONFIG_HOME)
+            .unwrap_or_default()
+            .into_vec(),
+    );
+    let _ = crate::state_file::replace(&record_path(common_dir), &bytes);
+}
+
+/// The recorded (`HOME`, `XDG_CONFIG_HOME`), each `None` where it was unset.
+fn recorded_config_home(common_dir: &Path) -> Option<(Option<OsString>, Option<OsString>)> {
+    let bytes =
+        crate::state_file::read_bounded(&record_path(common_dir), crate::state_file::MAX_READ)
+            .ok()?;
+    let mut parts = bytes.splitn(2, |b| *b == 0);
+    let home = parts.next().unwrap_or_default();
+    let xdg = parts.next().unwrap_or_default();
+    let some = |b: &[u8]| (!b.is_empty()).then(|| OsStr::from_bytes(b).to_owned());
+    Some((some(home), some(xdg)))
+}
+
+/// Why git would run no hook of git-ward's for this command where a
+/// person's git would: as a clause for the denial. `global_args` are the
+/// command line's words before the subcommand, as written; `common_dir`
+/// the repository's as git-ward opened it.
+pub fn hooks_off(
+    real: &Git,
+    globals: &Globals,
+    global_args: &[OsString],
+    common_dir: &Path,
+) -> Option<String> {
+    let moved = !globals.plain()
+        || MOVERS.iter().any(|v| env::present(v))
+        || recorded_config_home(common_dir).is_some_and(|r| home_moved(&r));
+    if !moved {
+        return None;
+    }
+    let guarded = person_hooks_dir(real, globals)?;
+    if !holds_ward_hooks(&guarded) {
+        return None;
+    }
+    let mut args = global_args.to_vec();
+    args.extend(PROBE.iter().map(OsString::from));
+    let runs = real
+        .as_the_command(&args)
+        .output()
+        .ok()
+        .and_then(|o| lines(o).pop());
+    match runs {
+        Some(dir) if crate::hooks::install::same_file(&dir, &guarded) => None,
+        Some(dir) => Some(format!(
+            "for this command git would run hooks from {}, not from {}, where git-ward's hooks are",
+            dir.display(),
+            guarded.display()
+        )),
+        None => Some(format!(
+            "git cannot say where it would run hooks from for this command; git-ward's are in {}",
+            guarded.display()
+        )),
+    }
+}
+
+/// `git` with the home recorded at install, for git-ward's own calls in
+/// this repository: the config files of an agent's own `HOME` or
+/// `XDG_CONFIG_HOME` (an ignore-everything `core.excludesFile`, a filter)
+/// reach only the command, never a checkpoint or a restore.
+pub fn in_person_home(git: Git, common_dir: &Path) -> Git {
+    match recorded_config_home(common_dir).filter(home_moved) {
+        Some((home, xdg)) => git
+            .env_or_unset(env::HOME, home.as_deref())
+            .env_or_unset(env::XDG_CONFIG_HOME, xdg.as_deref()),
+        None => git,
+    }
+}
+
+/// Does git read other global or system config files for this command
+/// than a person's: files `GIT_CONFIG_GLOBAL` or `GIT_CONFIG_SYSTEM` name,
+/// or a home other than the one recorded at install?
+pub fn config_files_moved(common_dir: &Path) -> bool {
+    env::present("GIT_CONFIG_GLOBAL")
+        || env::present("GIT_CONFIG_SYSTEM")
+        || recorded_config_home(common_dir).is_some_and(|r| home_moved(&r))
+}
+
+/// Has the home moved from the recorded one?
+fn home_moved((home, xdg): &(Option<OsString>, Option<OsString>)) -> bool {
+    *home != env::var_os(env::HOME) || *xdg != env::var_os(env::XDG_CONFIG_HOME)
+}
+
+/// Where a person's git runs hooks from in the repository found from the
+/// command's directory: no repository pointers, no config from the
+/// environment, the recorded home.
+fn person_hooks_dir(real: &Git, globals: &Globals) -> Option<PathBuf> {
+    let person = real
+        .clone()
+        .detached_from_env()
+        .in_dir(crate::facts::effective_cwd(globals));
+    let mut args = vec!["rev-parse", "--path-format=absolute", "--git-common-dir"];
+    args.extend(&PROBE[1..]);
+    let [common, hooks] = <[PathBuf; 2]>::try_from(lines(person.output(&args).ok()?)).ok()?;
+    match recorded_config_home(&common).filter(home_moved) {
+        None => Some(hooks),
+        Some((home, xdg)) => {
+            let person = person
+                .env_or_unset(env::HOME, home.as_deref())
+                .env_or_unset(env::XDG_CONFIG_HOME, xdg.as_deref());
+            lines(person.output(PROBE).ok()?).pop()
+        }
+    }
+}
+
+/// What git is asked: the hooks directory, as an absolute path.
+const PROBE: &[&str] = &["rev-parse", "--path-format=absolute", "--git-path", "hooks"];
+
+/// The paths git printed, one a line; none when it failed.
+fn lines(out: std::process::Output) -> Vec<PathBuf> {
+    if !out.status.success() {
+        return Vec::new();
+    }
+    out.stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| PathBuf::from(OsString::from_vec(l.to_vec())))
+        .collect()
+}
+
+/// Does `dir` hold a hook of git-ward's (its marker line in a gate hook)?
+fn holds_ward_hooks(dir: &Path) -> bool {
+    ["reference-transaction", "pre-commit", "pre-push"]
+        .iter()
+        .any(|name| crate::hooks::install::is_ward_hook(&dir.join(name)))
+}
