@@ -162,6 +162,10 @@ fn checks(fix: bool) -> Vec<Check> {
             None,
         )),
         Some(repo) => {
+            if !crate::hooks::install::installed_hooks(repo).is_empty() {
+                // The home whose config files are the person's own (SECURITY.md).
+                facts::context::record_config_home_once(repo.common_dir());
+            }
             out.push(hooks_check(repo, me.as_deref(), fix));
             if let Some(place) = hooks_place_check() {
                 out.push(place);

@@ -52,6 +52,15 @@ pub fn record_config_home(common_dir: &Path) {
     let _ = crate::state_file::replace(&record_path(common_dir), &bytes);
 }
 
+/// [`record_config_home`] where nothing is recorded yet (`git ward doctor`
+/// run by a person, in a repository whose hooks were installed before the
+/// record was kept).
+pub fn record_config_home_once(common_dir: &Path) {
+    if std::fs::symlink_metadata(record_path(common_dir)).is_err() {
+        record_config_home(common_dir);
+    }
+}
+
 /// The recorded (`HOME`, `XDG_CONFIG_HOME`), each `None` where it was unset.
 fn recorded_config_home(common_dir: &Path) -> Option<(Option<OsString>, Option<OsString>)> {
     let bytes =

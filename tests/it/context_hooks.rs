@@ -204,3 +204,18 @@ fn a_linked_worktree_and_git_dir_of_the_repository_itself_pass() {
     )
     .ok();
 }
+
+#[test]
+fn doctor_records_the_persons_home_where_an_older_install_did_not() {
+    let repo = stacked();
+    std::fs::remove_file(repo.dir.join(".git/ward/config-home")).unwrap();
+    let text = hooks_elsewhere(&repo);
+    let home = agent_home(&repo, ".gitconfig", &text);
+    let home = home.to_str().unwrap();
+    // An agent's run of doctor records nothing.
+    repo.ward_env(["doctor"], &[("WARD_AGENT", "1"), ("HOME", home)]);
+    assert!(!repo.dir.join(".git/ward/config-home").exists());
+    repo.ward(["doctor"]);
+    assert!(repo.dir.join(".git/ward/config-home").exists());
+    refused(&repo, REBASE, &[("HOME", home)]);
+}
