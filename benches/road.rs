@@ -102,6 +102,9 @@ fn main() {
         current_branch: Some("main"),
         is_local_branch: &yes,
         is_revision: &yes,
+        env_namespace: false,
+        env_exec_path: None,
+        is_own_exec_path: &|_| true,
     };
     for line in lines {
         let args: Vec<OsString> = line.iter().map(OsString::from).collect();

@@ -176,6 +176,9 @@ pub struct Action {
     /// written: `init [<dir>]` (`.` alone), `clone <repo> [<dir>]`, their
     /// `--separate-git-dir`, `worktree add <path>`.
     pub new_trees: Vec<String>,
+    /// The template directory `init --template=<dir>` names: its files are
+    /// copied into a git directory that lacks them, an existing one too.
+    pub templates: Option<String>,
     /// What `remote add|remove|rename` does to a remote: an agent's added
     /// remote is recorded as its own (protected branches never sync from
     /// it), and the record follows a rename or goes with a removal.
@@ -289,6 +292,7 @@ impl Action {
             writes_files: Vec::new(),
             writes_anywhere: None,
             new_trees: Vec::new(),
+            templates: None,
             remote_change: None,
             syncs: false,
             ff_target: None,

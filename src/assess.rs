@@ -73,6 +73,7 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         repo.as_ref()
             .map_or_else(Vec::new, |r| r.config_values(key))
     };
+    let exec_path = std::env::var_os("GIT_EXEC_PATH");
     let ctx = classify::Context {
         config: &config,
         aliases: &aliases,
@@ -81,6 +82,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         current_branch: head.as_ref().and_then(|h| h.branch()),
         is_local_branch: &is_local_branch,
         is_revision: &is_revision,
+        env_namespace: std::env::var_os("GIT_NAMESPACE").is_some(),
+        env_exec_path: exec_path.as_deref(),
+        is_own_exec_path: &|dir| crate::git::is_own_exec_path(dir),
     };
     let mut action = classify::classify(&git, &ctx);
     // Ignore rules from config files the environment names for this
@@ -122,12 +126,22 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                         .and_then(|repo| context_hooks_off(args, &git, repo));
                 }
                 if let Some(repo) = repo.as_ref().filter(|_| changes) {
+                    facts.gates_replaced = facts::gates::replaced(repo);
+                    facts.drift =
+                        facts::drift::check(repo.common_dir(), &mut |r| policy.is_protected(r))
+                            .moved
+                            .iter()
+                            .map(facts::drift::Moved::describe)
+                            .collect();
                     let cwd = facts::effective_cwd(&git.globals);
                     (facts.lease_here, facts.lease_removed) =
                         facts::lease::gather(repo, &action, &cwd);
                 }
                 facts.writes_guarded =
                     facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
+                if let Some(repo) = repo.as_ref() {
+                    facts.reach = facts::reach(policy, repo, &action, &facts);
+                }
                 if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {
                     facts.agent_remotes = crate::state_file::agent_remotes(repo.common_dir());
                 }

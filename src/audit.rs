@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 pub const ZERO_ID: &str = "0000000000000000000000000000000000000000";
 
 /// The values of `decision` (SPEC section 7), what `--decision` takes.
-pub const DECISIONS: [&str; 4] = ["allow", "deny", "autoswitch", "checkpoint"];
+pub const DECISIONS: [&str; 5] = ["allow", "deny", "autoswitch", "checkpoint", "drift"];
 
 /// The action of a journal line: the ref change (`ref`, `old`, `new`)
 /// that a command made, recorded after git made it. Its decision is
@@ -48,7 +48,8 @@ pub struct Record {
     pub argv: Vec<String>,
     /// 0 read-only, 1 state-changing.
     pub tier: u8,
-    /// allow, deny, autoswitch, checkpoint ([`DECISIONS`]).
+    /// allow, deny, autoswitch, checkpoint ([`DECISIONS`]); `drift` for a
+    /// guarded ref found moved with no hook (`ref`, `old`, `new`).
     pub decision: String,
     pub branch_before: Option<String>,
     pub branch_after: Option<String>,

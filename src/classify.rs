@@ -252,6 +252,14 @@ pub struct Context<'a> {
     /// no refspec sends (`remote.<name>.mirror`, `remote.<name>.push`,
     /// `push.default`, `branch.<name>.merge` ...).
     pub config: &'a dyn Fn(&str) -> Vec<String>,
+    /// Is `GIT_NAMESPACE` set in the environment?
+    pub env_namespace: bool,
+    /// `GIT_EXEC_PATH` from the environment, when set.
+    pub env_exec_path: Option<&'a std::ffi::OsStr>,
+    /// Is this directory the exec path the real git was built with? The
+    /// caller asks git (`git --exec-path`); asked only for a command that
+    /// syncs with an exec path given.
+    pub is_own_exec_path: &'a dyn Fn(&std::ffi::OsStr) -> bool,
 }
 
 /// How deep aliases may nest before git-ward stops following them.
@@ -382,7 +390,7 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
     }
     // A namespace reaches a local remote's upload-pack too, which then
     // serves `refs/namespaces/<ns>/refs/heads/main` as its `main`.
-    if action.syncs && (git.globals.namespace || std::env::var_os("GIT_NAMESPACE").is_some()) {
+    if action.syncs && (git.globals.namespace || ctx.env_namespace) {
         action.repoints.push("GIT_NAMESPACE".to_string());
     }
     // So does another exec path, whose `git-upload-pack` may serve any
@@ -394,10 +402,10 @@ pub fn classify(git: &GitArgs, ctx: &Context) -> Action {
             .globals
             .exec_path
             .clone()
-            .or_else(|| std::env::var_os("GIT_EXEC_PATH"))
+            .or_else(|| ctx.env_exec_path.map(std::ffi::OsStr::to_os_string))
             // Empty, git takes its own.
             .filter(|dir| !dir.is_empty());
-        if given.is_some_and(|dir| !crate::git::is_own_exec_path(&dir)) {
+        if given.is_some_and(|dir| !(ctx.is_own_exec_path)(&dir)) {
             action.repoints.push(EXEC_PATH.to_string());
         }
     }

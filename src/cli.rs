@@ -7,6 +7,7 @@ use std::ffi::OsString;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::commands::Outcome;
 use crate::error::{exit, Result};
 
 /// Makes git safe for AI coding agents: protected branches, sticky agent
@@ -21,9 +22,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Install git-ward's hooks in this repository (or the shim directory with --shim).
-    Install(crate::hooks::install::InstallArgs),
+    Install(crate::commands::install::InstallArgs),
     /// Remove git-ward's hooks, restoring every original hook byte for byte.
-    Uninstall(crate::hooks::install::UninstallArgs),
+    Uninstall(crate::commands::install::UninstallArgs),
     /// Print what a git command would do and why, without running it.
     Explain(crate::commands::explain::ExplainArgs),
     /// Show or check the layered policy.
@@ -34,15 +35,15 @@ pub enum Command {
     /// Check the installation: binary, shim, hooks, policy, git version.
     Doctor(crate::commands::doctor::DoctorArgs),
     /// Snapshot the working tree (or `checkpoint show <id>`).
-    Checkpoint(crate::checkpoint::cmd::CheckpointArgs),
+    Checkpoint(crate::commands::checkpoint::CheckpointArgs),
     /// List checkpoints.
-    Checkpoints(crate::checkpoint::cmd::CheckpointsArgs),
+    Checkpoints(crate::commands::checkpoint::CheckpointsArgs),
     /// Restore the working tree from a checkpoint, after showing the plan.
-    Rollback(crate::checkpoint::rollback::RollbackArgs),
+    Rollback(crate::commands::rollback::RollbackArgs),
     /// Undo the last agent command: its working tree and the refs it moved.
-    Undo(crate::checkpoint::undo::UndoArgs),
+    Undo(crate::commands::undo::UndoArgs),
     /// Run the tests, checkpoint the turn, roll back on pollution.
-    Turn(crate::checkpoint::turn::TurnArgs),
+    Turn(crate::commands::turn::TurnArgs),
     /// Start, end or show the contract of this worktree.
     #[command(subcommand)]
     Contract(crate::commands::contract::ContractCommand),
@@ -58,6 +59,8 @@ pub enum Command {
     Sessions(crate::commands::sessions::SessionsArgs),
     /// Run the whole story in a throwaway repository.
     Demo(crate::commands::demo::DemoArgs),
+    /// Guarded refs that moved with git-ward's hooks off: list, restore or accept.
+    Drift(crate::commands::drift::DriftArgs),
     /// Print a completion script for bash, zsh or fish.
     Completions(crate::commands::help::CompletionsArgs),
     /// Write the man pages into a directory (what ./install runs).
@@ -146,40 +149,53 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
             return Ok(exit::INVALID);
         }
     };
-    match cli.command {
-        Command::Install(args) => crate::hooks::install::run_install(args),
-        Command::Uninstall(args) => crate::hooks::install::run_uninstall(args),
-        Command::Explain(args) => crate::commands::explain::run(args),
+    print(dispatch(cli.command))
+}
+
+/// Runs one command; what it ends with is printed by [`print`].
+fn dispatch(command: Command) -> Outcome {
+    let done = Outcome::Done;
+    match command {
+        Command::Install(args) => crate::commands::install::run_install(args),
+        Command::Uninstall(args) => crate::commands::install::run_uninstall(args),
+        Command::Explain(args) => done(crate::commands::explain::run(args)),
         Command::Policy(cmd) => crate::commands::policy::run(cmd),
         Command::Audit(args) => crate::commands::audit::run(args),
-        Command::Doctor(args) => crate::commands::doctor::run(args),
-        Command::Checkpoint(args) => crate::checkpoint::cmd::run_checkpoint(args),
-        Command::Checkpoints(args) => crate::checkpoint::cmd::run_list(args),
-        Command::Rollback(args) => crate::checkpoint::rollback::run(args),
-        Command::Undo(args) => crate::checkpoint::undo::run(args),
-        Command::Turn(args) => crate::checkpoint::turn::run(args),
+        Command::Doctor(args) => done(crate::commands::doctor::run(args)),
+        Command::Checkpoint(args) => crate::commands::checkpoint::run_checkpoint(args),
+        Command::Checkpoints(args) => crate::commands::checkpoint::run_list(args),
+        Command::Rollback(args) => crate::commands::rollback::run(args),
+        Command::Undo(args) => crate::commands::undo::run(args),
+        Command::Turn(args) => crate::commands::turn::run(args),
         Command::Contract(cmd) => crate::commands::contract::run(cmd),
         Command::Init(args) => crate::commands::init::run(args),
         Command::Save(args) => crate::commands::save::run(args),
-        Command::Mcp(args) => crate::mcp::run(args),
-        Command::Demo(args) => crate::commands::demo::run(args),
-        Command::Completions(args) => finish(false, crate::commands::help::completions(args)),
-        Command::Man(args) => finish(false, crate::commands::help::man(args)),
-        Command::Run(args) => crate::commands::run::run(args),
+        Command::Mcp(args) => done(crate::mcp::run(args)),
+        Command::Demo(args) => done(crate::commands::demo::run(args)),
+        Command::Run(args) => done(crate::commands::run::run(args)),
+        Command::Drift(args) => crate::commands::drift::run(args),
+        Command::Completions(args) => Outcome::Report {
+            json: false,
+            result: crate::commands::help::completions(args, self::command()),
+        },
+        Command::Man(args) => Outcome::Report {
+            json: false,
+            result: crate::commands::help::man(args, self::command()),
+        },
         Command::Sessions(args) => crate::commands::sessions::run(args),
         Command::Pretool(args) => {
             let outcome = crate::commands::pretool::run(args);
             crate::output::out!("{}", outcome.stdout);
-            Ok(outcome.code)
+            done(Ok(outcome.code))
         }
         // A hook that fails refuses the git command that ran it.
-        Command::Hook { name, args } => match crate::hooks::run(&name, None, &args) {
+        Command::Hook { name, args } => done(match crate::hooks::run(&name, &name, None, &args) {
             Err(err) => {
-                crate::invocation::report_denial(&err);
+                crate::output::report_denial(&err);
                 Ok(err.exit_code())
             }
-            done => done,
-        },
+            code => code,
+        }),
     }
 }
 
@@ -192,8 +208,17 @@ fn asks_for_json(argv: &[OsString]) -> bool {
         .any(|a| a == "--json")
 }
 
+/// Prints what a command ended with, and returns the exit code.
+fn print(outcome: Outcome) -> Result<u8> {
+    match outcome {
+        Outcome::Report { json, result } => finish(json, result),
+        Outcome::Coded { json, result } => finish_coded(json, result),
+        Outcome::Done(code) => code,
+    }
+}
+
 /// Prints a result for `--json` or people, and returns the exit code.
-pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result<u8> {
+fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result<u8> {
     match result {
         Ok((value, text)) => {
             if json {
@@ -220,7 +245,7 @@ pub fn finish(json: bool, result: Result<(serde_json::Value, String)>) -> Result
 
 /// For commands that print their own text and choose their exit code:
 /// prints the JSON value (with `--json`) or the error, returns the code.
-pub fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Result<u8> {
+fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Result<u8> {
     match result {
         Ok((mut value, code)) => {
             if json {

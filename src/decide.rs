@@ -64,6 +64,12 @@ pub struct Facts {
     pub head: Option<Head>,
     /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
     pub env_hooks_off: Option<String>,
+    /// A gate hook git-ward installed is no longer the one git runs (nor
+    /// run by it): how, as a clause ([`crate::facts::gates::replaced`]).
+    pub gates_replaced: Option<String>,
+    /// Guarded refs that moved with no hook of git-ward's
+    /// ([`crate::facts::drift`]), described (`refs/heads/main a1b2 -> c3d4`).
+    pub drift: Vec<String>,
     /// The command writes where git-ward's hooks, config or policy live
     /// (see [`crate::facts::writes_into_guarded`]): how and where, as a
     /// clause (`writes into the git directory (/r/.git/x)`).
@@ -99,6 +105,9 @@ pub struct Facts {
     /// Decided for `git ward save`, which switches branches itself where
     /// the rules say so, as the shim does, whoever runs it.
     pub saving: bool,
+    /// The refs the command reaches beyond those its command line names,
+    /// and the hooks that will see them.
+    pub reach: Reach,
     /// The live lease of the worktree the command runs in (read only for
     /// a command that changes something; see `facts/lease.rs`).
     pub lease_here: Option<Held>,
@@ -132,6 +141,8 @@ impl Facts {
             contract_from_env: false,
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
+            gates_replaced: None,
+            drift: Vec::new(),
             writes_guarded: None,
             agent_remotes: Vec::new(),
             fast_forward: false,
@@ -141,6 +152,7 @@ impl Facts {
             agent_branch_exists: false,
             in_hook: false,
             saving: false,
+            reach: Reach::default(),
             lease_here: None,
             lease_removed: None,
         }
@@ -340,10 +352,14 @@ fn is_upstream_of(start: &str, refname: &str) -> bool {
 }
 
 /// Does setting this key ([`Action::repoints`]) change what a protected
-/// branch syncs to? A branch's upstream only for a protected branch; a
-/// remote's URL or URL rewriting always (a protected branch syncs to a
-/// remote-tracking ref of its name, of any remote).
+/// branch syncs to? Never when the policy protects nothing; a branch's
+/// upstream only for a protected branch; a remote's URL or URL rewriting
+/// always (a protected branch syncs to a remote-tracking ref of its name,
+/// of any remote but those an agent added).
 fn repoints_protected(policy: &Policy, key: &str) -> bool {
+    if !policy.protects_anything() {
+        return false;
+    }
     match key.strip_prefix("branch.").and_then(|k| k.rsplit_once('.')) {
         Some((branch, _)) => policy.is_protected(&format!("refs/heads/{branch}")),
         None => true,
@@ -374,6 +390,12 @@ const HINT_PROTECTED_REF: &str =
     "protected refs move only through review: push a branch of your own and open a merge request";
 const HINT_PROTECTED_TAG: &str =
     "protected tags are never moved or deleted; create a new tag instead";
+/// What to do when another hook manager replaced git-ward's gate hooks.
+const HINT_GATES_REPLACED: &str = "a person runs `git ward install` (or `git ward doctor --fix`), which chains the other manager's hook after git-ward's; `git ward doctor` says how to keep git-ward in that manager's own config";
+
+/// What to do when guarded refs drifted and the policy refuses agents.
+const HINT_DRIFT: &str = "a person looks: `git ward drift` lists the moves, `git ward drift --restore` (or `git ward undo --drift`) puts the refs back, `git ward drift --accept` keeps them";
+
 const HINT_NO_VERIFY: &str =
     "run it again without switching hooks off; they enforce the policy (policy key enforce.allow_no_verify lets agents skip them)";
 const HINT_CHECKOUT: &str =
@@ -425,9 +447,16 @@ pub enum ToolStep<'a> {
     /// `git ward rollback --no-safety`: files overwritten with no
     /// checkpoint of them.
     RollbackWithoutSafety,
+    /// `git ward rollback` or `undo` from a checkpoint that is not the one
+    /// git-ward made under its id (`why`); `accepted` with
+    /// `--accept-changed`, which a person gives after reading the plan.
+    RestoreChanged { why: &'a str, accepted: bool },
     /// `git ward init <dir>` with `<dir>` in a git directory: a working
     /// tree whose commands write hooks, config and the local policy layer.
     WorkspaceInGitDir(&'a std::path::Path),
+    /// `git ward drift --accept`: refs that moved with the hooks off are
+    /// taken as known, past the rules the hooks would have applied.
+    AcceptDrift,
     /// `git ward run` in a worktree a live session holds (SPEC section 11).
     Leased(&'a Held),
     /// `git ward undo` or `rollback` (`what`) in a worktree a live session
@@ -465,6 +494,26 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
             "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
             "checkpoint.before_destructive",
         ),
+        ToolStep::AcceptDrift if agent => Decision::deny(
+            Code::D004,
+            "drift --accept would keep refs that moved with git-ward's hooks off",
+            "a person looks and accepts; `git ward drift --restore` puts them back",
+            "enforce.drift",
+        ),
+        // A person's word after reading the plan; never an agent's.
+        ToolStep::RestoreChanged { why, accepted } if agent || !accepted => Decision {
+            key: None,
+            ..Decision::deny(
+                Code::D001,
+                format!("{why}; nothing is restored from it"),
+                if agent {
+                    "a person reads the plan (`--dry-run`) and decides"
+                } else {
+                    "read the plan (`--dry-run`); if you trust what it restores, run again with --accept-changed"
+                },
+                "",
+            )
+        },
         // No policy key lets anyone do this.
         ToolStep::WorkspaceInGitDir(dir) => Decision {
             key: None,
@@ -533,10 +582,47 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         }
     }
 
+    // Another hook manager replaced a gate: the hooks check nothing.
+    if let Some(how) = facts.gates_replaced.as_ref().filter(|_| agent) {
+        if effective_effect(policy, action) != Effect::Read {
+            return Decision::deny(
+                Code::D004,
+                format!(
+                    "{} while git-ward's hooks are switched off: {how}",
+                    action.word()
+                ),
+                HINT_GATES_REPLACED,
+                "enforce.actors",
+            );
+        }
+    }
+
+    // A guarded ref moved with no hook (`enforce.drift = "refuse"`): the
+    // hooks were off for some writer, so agents wait for a person.
+    if !facts.drift.is_empty()
+        && agent
+        && settings.enforce.drift == crate::policy::DriftAction::Refuse
+        && effective_effect(policy, action) != Effect::Read
+    {
+        return Decision::deny(
+            Code::D004,
+            format!(
+                "{} while guarded refs moved with git-ward's hooks off: {}",
+                action.word(),
+                facts.drift.join(", ")
+            ),
+            HINT_DRIFT,
+            "enforce.drift",
+        );
+    }
+
     // A person's git meets only the hooks, which see neither the files a
     // command writes nor the config it sets.
     let person = facts.person_outside_hooks();
-    if let Some(what) = facts.writes_guarded.as_ref().filter(|_| !person) {
+    // Under a policy that protects no ref and lets agents skip hooks,
+    // nothing there is guarded.
+    let guards = policy.protects_anything() || !settings.enforce.allow_no_verify;
+    if let Some(what) = facts.writes_guarded.as_ref().filter(|_| !person && guards) {
         let hint = if action.new_trees.is_empty() {
             "keep what git writes out of the git directory and off git-ward's policy files: an output file elsewhere (say /tmp/out.txt) or stdout, and a working tree outside the git directory"
         } else {
@@ -553,13 +639,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
     // A push is judged even as a dry run (read-only): git runs the
     // pre-push hook for one too, which refuses it alike.
     if let Some(push) = &action.push {
-        if let Some(d) = decide_push(
-            policy,
-            action.word(),
-            push,
-            facts.contract.as_deref(),
-            agent,
-        ) {
+        if let Some(d) = decide_push(policy, action.word(), push, facts) {
             return d;
         }
     }
@@ -633,7 +713,13 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         let Some(full) = target_ref(&write.target, facts) else {
             continue;
         };
-        if full.starts_with("refs/replace/") && write.op != RefOp::Delete {
+        if full.starts_with("refs/ward/") && agent {
+            return refs::deny_ward_ref(&action.operation(), &full);
+        }
+        if full.starts_with("refs/replace/")
+            && write.op != RefOp::Delete
+            && policy.protects_anything()
+        {
             // git reads the replacement wherever the object is named,
             // protected branches (and the team policy on them) included.
             return Decision::deny(
@@ -668,6 +754,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
             if write.op != RefOp::Delete {
                 return refs::deny_shadow(&action.operation(), &full, &branch);
             }
+        }
+        if write.target == RefTarget::All
+            && reach::unnamed_refs_judged(policy, &action.command, facts)
+        {
+            continue;
         }
         if write.target != RefTarget::All && !policy.is_protected(&full) {
             continue;
@@ -998,38 +1089,14 @@ fn decide_push(
     policy: &Policy,
     word: &str,
     push: &crate::action::Push,
-    contract: Option<&str>,
-    agent: bool,
+    facts: &Facts,
 ) -> Option<Decision> {
     // git pushes to `origin` where nothing else is configured.
     let remote = push.remote.as_deref().unwrap_or("origin");
-    let own = agent_branch(policy, contract);
-    if push.mirror {
-        let what = match &push.configured_by {
-            Some(key) => format!("push to a mirror remote ({key})"),
-            None => "push --mirror".to_string(),
-        };
-        return Some(Decision::deny(
-            Code::D005,
-            format!("{what} force-updates and deletes every remote ref"),
-            format!("push one branch of your own by name, to a remote that is not a mirror: `git push <remote> {own}`"),
-            "push.force_allowed",
-        ));
-    }
-    if push.all || push.tags {
-        let what = match &push.configured_by {
-            Some(key) => format!("push with {key}"),
-            // `send-pack`, `http-push`: refspecs in their own syntax, read as --all.
-            None if push.all && word != "push" => word.to_string(),
-            None if push.all => "push --all".to_string(),
-            None => "push --tags".to_string(),
-        };
-        return Some(Decision::deny(
-            Code::D001,
-            format!("{what} can write protected refs"),
-            format!("push one branch of your own by name: `git push {remote} {own}`"),
-            "branches.protected",
-        ));
+    let contract = facts.contract.as_deref();
+    let agent = facts.actor == Actor::Agent;
+    if let Some(d) = reach::decide_unnamed_push(policy, word, push, facts) {
+        return Some(d);
     }
     let dests = push.dests.iter().filter_map(|d| {
         let dst = d.dst.as_ref()?;
@@ -1073,5 +1140,10 @@ pub fn switch_refused(branch: &str, git_says: &str) -> Error {
 #[path = "decide_tests.rs"]
 mod tests;
 
+pub mod attribution;
 pub mod lanes;
+pub mod reach;
 pub mod refs;
+pub mod unheld;
+
+pub use reach::Reach;

@@ -104,6 +104,18 @@ fn agent(branch: &str, contract: Option<&str>) -> Facts {
     Facts::agent_on(branch, contract)
 }
 
+/// `facts`, with the push reaching `main` on the remote, whose value
+/// there differs (`Some(true)`) or is not known (`None`).
+fn reaching_main(facts: Facts, changes: Option<bool>) -> Facts {
+    Facts {
+        reach: Reach {
+            pushed: vec![("refs/heads/main".to_string(), changes)],
+            ..Reach::default()
+        },
+        ..facts
+    }
+}
+
 fn human(branch: &str) -> Facts {
     Facts {
         actor: Actor::Human,
@@ -631,7 +643,7 @@ fn the_matrix() {
                 }),
                 ..Action::mutating("push")
             },
-            agent("feat", None),
+            reaching_main(agent("feat", None), None),
             Want::Deny(Code::D001),
         ),
         (
@@ -664,6 +676,36 @@ fn the_matrix() {
                 ..agent("feat", None)
             },
             Want::Deny(Code::D004),
+        ),
+        (
+            "a gate hook another manager replaced",
+            &no_verify_ok,
+            commit(),
+            Facts {
+                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
+                ..agent("feat", None)
+            },
+            Want::Deny(Code::D004),
+        ),
+        (
+            "a read while a gate hook is replaced",
+            &default,
+            Action::read("log"),
+            Facts {
+                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
+                ..agent("feat", None)
+            },
+            Want::Allow,
+        ),
+        (
+            "a person's commit while a gate hook is replaced",
+            &default,
+            commit(),
+            Facts {
+                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
+                ..human("feat")
+            },
+            Want::Allow,
         ),
         (
             "--output into the git directory",
@@ -1368,10 +1410,16 @@ fn a_plumbing_push_is_named_as_itself() {
         }),
         ..Action::mutating("send-pack")
     };
-    let d = decide(&Policy::built_in(), &action, &agent("agent/c1", Some("c1")));
+    let facts = reaching_main(agent("agent/c1", Some("c1")), None);
+    let d = decide(&Policy::built_in(), &action, &facts);
     let err = d.denial().expect("refused");
     assert_eq!(err.code, Code::D001);
-    assert_eq!(err.message, "send-pack can write protected refs");
+    assert!(
+        err.message
+            .starts_with("send-pack can write protected ref 'main' on origin"),
+        "{}",
+        err.message
+    );
 }
 
 #[test]
@@ -1517,6 +1565,8 @@ fn denial_codes_come_from_this_module_only() {
                 "Code::D004",
                 "Code::D005",
                 "Code::D006",
+                "Code::D007",
+                "Code::D008",
             ] {
                 if text.contains(code) {
                     offenders.push(format!("{}: {code}", path.display()));
@@ -1780,6 +1830,7 @@ fn push_hints_name_the_remote_and_the_agent_branch() {
         ..action
     };
     let c1 = agent("bot/c1", Some("c1"));
+    let c1_main_moves = reaching_main(agent("bot/c1", Some("c1")), Some(true));
     let rows: [(&Policy, Action, &Facts, &str); 6] = [
         (
             &bot,
@@ -1821,7 +1872,7 @@ fn push_hints_name_the_remote_and_the_agent_branch() {
                 }),
                 ..Action::mutating("push")
             },
-            &c1,
+            &c1_main_moves,
             "push one branch of your own by name: `git push up bot/c1`",
         ),
     ];

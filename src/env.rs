@@ -44,10 +44,18 @@ pub const CLICOLOR: &str = "CLICOLOR";
 /// Where the system policy layer lives (default `/etc/git-ward/policy.toml`);
 /// a knob for tests, inert for agents.
 pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";
+/// The number of the descriptor git-ward hands the git processes it
+/// starts for itself ([`crate::git::own`]); a hook believes it only when
+/// the git-ward above it holds the same pipe ([`crate::facts::starter`]).
+pub const WARD_OWN_FD: &str = "WARD_OWN_FD";
 /// The user config directory (`~/.config` when unset).
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// The user data directory (`~/.local/share` when unset): the shim directory lives there.
 pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+/// The harness an agent runs in, for the `{agent}` of `commit.assisted_by`.
+pub const WARD_AGENT_NAME: &str = "WARD_AGENT_NAME";
+/// The model an agent runs, for the `{model}` of `commit.assisted_by`.
+pub const WARD_AGENT_MODEL: &str = "WARD_AGENT_MODEL";
 /// The user's home directory.
 pub const HOME: &str = "HOME";
 

@@ -32,6 +32,13 @@ pub enum Code {
     /// holds the live lease of.
     #[serde(rename = "EN-GIT-D-007")]
     D007,
+    /// A command that would destroy work no checkpoint can hold (nested
+    /// repositories, submodules' uncommitted work, ignored files).
+    #[serde(rename = "EN-GIT-D-008")]
+    D008,
+    /// An agent's commit carrying `Signed-off-by` where `commit.signed_off_by` refuses it.
+    #[serde(rename = "EN-GIT-D-009")]
+    D009,
     /// An invalid argument to a git-ward command.
     #[serde(rename = "EN-GIT-I-001")]
     I001,
@@ -51,6 +58,8 @@ impl Code {
             Code::D005 => "EN-GIT-D-005",
             Code::D006 => "EN-GIT-D-006",
             Code::D007 => "EN-GIT-D-007",
+            Code::D008 => "EN-GIT-D-008",
+            Code::D009 => "EN-GIT-D-009",
             Code::I001 => "EN-GIT-I-001",
             Code::E001 => "EN-GIT-E-001",
         }
@@ -106,6 +115,18 @@ pub struct Error {
     pub hint: Option<String>,
     /// Overrides the exit code the code implies (e.g. 127 for no real git).
     pub exit: Option<u8>,
+    /// What went wrong, where a caller answers kinds differently.
+    pub kind: Kind,
+}
+
+/// Kinds of failure a caller tells apart (never by the message's text).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Kind {
+    /// Anything else.
+    #[default]
+    Failed,
+    /// A git child ran out of time (`timeouts.git_seconds`) and was killed.
+    TimedOut,
 }
 
 impl Error {
@@ -116,6 +137,7 @@ impl Error {
             message: message.into(),
             hint: Some(hint.into()),
             exit: None,
+            kind: Kind::Failed,
         }
     }
 
@@ -126,7 +148,19 @@ impl Error {
             message: message.into(),
             hint: Some(hint.into()),
             exit: None,
+            kind: Kind::Failed,
         }
+    }
+
+    /// Is this a refusal (a denial code, exit 1)?
+    pub fn is_denial(&self) -> bool {
+        self.code.status() == "D"
+    }
+
+    /// The same error, of `kind`.
+    pub fn of_kind(mut self, kind: Kind) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// An internal failure: exit 3.
@@ -136,6 +170,7 @@ impl Error {
             message: message.into(),
             hint: None,
             exit: None,
+            kind: Kind::Failed,
         }
     }
 

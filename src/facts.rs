@@ -16,13 +16,22 @@ use crate::policy::{self, Layer, Policy};
 pub mod context;
 mod dirs;
 pub mod discover;
+pub mod drift;
+pub mod gates;
+pub mod install_record;
 pub mod lease;
+mod reach;
 pub mod refstore;
 mod repo;
+pub use crate::patterns::literal_branches;
+pub use crate::policy::{valid_contract, MAX_CONTRACT_LEN};
 pub mod settings_cache;
+pub mod starter;
 pub mod tracking;
+pub mod worktrees;
 pub(crate) use dirs::path_in_file;
 pub use dirs::Dirs;
+pub use reach::reach;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
 /// The branch the HEAD file in `git_dir` names (`HEAD` when detached): one
@@ -33,42 +42,6 @@ pub fn head_branch_file(git_dir: &Path) -> Option<String> {
         Some(r) => r.strip_prefix("refs/heads/").unwrap_or(r).to_string(),
         None => "HEAD".to_string(),
     })
-}
-
-/// The branches the protected patterns name one by one, in order: where
-/// the team layer may be committed. A plain name is one (not a tag); so is
-/// each name of one brace group of plain names (`{main,develop}` names
-/// `main` and `develop`, never a branch of that literal name, which anyone
-/// could make); a pattern with any other glob in it names none.
-pub fn literal_branches(protected: &[String]) -> Vec<String> {
-    use crate::patterns::META;
-    let mut out: Vec<String> = Vec::new();
-    for p in protected.iter().filter(|p| !p.starts_with("tags/")) {
-        if !p.contains(META) {
-            out.push(p.clone());
-            continue;
-        }
-        let Some((prefix, rest)) = p.split_once('{') else {
-            continue;
-        };
-        let Some((group, suffix)) = rest.split_once('}') else {
-            continue;
-        };
-        if [prefix, group, suffix]
-            .iter()
-            .any(|s| s.replace(',', "").contains(META))
-        {
-            continue;
-        }
-        out.extend(
-            group
-                .split(',')
-                .map(|alt| format!("{prefix}{alt}{suffix}"))
-                .filter(|b| !b.is_empty() && !b.starts_with("tags/")),
-        );
-    }
-    out.dedup();
-    out
 }
 
 /// Does the repository whose common git dir is `common` use reftable?
@@ -119,25 +92,6 @@ pub fn actor_for_env(agent_env: &[String], via_shim: bool) -> Actor {
     } else {
         Actor::Human
     }
-}
-
-/// The longest contract id.
-pub const MAX_CONTRACT_LEN: usize = 100;
-
-/// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
-/// letter or digit; also a valid branch name component for git (no `..`,
-/// no trailing `.` or `.lock`).
-pub fn valid_contract(id: &str) -> bool {
-    let bytes = id.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= MAX_CONTRACT_LEN
-        && bytes[0].is_ascii_alphanumeric()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-        && !id.contains("..")
-        && !id.ends_with('.')
-        && !id.ends_with(".lock")
 }
 
 /// The error for an invalid contract id.
@@ -299,7 +253,7 @@ pub fn made_git_dir_hooks_off(repo: &Repo) -> Option<String> {
     if git_dir == common || git_dir.parent() == Some(common.join("worktrees").as_path()) {
         return None;
     }
-    crate::hooks::install::hooks_run_elsewhere(repo)?;
+    install_record::hooks_run_elsewhere(repo)?;
     let (value, _) = repo.hooks_path()?;
     Some(format!(
         "core.hooksPath={value} read through the git directory {}, which is none of the repository's worktrees",
@@ -398,6 +352,29 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
     Ok(policy)
 }
 
+/// The policy a server hook judges by (pre-receive, and any hook that
+/// runs inside `receive-pack`): the layers that belong to the server
+/// alone: built in, system (its fixed path), the team layer, the bare
+/// repository's local layer. Nothing a pusher's environment names: over
+/// a local path or `file://` remote, `receive-pack` and its hooks inherit
+/// the pusher's environment, so no user layer (`XDG_CONFIG_HOME`, `HOME`),
+/// no `WARD_POLICY`, no `WARD_SYSTEM_POLICY`.
+pub fn load_server_policy(repo: Option<&Repo>) -> Result<Policy> {
+    let mut policy = Policy::built_in();
+    let system = PathBuf::from(policy::SYSTEM_PATH);
+    policy.add_file(&system, Layer::System(system.clone()))?;
+    if let Some(repo) = repo {
+        if let Some((branch, bytes)) = repo.team_policy(policy.protected_patterns())? {
+            policy
+                .add_layer_bytes(&bytes, Layer::Team(branch.clone()))
+                .map_err(|e| team_layer_broken(e, &branch))?;
+        }
+        let local = policy::local_path(repo.common_dir());
+        policy.add_file(&local, Layer::Local(local.clone()))?;
+    }
+    Ok(policy)
+}
+
 /// The layers below the team layer (built in, system, user): the ones
 /// that say which branches the team layer may come from.
 pub fn below_team() -> Result<Policy> {
@@ -479,14 +456,19 @@ pub fn writes_into_guarded(
         .collect();
     // `git init` over a repository copies every template file its git
     // directory lacks into it (a `ward/policy.toml`, a loose ref that
-    // shadows a packed one), with no hook: only a new one is made.
+    // shadows a packed one), with no hook: refused where a template
+    // directory of the command's or the config's choosing applies. git's
+    // own templates (sample hooks, `info/exclude`) change nothing there.
     if matches!(action.command.as_str(), "init" | "init-db") {
         let at = env::var_os("GIT_DIR")
             .map(|d| resolve(&cwd, Path::new(&d)))
             .or_else(|| new_trees.first().cloned());
-        if let Some(at) = at.filter(|d| is_repository(d)) {
+        if let Some((at, from)) = at
+            .filter(|d| is_repository(d))
+            .and_then(|at| Some((at.clone(), chosen_templates(globals, action, &at)?)))
+        {
             return Some(format!(
-                "re-initializes the repository at {}, copying template files into its git directory",
+                "re-initializes the repository at {}, copying template files ({from}) into its git directory",
                 at.display()
             ));
         }
@@ -546,7 +528,91 @@ pub fn writes_into_guarded(
                 target.display()
             ));
         }
-        in_git_dir(target).then(|| format!("{how} the git directory ({})", target.display()))
+        let in_bare_unread = *how == NEW_TREE && bare_and_unread(repo, target, &git_dirs);
+        (in_git_dir(target) && !in_bare_unread)
+            .then(|| format!("{how} the git directory ({})", target.display()))
+    })
+}
+
+/// Where the template files `init` copies come from, when not git's own:
+/// `--template`, `GIT_TEMPLATE_DIR`, or `init.templateDir` from `-c`, the
+/// environment or the config files the repository at `at` reads.
+fn chosen_templates(
+    globals: &Globals,
+    action: &crate::action::Action,
+    at: &Path,
+) -> Option<String> {
+    const KEY: &str = "init.templatedir";
+    if let Some(dir) = &action.templates {
+        return Some(format!("--template={dir}"));
+    }
+    if let Some(dir) = env::var("GIT_TEMPLATE_DIR") {
+        return Some(format!("GIT_TEMPLATE_DIR={dir}"));
+    }
+    let given = globals
+        .config
+        .iter()
+        .chain(&globals.config_env)
+        .cloned()
+        .chain(env_config())
+        .any(|(k, _)| normalize_key(&k) == KEY);
+    if given {
+        return Some("init.templateDir from -c or the environment".to_string());
+    }
+    Repo::at(at)?
+        .config_values("init.templateDir")
+        .pop()
+        .map(|dir| format!("init.templateDir={dir}"))
+}
+
+/// Is `target` in the directory of a bare repository (`repo`, found from
+/// where the command runs) at a path git never reads there (`sub`, not
+/// `hooks`, `refs`, `worktrees`, `ward` or a ref-like `FETCH_HEAD`)? A
+/// repository or working tree made there writes nothing git or git-ward
+/// reads for the bare one.
+fn bare_and_unread(repo: Option<&Repo>, target: &Path, git_dirs: &[PathBuf]) -> bool {
+    const READ: [&str; 21] = [
+        "HEAD",
+        "branches",
+        "commondir",
+        "config",
+        "config.worktree",
+        "description",
+        "gitdir",
+        "hooks",
+        "index",
+        "info",
+        "logs",
+        "modules",
+        "objects",
+        "packed-refs",
+        "rebase-apply",
+        "rebase-merge",
+        "refs",
+        "reftable",
+        "remotes",
+        "shallow",
+        "worktrees",
+    ];
+    if repo.is_none_or(|r| r.workdir().is_some()) || named_dot_git(target) {
+        return false;
+    }
+    git_dirs.iter().any(|dir| {
+        let Some(first) = target
+            .strip_prefix(dir)
+            .ok()
+            .and_then(|rel| rel.components().next())
+        else {
+            return false;
+        };
+        let first = first.as_os_str().to_string_lossy();
+        let ref_like = first
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c == '_' || c == '-');
+        !(ref_like
+            || first == "ward"
+            || first.starts_with("index")
+            || READ.contains(&first.as_ref()))
     })
 }
 
@@ -664,6 +730,8 @@ pub fn gather_at(
         contract_from_env,
         head,
         env_hooks_off,
+        gates_replaced: None,
+        drift: Vec::new(),
         writes_guarded: None,
         agent_remotes: Vec::new(),
         remotes: Vec::new(),
@@ -673,6 +741,7 @@ pub fn gather_at(
         agent_branch_exists: false,
         in_hook: false,
         saving: false,
+        reach: crate::decide::Reach::default(),
         lease_here: None,
         lease_removed: None,
     })

@@ -17,6 +17,7 @@ use crate::env;
 use crate::error::{exit, Error, Result};
 
 mod dialog;
+pub mod own;
 pub use dialog::{Dialog, Ending};
 
 /// Variables that point git at one particular repository or index. A child
@@ -165,6 +166,7 @@ impl Git {
         for (key, value) in &self.envs {
             cmd.env(key, value);
         }
+        own::mark(&mut cmd);
         cmd
     }
 
@@ -216,7 +218,8 @@ impl Git {
                     display_args(&args),
                     self.timeout.as_secs()
                 ))
-                .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow"))
+                .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow")
+                .of_kind(crate::error::Kind::TimedOut))
             }
         }
     }
@@ -435,6 +438,18 @@ pub fn shim_seen_marker() -> OsString {
     text.into()
 }
 
+/// Is `value` a full object id (SHA-1 or SHA-256 hex)? Ids read from a
+/// hook's input are checked before they reach a git command line, where
+/// one starting with `-` would be taken for an option.
+pub fn is_object_id(value: &str) -> bool {
+    matches!(value.len(), 40 | 64) && value.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Is `value` git's all-zero object id (any hash length)?
+pub fn is_zero(value: &str) -> bool {
+    !value.is_empty() && value.bytes().all(|b| b == b'0')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,5 +486,14 @@ mod tests {
             failed("fatal: pathspec 'x' did not match any files").hint,
             None
         );
+    }
+
+    #[test]
+    fn object_ids_from_hook_input_are_full_hex() {
+        assert!(is_object_id(&"a".repeat(40)));
+        assert!(is_object_id(&"0123456789abcdef".repeat(4)));
+        for bad in ["", "--all", "-x", &"a".repeat(39), &"g".repeat(40), "HEAD"] {
+            assert!(!is_object_id(bad), "{bad}");
+        }
     }
 }

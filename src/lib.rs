@@ -16,6 +16,7 @@
 //!
 //! `ARCHITECTURE.md` says which file holds which step and what may import what.
 
+pub mod act;
 pub mod action;
 pub mod assess;
 pub mod audit;
@@ -28,6 +29,7 @@ pub mod env;
 pub mod error;
 pub mod facts;
 pub mod git;
+pub mod harness;
 pub mod hooks;
 pub mod invocation;
 pub mod mcp;

@@ -73,3 +73,13 @@ pub fn paint(on: bool, colour: Colour, text: &str) -> String {
     };
     format!("\x1b[{code}m{text}\x1b[0m")
 }
+
+/// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.
+pub fn report(err: &crate::error::Error) {
+    err!("{}", err.render());
+}
+
+/// Prints a decision's denial of a git command on stderr ([`crate::error::Error::render_denial`]).
+pub fn report_denial(err: &crate::error::Error) {
+    err!("{}", err.render_denial());
+}

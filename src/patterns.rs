@@ -69,6 +69,42 @@ impl Patterns {
     }
 }
 
+/// The branches the protected patterns name one by one, in order: where
+/// the team layer may be committed. A plain name is one (not a tag); so is
+/// each name of one brace group of plain names (`{main,develop}` names
+/// `main` and `develop`, never a branch of that literal name, which anyone
+/// could make); a pattern with any other glob in it names none.
+pub fn literal_branches(protected: &[String]) -> Vec<String> {
+    use crate::patterns::META;
+    let mut out: Vec<String> = Vec::new();
+    for p in protected.iter().filter(|p| !p.starts_with("tags/")) {
+        if !p.contains(META) {
+            out.push(p.clone());
+            continue;
+        }
+        let Some((prefix, rest)) = p.split_once('{') else {
+            continue;
+        };
+        let Some((group, suffix)) = rest.split_once('}') else {
+            continue;
+        };
+        if [prefix, group, suffix]
+            .iter()
+            .any(|s| s.replace(',', "").contains(META))
+        {
+            continue;
+        }
+        out.extend(
+            group
+                .split(',')
+                .map(|alt| format!("{prefix}{alt}{suffix}"))
+                .filter(|b| !b.is_empty() && !b.starts_with("tags/")),
+        );
+    }
+    out.dedup();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,6 +79,23 @@ pub struct Enforce {
     pub actors: Actors,
     pub agent_env: Vec<String>,
     pub allow_no_verify: bool,
+    pub drift: DriftAction,
+}
+
+/// `enforce.drift`: what an agent's command meets when a guarded ref moved
+/// with no hook of git-ward's ([`crate::facts::drift`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriftAction {
+    /// A warning on stderr and an audit line; the command runs.
+    #[default]
+    Warn,
+    /// The agent's mutating commands are refused (EN-GIT-D-004) until a
+    /// person restores the refs or accepts them (`git ward drift`).
+    Refuse,
+    /// The refs are put back to the values git-ward last saw, before the
+    /// agent's next command runs.
+    Restore,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -119,6 +136,23 @@ pub struct PushPolicy {
 #[serde(default, deny_unknown_fields)]
 pub struct CommitPolicy {
     pub footer: String,
+    /// The `Assisted-by:` trailer of agent commits, empty for none.
+    pub assisted_by: String,
+    /// The `{model}` of `assisted_by` when the harness does not say.
+    pub model: String,
+    /// Trailer keys agent commits lose (`Co-Authored-By`, any case).
+    pub strip_trailers: Vec<String>,
+    /// `allow` or `refuse` an agent's commit that carries `Signed-off-by`.
+    pub signed_off_by: String,
+}
+
+impl CommitPolicy {
+    /// Whether the policy asks anything of a commit besides the footer.
+    pub fn attributes(&self) -> bool {
+        !self.assisted_by.is_empty()
+            || !self.strip_trailers.is_empty()
+            || self.signed_off_by == "refuse"
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -339,6 +373,23 @@ fn check_values(settings: &Settings, table: &toml::Table) -> std::result::Result
             "must hold no control characters".to_string(),
         );
     }
+    if has("commit", "signed_off_by")
+        && !matches!(settings.commit.signed_off_by.as_str(), "allow" | "refuse")
+    {
+        return bad(
+            "commit.signed_off_by",
+            format!(
+                "'{}' is neither \"allow\" nor \"refuse\"",
+                settings.commit.signed_off_by
+            ),
+        );
+    }
+    if has("commit", "assisted_by") && settings.commit.assisted_by.chars().any(char::is_control) {
+        return bad(
+            "commit.assisted_by",
+            "must be one line, without control characters".to_string(),
+        );
+    }
     let contract_globs = match &settings.capabilities.ensure_working_branch {
         Capability::Contracts(globs) => Some(globs),
         Capability::All(_) => None,
@@ -501,6 +552,7 @@ fn built_in_settings() -> Settings {
             actors: Actors::Agents,
             agent_env: strings(crate::env::AGENT_MARKERS),
             allow_no_verify: false,
+            drift: DriftAction::Warn,
         },
         branches: Branches {
             protected: strings(&["main", "master", "release/*", "tags/*"]),
@@ -521,6 +573,10 @@ fn built_in_settings() -> Settings {
         },
         commit: CommitPolicy {
             footer: "Contract: {contract}".into(),
+            assisted_by: String::new(),
+            model: String::new(),
+            strip_trailers: Vec::new(),
+            signed_off_by: "allow".into(),
         },
         checkpoint: CheckpointPolicy {
             before_destructive: true,
@@ -722,6 +778,23 @@ impl Policy {
         }
     }
 
+    /// Does the policy protect any ref at all? With `branches.protected`
+    /// empty, a command that writes refs it does not name reaches nothing
+    /// protected (SPEC section 10).
+    pub fn protects_anything(&self) -> bool {
+        !self.settings.branches.protected.is_empty()
+    }
+
+    /// May an agent force-push to every ref (`push.force_allowed` has `*`
+    /// or `**`)? A mirror push forces refs of any name.
+    pub fn force_allowed_everywhere(&self) -> bool {
+        self.settings
+            .push
+            .force_allowed
+            .iter()
+            .any(|p| p == "*" || p == "**")
+    }
+
     /// May an agent force-push to this ref?
     pub fn force_allowed(&self, refname: &str) -> bool {
         short_name(refname).is_some_and(|short| {
@@ -857,7 +930,8 @@ pub fn system_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(SYSTEM_PATH))
 }
 
-/// Where the system layer lives on every machine.
+/// Layer 2's own path, which no variable moves (the server's hooks read
+/// only this one).
 pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
 /// Layer 3's path.
@@ -871,6 +945,25 @@ pub fn user_path() -> Option<PathBuf> {
 /// Layer 5's path, inside the common git dir.
 pub fn local_path(common_dir: &Path) -> PathBuf {
     common_dir.join("ward").join("policy.toml")
+}
+
+/// The longest contract id.
+pub const MAX_CONTRACT_LEN: usize = 100;
+
+/// Is a contract id valid? 1 to 100 of `[A-Za-z0-9._-]`, starting with a
+/// letter or digit; also a valid branch name component for git (no `..`,
+/// no trailing `.` or `.lock`).
+pub fn valid_contract(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= MAX_CONTRACT_LEN
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && !id.contains("..")
+        && !id.ends_with('.')
+        && !id.ends_with(".lock")
 }
 
 #[cfg(test)]

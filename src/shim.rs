@@ -12,6 +12,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Instant, SystemTime};
 
+use crate::act::switch::{checkpoint_before_switch, checkpoint_failed, switch_to};
 use crate::action::{Action, RefOp, RefTarget};
 use crate::assess::{assess, Assessment};
 use crate::audit::{self, Record};
@@ -23,7 +24,9 @@ use crate::facts::settings_cache::Quick;
 use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 use crate::git::{self, Git};
-use crate::invocation::{report, report_denial};
+use crate::output::{report, report_denial};
+
+mod fetch;
 
 /// Runs the shim for git's argv; never returns for exec'd commands.
 pub fn main(args: Vec<OsString>) -> u8 {
@@ -95,6 +98,9 @@ pub fn main(args: Vec<OsString>) -> u8 {
     let audit_dir = audit::dir(repo.common_dir());
     let log_reads = a.policy.as_ref().map_or(true, |p| p.settings.audit.reads);
 
+    if let Ok(policy) = &a.policy {
+        handle_drift(repo, policy, &mut record);
+    }
     let git_here = internal_git(&real, repo, &trace_id, contract.as_deref());
     if a.tier() > 0 && !matches!(a.decision.verdict, Verdict::Deny(_)) {
         // Before the switch and the checkpoint, whose git runs the hooks too.
@@ -178,7 +184,13 @@ pub fn main(args: Vec<OsString>) -> u8 {
         }
         false => args,
     };
-    let status = run_child(&real, &args, &trace_id, contract.as_deref());
+    let status = match (a.action.command == "fetch")
+        .then(|| fetch::atomic(&args, pre.rest.len()))
+        .flatten()
+    {
+        Some(atomic) => run_fetch(&real, &atomic, &args, &trace_id, contract.as_deref()),
+        None => run_child(&real, &args, &trace_id, contract.as_deref()),
+    };
     if a.decision.fast_forward_only && !status.as_ref().is_ok_and(|s| s.success()) {
         if let Some((note, hint)) = pull_would_merge(repo, &a) {
             crate::output::errln!("ward: {note}");
@@ -248,6 +260,31 @@ fn record_remote_change(repo: &Repo, change: &crate::action::RemoteChange) {
     });
     if let Err(e) = result {
         crate::output::errln!("ward: warning: cannot keep the record of the agent's remotes: {e}");
+    }
+}
+
+/// Guarded refs that moved with the hooks off: reported (a warning, and an
+/// audit line the first time); with `enforce.drift = "restore"`, put back
+/// before the agent's command runs. (`"refuse"` is decide's: the command
+/// was refused already when it changes anything.)
+fn handle_drift(repo: &Repo, policy: &crate::policy::Policy, record: &mut Record) {
+    let found = crate::commands::drift::scan(repo, policy);
+    if found.moved.is_empty() {
+        return;
+    }
+    crate::commands::drift::notice(repo.common_dir(), &found, "shim", true);
+    if policy.settings.enforce.drift != crate::policy::DriftAction::Restore {
+        return;
+    }
+    match crate::commands::drift::restore(repo, &found.moved) {
+        Ok(done) => {
+            for m in done {
+                let line = format!("restored {} (enforce.drift = \"restore\")", m.refname);
+                crate::output::errln!("ward: {line}");
+                record.actions_taken.push(line);
+            }
+        }
+        Err(err) => crate::output::errln!("ward: warning: {}", err.message),
     }
 }
 
@@ -357,8 +394,14 @@ fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) 
         return None;
     }
     let dirs = fast_dirs(g)?;
-    let quick = Quick::load(&dirs).ok()?.quick;
+    let mut quick = Quick::load(&dirs).ok()?.quick;
     if quick.reclassified.iter().any(|c| c == command) {
+        return None;
+    }
+    // Drift (a few stats while nothing moved) is the full road's to report.
+    let drift = facts::drift::check(&dirs.common_dir, &mut |r| quick.is_protected(r));
+    if !drift.moved.is_empty() {
+        crate::commands::drift::notice(&dirs.common_dir, &drift, "shim", false);
         return None;
     }
     let contract = match env::var(env::WARD_CONTRACT) {
@@ -462,7 +505,10 @@ fn base_record(
 /// Reports `err`, for which the command was not run, and ends its audit
 /// line as refused, with the error's exit code.
 fn unrun(dir: &std::path::Path, mut record: Record, clock: Instant, err: &Error) -> u8 {
-    report(err);
+    match err.is_denial() {
+        true => report_denial(err),
+        false => report(err),
+    }
     record.decision = "deny".into();
     record.denial_code = Some(err.code.as_str().to_string());
     finish(dir, record, clock, err.exit_code() as i32)
@@ -536,6 +582,8 @@ fn child_env(trace_id: Option<&str>, contract: Option<&str>) -> Vec<(&'static st
 /// Called only where git-ward itself reads none of them any more; one
 /// thread.
 fn export(trace_id: Option<&str>, contract: Option<&str>) {
+    // The agent's git is not git-ward's own ([`crate::git::own`]).
+    std::env::remove_var(env::WARD_OWN_FD);
     for (name, value) in child_env(trace_id, contract) {
         std::env::set_var(name, value);
     }
@@ -592,10 +640,61 @@ fn run_child(
     trace_id: &str,
     contract: Option<&str>,
 ) -> std::io::Result<std::process::ExitStatus> {
+    Ok(spawn_child(real, args, trace_id, contract, false)?.0)
+}
+
+/// An agent's fetch run as one ref transaction ([`fetch`]): its stderr
+/// held back, and the fetch run again as written (`args`) where the
+/// atomic run failed on a rejected ref.
+fn run_fetch(
+    real: &Git,
+    atomic: &[OsString],
+    args: &[OsString],
+    trace_id: &str,
+    contract: Option<&str>,
+) -> std::io::Result<std::process::ExitStatus> {
+    use std::io::Write;
+    // The reflog says what the agent typed, as git would without `--atomic`.
+    if std::env::var_os("GIT_REFLOG_ACTION").is_none() {
+        let at = args.iter().zip(atomic).position(|(a, b)| a != b);
+        let mut rla = OsString::from("fetch");
+        for word in &args[at.unwrap_or(args.len())..] {
+            rla.push(" ");
+            rla.push(word);
+        }
+        std::env::set_var("GIT_REFLOG_ACTION", rla);
+    }
+    let (status, stderr) = spawn_child(real, atomic, trace_id, contract, true)?;
+    if fetch::again(&status, &stderr) {
+        return run_child(real, args, trace_id, contract);
+    }
+    let _ = std::io::stderr().write_all(&stderr);
+    Ok(status)
+}
+
+/// Runs the real git as a child with signals forwarded; with `capture`,
+/// its stderr is read and returned rather than passed through.
+fn spawn_child(
+    real: &Git,
+    args: &[OsString],
+    trace_id: &str,
+    contract: Option<&str>,
+    capture: bool,
+) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    use std::io::Read;
     export(Some(trace_id), contract);
-    let mut child = Command::new(real.path()).args(args).spawn()?;
+    let mut cmd = Command::new(real.path());
+    cmd.args(args);
+    if capture {
+        cmd.stderr(std::process::Stdio::piped());
+    }
+    let mut child = cmd.spawn()?;
     forward_signals_to(child.id());
-    child.wait()
+    let mut stderr = Vec::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_end(&mut stderr);
+    }
+    Ok((child.wait()?, stderr))
 }
 
 /// From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process
@@ -617,105 +716,4 @@ pub(crate) fn reraise(sig: i32) {
         libc::signal(sig, libc::SIG_DFL);
         libc::raise(sig);
     }
-}
-
-/// The refusal of a command whose checkpoint could not be taken.
-fn checkpoint_failed(action: &crate::action::Action, err: Error) -> Error {
-    Error::internal(format!(
-        "could not checkpoint before {}: {}",
-        action.operation(),
-        err.message
-    ))
-    .with_hint(match err.hint {
-        // A refusal that says what to do (work a checkpoint cannot hold).
-        Some(hint) => format!("nothing was run; {hint}"),
-        None => "nothing was run; fix the cause, or take a checkpoint by hand (`git ward checkpoint`) and retry".into(),
-    })
-}
-
-/// Takes the checkpoint that makes the move to `branch` undoable, when
-/// the branch exists (locally or on a remote): the move changes files no
-/// journal line records. An error means nothing may run.
-pub(crate) fn checkpoint_before_switch(
-    git: &Git,
-    a: &Assessment,
-    branch: &str,
-    trace_id: &str,
-) -> Result<Option<String>, Error> {
-    let Some(repo) = a
-        .repo
-        .as_ref()
-        .filter(|_| branch_source(a, branch).is_some())
-    else {
-        return Ok(None);
-    };
-    let contract = a.facts.as_ref().and_then(|f| f.contract.as_deref());
-    crate::checkpoint::before_switch(
-        git,
-        repo,
-        a.policy.as_ref().ok().map(|p| &p.settings),
-        &a.action,
-        branch,
-        contract,
-        trace_id,
-    )
-    .map_err(|err| checkpoint_failed(&a.action, err))
-}
-
-/// Where an agent branch that exists already is: the local branch, or
-/// (none here) a remote's, from an earlier session in another clone.
-pub(crate) enum Source {
-    Local,
-    /// `<remote>/<branch>`: of the one remote that has it, else of `origin`.
-    Remote(String),
-}
-
-/// Where `branch` exists, if it does.
-pub(crate) fn branch_source(a: &Assessment, branch: &str) -> Option<Source> {
-    let repo = a.repo.as_ref()?;
-    if repo.ref_target(&format!("refs/heads/{branch}")).is_some() {
-        return Some(Source::Local);
-    }
-    let remotes: Vec<String> = repo
-        .remotes()
-        .into_iter()
-        .filter(|r| {
-            repo.ref_target(&format!("refs/remotes/{r}/{branch}"))
-                .is_some()
-        })
-        .collect();
-    let remote = match remotes.as_slice() {
-        [one] => one,
-        more => more.iter().find(|r| *r == "origin")?,
-    };
-    Some(Source::Remote(format!("{remote}/{branch}")))
-}
-
-/// Moves to `branch` before the command runs: creates it at HEAD, or checks
-/// out the existing one carrying the working tree and the index (made from
-/// a remote's, tracking it, where only a remote has it). If carrying the
-/// changes would conflict, git refuses and nothing is lost: we deny.
-pub(crate) fn switch_to(git: &Git, a: &Assessment, branch: &str) -> Result<(), Error> {
-    let unborn = matches!(
-        a.facts.as_ref().and_then(|f| f.head.as_ref()),
-        Some(Head::Unborn(_))
-    );
-    let out = match branch_source(a, branch) {
-        Some(Source::Local) => git.output(["checkout", "--quiet", branch])?,
-        // On an unborn branch too: the staged files come along.
-        Some(Source::Remote(start)) => {
-            git.output(["checkout", "--quiet", "--track", "-b", branch, &start])?
-        }
-        None if unborn => git.output(["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")])?,
-        // Its own branch: no upstream from `branch.autoSetupMerge`
-        // (`inherit` would give it the protected branch's).
-        None => git.output(["checkout", "--quiet", "--no-track", "-b", branch])?,
-    };
-    if out.status.success() {
-        return Ok(());
-    }
-    Err(crate::decide::switch_refused(
-        branch,
-        &String::from_utf8_lossy(&out.stderr),
-    ))
 }

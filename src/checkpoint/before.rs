@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::clean::{Scope, Verdict};
 use super::snapshot::head_tree;
-use super::{lost, plan, snapshot, store, unheld, worktree, Ctx, Kind};
+use super::{lost, plan, snapshot, store, unheld, Ctx, Kind};
 use crate::action::{Action, CheckoutTarget, RefTarget};
 use crate::error::Result;
 use crate::facts::Repo;
@@ -48,7 +48,7 @@ pub fn before_destructive(
     let removed = action
         .removes_worktree
         .as_deref()
-        .and_then(|arg| worktree::named(&ctx.git, cwd, arg))
+        .and_then(|arg| crate::facts::worktrees::named(&ctx.git, cwd, arg))
         .and_then(|dir| Repo::at(&dir));
     let removed_ctx = removed.as_ref().map(|r| ctx.sibling(r)).transpose()?;
     let ctx = removed_ctx.as_ref().unwrap_or(&ctx);

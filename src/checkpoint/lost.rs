@@ -68,7 +68,7 @@ pub fn pruned_heads(ctx: &Ctx) -> Vec<String> {
             continue;
         }
         if let Some(head) = read("HEAD").map(|h| h.trim().to_string()) {
-            if crate::hooks::is_object_id(&head) {
+            if crate::git::is_object_id(&head) {
                 heads.push(head);
             }
         }

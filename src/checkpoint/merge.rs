@@ -116,7 +116,7 @@ pub fn changes(ctx: &Ctx, cp: &Checkpoint) -> bool {
 /// The plan's line for a change of merge state.
 pub fn plan_line(ctx: &Ctx, cp: &Checkpoint) -> String {
     let named = |heads: &[String]| {
-        let short: Vec<&str> = heads.iter().map(|h| super::cmd::short(h)).collect();
+        let short: Vec<&str> = heads.iter().map(|h| super::store::short(h)).collect();
         short.join(" ")
     };
     if cp.merge_heads.is_empty() {

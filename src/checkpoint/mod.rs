@@ -25,19 +25,18 @@
 //! - [`lost`]: commits only reflogs keep, kept before they are expired;
 //! - [`plan`]: what a rollback would change, and the restore itself;
 //! - `in_tree`: paths in the working tree the kernel takes, however deep;
-//! - `cmd`, `rollback`, `undo`, `turn`: one command each, with `suite`
-//!   (a turn's test command, killed whole when it ends or is stopped).
+//! - `rollback`, `undo`: the steps of a restore and of an undo, which the
+//!   commands of the same names (in `commands/`) run; `suite`: a turn's
+//!   test command, killed whole when it ends or is stopped.
 
 mod before;
-mod busy;
+pub(crate) mod busy;
 pub mod clean;
-pub mod cmd;
 pub mod cquote;
 pub mod direct;
 pub mod ignored;
 pub mod import;
 mod in_tree;
-pub mod leased;
 pub mod lost;
 pub mod merge;
 pub mod plan;
@@ -47,10 +46,10 @@ pub mod snapshot;
 pub mod stash;
 pub mod status;
 pub mod store;
-mod suite;
-pub mod turn;
+pub(crate) mod suite;
 pub mod undo;
 mod unheld;
+mod verify_path;
 pub mod worktree;
 
 use std::path::PathBuf;

@@ -84,6 +84,10 @@ pub struct Plan {
     /// with their permission bits: set again once the files are written.
     #[serde(skip)]
     pub private_dirs: Vec<(u32, Vec<u8>)>,
+    /// Paths of the checkpoint's tree or trailers that git would not take
+    /// as a path in the working tree ([`super::verify_path`]): never
+    /// written, and counted as not restored.
+    pub refused: Vec<Failure>,
 }
 
 /// A file too large for the checkpoint (`checkpoint.max_file_size`).
@@ -182,6 +186,12 @@ impl Plan {
             t.push_str(&format!(
                 "  {:<9} {p} (inside a nested repository: left alone)\n",
                 "KEEP"
+            ));
+        }
+        for f in &self.refused {
+            t.push_str(&format!(
+                "  {:<9} {} ({}): not written\n",
+                "REFUSED", f.path, f.reason
             ));
         }
         for f in &self.left_out {
@@ -348,6 +358,13 @@ pub fn compute(
             f.next().unwrap_or(""),
         );
         let path = String::from_utf8_lossy(raw).into_owned();
+        if let Some(why) = super::verify_path::refusal(raw) {
+            plan.refused.push(Failure {
+                path,
+                reason: format!("the checkpoint holds {why}"),
+            });
+            continue;
+        }
         let status = match st {
             "A" => Status::Missing,
             "D" if ignored.contains(path.as_str()) => {
@@ -410,7 +427,19 @@ pub struct Failure {
 impl Plan {
     /// Takes the permission bits a checkpoint recorded ([`Checkpoint::modes`]):
     /// its files are written with them, its directories set to them.
+    /// A `Ward-Mode` path git would not take is refused, never set.
     pub fn keep_modes(&mut self, modes: &[(u32, Vec<u8>)]) {
+        let (modes, bad): (Vec<_>, Vec<_>) = modes
+            .iter()
+            .cloned()
+            .partition(|(_, p)| super::verify_path::refusal(p).is_none());
+        for (_, p) in bad {
+            let why = super::verify_path::refusal(&p).unwrap_or_default();
+            self.refused.push(Failure {
+                path: String::from_utf8_lossy(&p).into_owned(),
+                reason: format!("its Ward-Mode trailer names {why}"),
+            });
+        }
         let files: std::collections::HashMap<&[u8], u32> =
             modes.iter().map(|(m, p)| (p.as_slice(), *m)).collect();
         for e in &mut self.entries {
@@ -442,15 +471,13 @@ fn set_dir_modes(ctx: &Ctx, dirs: &[(u32, Vec<u8>)], written: &[&&Entry]) {
     }
 }
 
-/// Carries out the plan's entries (all of them; filter first for a
-/// selection), and sets the recorded bits of `private_dirs` above the
-/// files it writes. Returns the paths that could not be restored.
-pub fn apply(
-    ctx: &Ctx,
-    entries: &[&Entry],
-    private_dirs: &[(u32, Vec<u8>)],
-) -> Result<Vec<Failure>> {
-    let mut failures = Vec::new();
+/// Carries out `entries` of `plan` (all of them; filter first for a
+/// selection), and sets the recorded bits of its private directories
+/// above the files it writes. Returns the paths that could not be
+/// restored, the plan's refused ones first.
+pub fn apply(ctx: &Ctx, entries: &[&Entry], plan: &Plan) -> Result<Vec<Failure>> {
+    let private_dirs = &plan.private_dirs;
+    let mut failures = plan.refused.clone();
     let tmp_dir = ctx.git_dir.join("ward").join("tmp");
     std::fs::create_dir_all(&tmp_dir).at("create the directory", &tmp_dir)?;
 

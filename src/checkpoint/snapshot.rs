@@ -731,6 +731,7 @@ pub(super) fn finish(
     n: u64,
     spare: Option<&str>,
 ) -> Result<()> {
+    store::record_made(ctx, cp)?;
     store::write_seq(ctx, prefix, n + 1);
     keep_reachable(ctx, cp)?;
     store::exclude_decoration(ctx);

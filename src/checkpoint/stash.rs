@@ -109,7 +109,11 @@ fn store_all<'e>(
 ) -> Vec<String> {
     for (sha, msg) in entries {
         if let Err(err) = ctx.git.run(["stash", "store", "-m", msg, sha]) {
-            failures.push(format!("stash {}: {}", super::cmd::short(sha), err.message));
+            failures.push(format!(
+                "stash {}: {}",
+                super::store::short(sha),
+                err.message
+            ));
         }
     }
     failures

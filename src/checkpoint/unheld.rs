@@ -1,8 +1,9 @@
-//! Work no checkpoint can hold, and the refusals that keep it: nested
-//! repositories (their history and their own work), submodules' working
-//! trees (uncommitted work, kept ignored files), and ignored files a
-//! stash would delete. A checkpoint holds the superproject's files; where
-//! a command would destroy more, it does not run.
+//! Finding work no checkpoint can hold: nested repositories (their history
+//! and their own work), submodules' working trees (uncommitted work, kept
+//! ignored files), and ignored files a stash would delete. Each finding is
+//! an [`Unheld`] fact, which `decide` refuses (`decide/unheld.rs`): a
+//! checkpoint holds the superproject's files, and where a command would
+//! destroy more, it does not run.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -11,6 +12,7 @@ use std::path::Path;
 use super::before::read_within;
 use super::{snapshot, Ctx};
 use crate::action::Action;
+use crate::decide::unheld::{decide_unheld, Unheld};
 use crate::error::Result;
 
 /// The untracked nested repositories of the working tree (`dir/`), and
@@ -58,16 +60,14 @@ pub(super) fn refuse_writes_into_nested(ctx: &Ctx, tree: &str) -> Result<()> {
                 .any(|path| path.starts_with(dir.as_bytes()))
         })
         .collect();
-    let Some(first) = into.first() else {
+    if into.is_empty() {
         return Ok(());
-    };
-    Err(crate::error::Error::internal(format!(
-        "{tree} has files in {}, a nested repository, which git would overwrite and no checkpoint can hold",
-        into.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(", ")
-    ))
-    .with_hint(format!(
-        "move {first} out of the working tree (or commit it as a submodule) first, or let a person run this command"
-    )))
+    }
+    let dirs = into.iter().map(|d| d.to_string()).collect();
+    refuse(Unheld::WritesIntoNested {
+        tree: tree.to_string(),
+        dirs,
+    })
 }
 
 /// Fails when `stash` would delete ignored files where tracked `paths`
@@ -120,11 +120,7 @@ pub(super) fn refuse_ignored_in_place(ctx: &Ctx, paths: &[Vec<u8>]) -> Result<()
     if lost.is_empty() {
         return Ok(());
     }
-    Err(crate::error::Error::internal(format!(
-        "stash would delete ignored files where tracked paths were, which neither the stash nor a checkpoint holds: {}",
-        lost.join(", ")
-    ))
-    .with_hint("move them aside (or restore the tracked paths) first, or let a person run this command"))
+    refuse(Unheld::IgnoredInPlace(lost))
 }
 
 /// Fails when `clean -ff` would delete a nested repository: its commits
@@ -137,14 +133,7 @@ pub(super) fn refuse_nested_repositories(ctx: &Ctx, ignored_too: bool) -> Result
     if nested.is_empty() {
         return Ok(());
     }
-    Err(crate::error::Error::internal(format!(
-        "clean -ff would delete {} nested repositor{} with {} history, which no checkpoint can hold: {}",
-        nested.len(),
-        if nested.len() == 1 { "y" } else { "ies" },
-        if nested.len() == 1 { "its" } else { "their" },
-        nested.join(", ")
-    ))
-    .with_hint("move it out of the working tree (or commit it as a submodule) first, use a single -f, which leaves nested repositories alone, or let a person run this command"))
+    refuse(Unheld::NestedRepositories(nested))
 }
 
 /// Fails when a command that reaches into submodules ([`Action::reaches_submodules`])
@@ -173,15 +162,10 @@ pub(super) fn refuse_dirty_submodules(
         return Ok(());
     }
     let what = action.destructive.as_deref().unwrap_or("this command");
-    Err(crate::error::Error::internal(format!(
-        "{what}: uncommitted work in submodule{} {}, which no checkpoint can hold",
-        if dirty.len() == 1 { "" } else { "s" },
-        dirty.join(", ")
-    ))
-    .with_hint(format!(
-        "commit or stash it inside the submodule first (`git -C {} stash -u`), or let a person run this command",
-        dirty[0]
-    )))
+    refuse(Unheld::DirtySubmodules {
+        what: what.to_string(),
+        dirs: dirty,
+    })
 }
 
 /// Fails when a command that removes submodules' working trees (`rm -f`,
@@ -242,11 +226,12 @@ pub(super) fn refuse_kept_in_submodules(
     if kept.is_empty() {
         return Ok(());
     }
-    Err(crate::error::Error::internal(format!(
-        "ignored files that checkpoint.include_ignored keeps are in a submodule this removes, and no checkpoint holds a submodule's files: {}",
-        kept.join(", ")
-    ))
-    .with_hint("move them out of the submodule first, or let a person run this command"))
+    refuse(Unheld::KeptInSubmodules(kept))
+}
+
+/// What no checkpoint can hold, as `decide` refuses it.
+fn refuse(unheld: Unheld) -> Result<()> {
+    Err(decide_unheld(&unheld))
 }
 
 /// The submodules that `git status --porcelain=v2 -z` reports with

@@ -72,6 +72,9 @@ fn classify_with(
         current_branch: Some("main"),
         is_local_branch: &is_local,
         is_revision: &resolves,
+        env_namespace: false,
+        env_exec_path: None,
+        is_own_exec_path: &|_| true,
     };
     classify(&parse_globals(args), &ctx)
 }

@@ -373,6 +373,9 @@ pub(super) fn new_repository(command: &str, args: &[String], a: &mut Action) {
     a.new_trees.extend(dir);
     a.new_trees
         .extend(p.value("separate-git-dir").map(str::to_string));
+    if !clone {
+        a.templates = p.value("template").map(str::to_string);
+    }
 }
 
 /// The directory `git clone <repo>` makes: the repository's last path

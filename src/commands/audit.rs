@@ -1,5 +1,6 @@
 //! `git ward audit`: query the audit log.
 
+use super::Outcome;
 use std::time::SystemTime;
 
 use crate::audit;
@@ -32,17 +33,17 @@ pub struct AuditArgs {
 /// Runs `git ward audit`. With `--json`, the matching lines as JSON lines,
 /// each as the log holds it (a program reads them as it would read the
 /// log); a failure is one JSON object with its `status` and code.
-pub fn run(args: AuditArgs) -> Result<u8> {
+pub fn run(args: AuditArgs) -> Outcome {
     match query(&args) {
         Ok(records) if args.json => {
-            for record in &records {
-                let line = serde_json::to_string(record).unwrap_or_default();
-                crate::output::outln!("{line}");
-            }
-            Ok(crate::error::exit::OK)
+            let lines: String = records
+                .iter()
+                .map(|record| serde_json::to_string(record).unwrap_or_default() + "\n")
+                .collect();
+            Outcome::report(false, Ok((serde_json::Value::Null, lines)))
         }
-        Ok(records) => crate::cli::finish(false, Ok((serde_json::Value::Null, table(&records)))),
-        Err(err) => crate::cli::finish(args.json, Err(err)),
+        Ok(records) => Outcome::report(false, Ok((serde_json::Value::Null, table(&records)))),
+        Err(err) => Outcome::report(args.json, Err(err)),
     }
 }
 

@@ -1,5 +1,6 @@
 //! `git ward contract start|end|show`: the contract of this worktree.
 
+use super::Outcome;
 use crate::error::{Error, IoContext, Result};
 use crate::facts::{self, ContractSource, Repo};
 
@@ -32,10 +33,10 @@ fn repo() -> Result<Repo> {
 }
 
 /// Runs `git ward contract ...`.
-pub fn run(cmd: ContractCommand) -> Result<u8> {
+pub fn run(cmd: ContractCommand) -> Outcome {
     match cmd {
-        ContractCommand::Start { id, force, json } => crate::cli::finish(json, start(&id, force)),
-        ContractCommand::End { json } => crate::cli::finish(json, end()),
+        ContractCommand::Start { id, force, json } => Outcome::report(json, start(&id, force)),
+        ContractCommand::End { json } => Outcome::report(json, end()),
         ContractCommand::Show { json } => {
             let result = repo().and_then(|repo| {
                 let found = facts::contract(Some(&repo))?;
@@ -56,7 +57,7 @@ pub fn run(cmd: ContractCommand) -> Result<u8> {
                     ),
                 })
             });
-            crate::cli::finish(json, result)
+            Outcome::report(json, result)
         }
     }
 }

@@ -1,9 +1,10 @@
 //! `git ward doctor`: checks the installation, one line per check.
 
 use crate::error::{exit, Result};
+use crate::facts::install_record::{self, same_file};
 use crate::facts::{self, Repo};
 use crate::git::Git;
-use crate::hooks::install::{self, same_file};
+use crate::hooks::install;
 use std::path::Path;
 
 /// Check the installation: the binary, the shim first on PATH and the real
@@ -91,7 +92,7 @@ fn checks(fix: bool) -> Vec<Check> {
         None,
     ));
 
-    let shim_hint = crate::hooks::install::default_shim_dir().map(|d| {
+    let shim_hint = crate::commands::install::default_shim_dir().map(|d| {
         // Creating the shim is suggested only where it is not there yet.
         let create = if d.join("git").exists() {
             ""
@@ -162,7 +163,7 @@ fn checks(fix: bool) -> Vec<Check> {
             None,
         )),
         Some(repo) => {
-            if !crate::hooks::install::installed_hooks(repo).is_empty() {
+            if !install_record::installed_hooks(repo).is_empty() {
                 // The home whose config files are the person's own (SECURITY.md).
                 facts::context::record_config_home_once(repo.common_dir());
             }
@@ -182,6 +183,22 @@ fn checks(fix: bool) -> Vec<Check> {
         }
     }
 
+    let harnesses = crate::harness::set_up();
+    out.push(check(
+        "harnesses",
+        Level::Ok,
+        if harnesses.is_empty() {
+            "no agent harness set up (`git ward install --harness NAME`)".to_string()
+        } else {
+            harnesses
+                .iter()
+                .map(|(h, scope)| format!("{} ({scope})", h.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+        None,
+    ));
+
     match facts::load_policy(repo.as_ref(), false) {
         Ok(policy) => {
             let layers: std::collections::BTreeSet<String> =
@@ -197,6 +214,10 @@ fn checks(fix: bool) -> Vec<Check> {
             ));
             if let Some((why, hint)) = repo.as_ref().and_then(super::policy::unread_team_file) {
                 out.push(check("team policy", Level::Warn, why, Some(hint)));
+            }
+            if let Some(repo) = repo.as_ref() {
+                out.extend(drift_check(repo, &policy));
+                out.extend(stray_check(repo));
             }
         }
         Err(e) => out.push(check(
@@ -238,6 +259,51 @@ fn checks(fix: bool) -> Vec<Check> {
     out
 }
 
+/// git-ward hook files no install record owns (another manager kept them
+/// aside, or git-ward was uninstalled before that manager): they refuse
+/// where they run while nothing says git-ward is installed.
+fn stray_check(repo: &Repo) -> Option<Check> {
+    let dir = facts::gates::runs_hooks_from(repo)?;
+    let recorded = facts::gates::recorded_hooks(repo.common_dir());
+    let stray = crate::hooks::managers::stray(&dir, &recorded);
+    if stray.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = stray.iter().map(|p| p.display().to_string()).collect();
+    Some(check(
+        "stray hooks",
+        Level::Warn,
+        format!("git-ward hook files no install record owns: {}", names.join(", ")),
+        Some("`git ward uninstall` removes them (or remove them by hand); `git ward install` if git-ward should guard this repository".into()),
+    ))
+}
+
+/// Guarded refs that moved with git-ward's hooks off: fails, naming each
+/// ref and the command that puts it back.
+fn drift_check(repo: &Repo, policy: &crate::policy::Policy) -> Option<Check> {
+    if !facts::drift::watched(repo.common_dir()) {
+        return None;
+    }
+    let found = super::drift::scan(repo, policy);
+    super::drift::notice(repo.common_dir(), &found, "tool", false);
+    Some(if found.moved.is_empty() {
+        check(
+            "drift",
+            Level::Ok,
+            "no guarded ref moved with the hooks off",
+            None,
+        )
+    } else {
+        let moved: Vec<String> = found.moved.iter().map(|m| m.describe()).collect();
+        check(
+            "drift",
+            Level::Fail,
+            format!("moved with git-ward's hooks off: {}", moved.join(", ")),
+            Some("put them back with `git ward drift --restore` (or `git ward undo --drift`), or keep them with `git ward drift --accept`".into()),
+        )
+    })
+}
+
 /// The hooks check: git-ward's hooks present and current.
 ///
 /// In a working repository the hooks are what enforces the rules on every
@@ -259,7 +325,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     // What a plain `git ward install` would add: the client hooks, in a
     // working repository.
     let not_installed = |repo: &Repo| -> Vec<&str> {
-        let installed = install::installed_hooks(repo);
+        let installed = install_record::installed_hooks(repo);
         let wanted = if bare { &[][..] } else { install::CLIENT_HOOKS };
         wanted
             .iter()
@@ -277,7 +343,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     // Hooks that git does not run because core.hooksPath points
     // elsewhere are not fixed by installing again here; installing
     // into that directory is the user's call (`install --force`).
-    let elsewhere = install::hooks_run_elsewhere(repo).is_some();
+    let elsewhere = install_record::hooks_run_elsewhere(repo).is_some();
     if fix && !problems.is_empty() && !elsewhere && reinstall(repo, me, true, bare).is_ok() {
         problems = without_hints(install::health(repo));
     }
@@ -316,7 +382,7 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
         };
         return check("hooks", Level::Fail, problems.join("; "), Some(hint.into()));
     }
-    let detail = if bare && install::installed_hooks(repo).is_empty() {
+    let detail = if bare && install_record::installed_hooks(repo).is_empty() {
         "none in this bare repository (pre-receive, for pushes, is optional: `git ward install --server`)"
     } else {
         "installed and current"

@@ -41,7 +41,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     // A move onto an agent branch that exists (here or on a remote) is
     // checkpointed first, so that undo can put the work back.
     let switch_checkpoint = match &a.decision.verdict {
-        Verdict::Switch(b) => crate::shim::branch_source(&a, b).is_some(),
+        Verdict::Switch(b) => crate::act::switch::branch_source(&a, b).is_some(),
         _ => false,
     };
     let (verdict, code, hint, switch_to) = match &a.decision.verdict {
@@ -70,6 +70,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
             "policy_key": a.decision.key,
             "policy_layer": layer,
             "policy_error": a.policy.as_ref().err().map(|e| e.message.clone()),
+            "attribution": attribution(&a).map(|(value, _)| value),
         });
         crate::output::outln!("{value}");
         return Ok(exit::OK);
@@ -107,6 +108,9 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
                 .map_or("detached HEAD".to_string(), str::to_string),
         };
         line(&mut out, "branch:", head);
+    }
+    if let Some((_, text)) = attribution(&a) {
+        line(&mut out, "attribution:", text);
     }
     let colour = match a.decision.verdict {
         Verdict::Deny(_) => crate::output::Colour::Red,
@@ -152,6 +156,34 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     }
     crate::output::out!("{out}");
     Ok(exit::OK)
+}
+
+/// What an agent's commit is given and refused by policy `[commit]`, for
+/// a command that makes commits: JSON and one line of text.
+fn attribution(a: &Assessment) -> Option<(serde_json::Value, String)> {
+    let c = &a.policy.as_ref().ok()?.settings.commit;
+    if !a.action.creates_commits {
+        return None;
+    }
+    let value = serde_json::json!({
+        "footer": c.footer,
+        "assisted_by": c.assisted_by,
+        "strip_trailers": c.strip_trailers,
+        "signed_off_by": c.signed_off_by,
+    });
+    let assisted = match c.assisted_by.as_str() {
+        "" => "no Assisted-by".to_string(),
+        t => format!("'{t}'"),
+    };
+    let strip = match c.strip_trailers.as_slice() {
+        [] => "keeps every trailer".to_string(),
+        keys => format!("strips {}", keys.join(", ")),
+    };
+    let text = format!(
+        "'{}', {assisted}, {strip}, Signed-off-by: {}",
+        c.footer, c.signed_off_by
+    );
+    Some((value, text))
 }
 
 /// `git ward <step>` as the tool decides it: `save` is a commit through the

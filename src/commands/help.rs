@@ -30,14 +30,13 @@ pub struct ManArgs {
 }
 
 /// The completion script, as text for `cli` to print.
-pub fn completions(args: CompletionsArgs) -> Result<(serde_json::Value, String)> {
+/// `cli` hands in its clap definition (`tool`).
+pub fn completions(
+    args: CompletionsArgs,
+    mut tool: clap::Command,
+) -> Result<(serde_json::Value, String)> {
     let mut script = Vec::new();
-    clap_complete::generate(
-        args.shell,
-        &mut crate::cli::command(),
-        "git-ward",
-        &mut script,
-    );
+    clap_complete::generate(args.shell, &mut tool, "git-ward", &mut script);
     let script = String::from_utf8(script)
         .map_err(|_| Error::internal("the completion script is not UTF-8"))?;
     Ok((
@@ -47,10 +46,9 @@ pub fn completions(args: CompletionsArgs) -> Result<(serde_json::Value, String)>
 }
 
 /// Writes the man pages; says where.
-pub fn man(args: ManArgs) -> Result<(serde_json::Value, String)> {
+pub fn man(args: ManArgs, tool: clap::Command) -> Result<(serde_json::Value, String)> {
     std::fs::create_dir_all(&args.dir).at("create", &args.dir)?;
-    clap_mangen::generate_to(crate::cli::command(), &args.dir)
-        .at("write man pages into", &args.dir)?;
+    clap_mangen::generate_to(tool, &args.dir).at("write man pages into", &args.dir)?;
     let mut pages: Vec<String> = std::fs::read_dir(&args.dir)
         .at("read", &args.dir)?
         .filter_map(|e| e.ok())

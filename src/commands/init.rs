@@ -12,6 +12,7 @@
 //! A repository that already has commits gets no commit from `init`: an
 //! added `.gitignore` line is left for the agent to save like any other change.
 
+use super::Outcome;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, IoContext, Result};
@@ -38,9 +39,9 @@ pub struct InitArgs {
 const INITIAL_MESSAGE: &str = "Initialize workspace";
 
 /// Runs `git ward init`.
-pub fn run(args: InitArgs) -> Result<u8> {
+pub fn run(args: InitArgs) -> Outcome {
     let json = args.json;
-    crate::cli::finish(json, init(&args).map(|r| (r.to_json(), r.text())))
+    Outcome::report(json, init(&args).map(|r| (r.to_json(), r.text())))
 }
 
 /// What `init` found and did.

@@ -1,21 +1,60 @@
-//! The tool's commands that are not a face of their own: one file each.
+//! Every command of the tool, one file each. A command returns an
+//! [`Outcome`]; only `cli` prints it.
 
+pub mod ask;
 pub mod audit;
+pub mod checkpoint;
 pub mod contract;
 pub mod demo;
 pub mod doctor;
+pub mod drift;
 pub mod explain;
 pub mod help;
 pub mod init;
+pub mod install;
+pub mod leased;
 pub mod policy;
 pub mod pretool;
+pub mod rollback;
 pub mod run;
 pub mod save;
 pub mod sessions;
+pub mod turn;
+pub mod undo;
 
-use crate::error::{exit, Error};
+use crate::error::{exit, Error, Result};
 use crate::facts::{self, Repo};
 use crate::policy::Policy;
+
+/// What a tool command ends with; `cli` prints it (no command calls back
+/// up into the dispatcher).
+pub enum Outcome {
+    /// A value for `--json` and a text for people; exit 0 when it worked.
+    Report {
+        json: bool,
+        result: Result<(serde_json::Value, String)>,
+    },
+    /// A value for `--json` and an exit code; the text for people was said
+    /// along the way (a plan, then the question before changing anything).
+    Coded {
+        json: bool,
+        result: Result<(serde_json::Value, u8)>,
+    },
+    /// Everything printed already (a stream, a story): the exit code.
+    Done(Result<u8>),
+}
+
+impl Outcome {
+    /// A command's value and text, or its error.
+    pub fn report(json: bool, result: Result<(serde_json::Value, String)>) -> Outcome {
+        Outcome::Report { json, result }
+    }
+
+    /// A command's value and exit code, or its error.
+    pub fn coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Outcome {
+        Outcome::Coded { json, result }
+    }
+}
 
 /// Refuses a step of the tool that switches a guard off where `decide`
 /// says so ([`crate::decide::decide_tool`]), with an audit line named

@@ -1,5 +1,6 @@
 //! `git ward policy show [--origin]` and `git ward policy check [FILE]`.
 
+use super::Outcome;
 use std::path::PathBuf;
 
 use crate::error::Result;
@@ -28,7 +29,7 @@ pub enum PolicyCommand {
 }
 
 /// Runs `git ward policy ...`.
-pub fn run(cmd: PolicyCommand) -> Result<u8> {
+pub fn run(cmd: PolicyCommand) -> Outcome {
     match cmd {
         PolicyCommand::Show { origin, json } => {
             let repo = Repo::discover();
@@ -50,7 +51,7 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
                 };
                 (value, text)
             });
-            crate::cli::finish(json, result)
+            Outcome::report(json, result)
         }
         PolicyCommand::Check { file, json } => {
             let repo = Repo::discover();
@@ -83,7 +84,7 @@ pub fn run(cmd: PolicyCommand) -> Result<u8> {
                         serde_json::json!({ "file": path, "valid": true, "warning": warning });
                     (value, msg)
                 });
-            crate::cli::finish(json, result)
+            Outcome::report(json, result)
         }
     }
 }

@@ -65,7 +65,7 @@ fn contract_of(args: &RunArgs, repo: &Repo) -> Result<String> {
 
 /// The shim directory (made if missing) and what was done, when anything was.
 fn shim_dir() -> Result<(PathBuf, Option<String>)> {
-    let (value, _) = crate::hooks::install::install_shim(None, false)?;
+    let (value, _) = super::install::install_shim(None, false)?;
     let dir = PathBuf::from(value["shim_dir"].as_str().unwrap_or_default());
     let action = value["action"].as_str().unwrap_or_default();
     let note = (action != "unchanged").then(|| format!("shim {action} in {}", dir.display()));
@@ -74,7 +74,7 @@ fn shim_dir() -> Result<(PathBuf, Option<String>)> {
 
 /// Installs the hooks where they are missing or not git-ward's any more.
 fn check_hooks(repo: &Repo, cwd: &Path) -> Vec<String> {
-    let installed = !crate::hooks::install::installed_hooks(repo).is_empty();
+    let installed = !crate::facts::install_record::installed_hooks(repo).is_empty();
     if installed && crate::hooks::install::health(repo).is_empty() {
         return Vec::new();
     }

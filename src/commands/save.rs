@@ -9,6 +9,7 @@
 //! `index.lock`, only once the commit exists. A failed commit leaves the
 //! index exactly as it was, and an auto-switch made for it is undone.
 
+use super::Outcome;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
@@ -45,7 +46,7 @@ pub struct SaveArgs {
 }
 
 /// Runs `git ward save`.
-pub fn run(args: SaveArgs) -> Result<u8> {
+pub fn run(args: SaveArgs) -> Outcome {
     let request = Request {
         message: args.message,
         phase: args.phase,
@@ -57,7 +58,7 @@ pub fn run(args: SaveArgs) -> Result<u8> {
         source: "tool",
         as_agent: false,
     };
-    crate::cli::finish(
+    Outcome::report(
         args.json,
         save(&request, &ctx).map(|s| (s.to_json(), s.text())),
     )
@@ -330,8 +331,8 @@ fn act(
     match &a.decision.verdict {
         Verdict::Deny(err) => return Err(err.clone()),
         Verdict::Switch(branch) => {
-            checkpoint = crate::shim::checkpoint_before_switch(&git, a, branch, trace_id)?;
-            crate::shim::switch_to(&git, a, branch)?;
+            checkpoint = crate::act::switch::checkpoint_before_switch(&git, a, branch, trace_id)?;
+            crate::act::switch::switch_to(&git, a, branch)?;
             switched_from = head_name(a);
         }
         Verdict::Allow => {}

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 
 use super::run::{lane, summary};
+use super::Outcome;
 use crate::error::Result;
 use crate::facts::lease::{self, Lease};
 use crate::facts::Repo;
@@ -173,7 +174,7 @@ fn text(rows: &[Row]) -> String {
 }
 
 /// Runs `git ward sessions`.
-pub fn run(args: SessionsArgs) -> Result<u8> {
+pub fn run(args: SessionsArgs) -> Outcome {
     let result =
         Repo::for_tool("run it inside the repository whose worktrees you want").and_then(|repo| {
             let audit = crate::audit::read_all(&crate::audit::dir(repo.common_dir()));
@@ -184,5 +185,5 @@ pub fn run(args: SessionsArgs) -> Result<u8> {
             let out = text(&rows);
             Ok((serde_json::json!({ "worktrees": rows }), out))
         });
-    crate::cli::finish(args.json, result)
+    Outcome::report(args.json, result)
 }

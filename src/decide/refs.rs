@@ -187,7 +187,7 @@ pub fn takes_team_layer(
     if actor != Actor::Agent || !binds(policy, actor) {
         return None;
     }
-    let order = crate::facts::literal_branches(policy.protected_patterns());
+    let order = crate::patterns::literal_branches(policy.protected_patterns());
     let (new, now) = (
         order.iter().position(|b| b == branch)?,
         order.iter().position(|b| b == team)?,
@@ -410,6 +410,9 @@ fn decide_replacement(
     if !change.changes() || change.new.is_none() {
         return Decision::allow("no replacement is made");
     }
+    if !policy.protects_anything() {
+        return Decision::allow("the policy protects no ref a replacement could stand in for");
+    }
     if !binds(policy, actor) {
         return Decision::allow(BINDS_AGENTS_ONLY);
     }
@@ -423,6 +426,65 @@ fn decide_replacement(
         "make the change as a commit on a branch of your own and open a merge request; replacement refs are a person's to set",
         "branches.protected",
     )
+}
+
+/// A write of `refname` under `refs/ward/`, git-ward's own (checkpoints
+/// and the commits they keep), by a git git-ward did not start for itself
+/// (`own`: [`crate::facts::starter`]): an agent's is refused, since a
+/// restore believes a checkpoint only as far as git-ward made it.
+pub fn decide_ward_ref(
+    policy: &Policy,
+    actor: Actor,
+    operation: &str,
+    refname: &str,
+    own: bool,
+) -> Decision {
+    if own || actor != Actor::Agent || !binds(policy, actor) {
+        return Decision::allow("git-ward's own write, or not an agent's");
+    }
+    deny_ward_ref(operation, refname)
+}
+
+/// EN-GIT-D-001 for an agent's write of `refname` under `refs/ward/`.
+pub fn deny_ward_ref(operation: &str, refname: &str) -> Decision {
+    Decision::deny(
+        Code::D001,
+        format!(
+            "{} writes '{refname}', which is git-ward's own: checkpoints are made, kept and removed by git-ward alone",
+            command_word(operation)
+        ),
+        "take a checkpoint with `git ward checkpoint`, restore one with `git ward rollback <id>` or `git ward undo`",
+        "checkpoint.keep",
+    )
+}
+
+/// May `git ward undo` make `change` from a checkpoint's own record of
+/// the refs a command named (its `Ward-Ref` trailers), where no journal
+/// line says what the command moved? A checkpoint is a commit anyone who
+/// can write a ref could have written, so only what an agent may do
+/// itself: a branch or tag ([`decide_ref_change`] as an agent's), never
+/// git-ward's own refs, remote-tracking, replacement or top-level ones.
+pub fn decide_recorded_ref(policy: &Policy, change: &RefChange) -> Decision {
+    let name = change.refname.as_str();
+    let plain = name.starts_with("refs/heads/") || name.starts_with("refs/tags/");
+    if !plain {
+        return Decision::deny(
+            Code::D001,
+            format!("a checkpoint's record names '{name}', which is not a branch or tag: undo does not move it"),
+            "move it by hand if it should move",
+            "branches.protected",
+        );
+    }
+    let d = decide_ref_change(policy, Actor::Agent, "ward.undo", change);
+    match d.denial() {
+        Some(_) => Decision::deny(
+            Code::D001,
+            format!("a checkpoint's record names protected ref '{name}': undo moves protected refs only as the ref journal recorded them"),
+            "move it by hand if it should move (it is protected: through review)",
+            "branches.protected",
+        ),
+        None => d,
+    }
 }
 
 /// The first denial among a transaction's changes, else allow.
@@ -665,9 +727,9 @@ fn fills<'a>(text: &'a str, template: &str) -> Option<&'a str> {
     let rest = text.strip_prefix(prefix)?;
     rest.char_indices()
         .map(|(at, c)| at + c.len_utf8())
-        .take(crate::facts::MAX_CONTRACT_LEN)
+        .take(crate::policy::MAX_CONTRACT_LEN)
         .map(|end| &rest[..end])
-        .find(|id| crate::facts::valid_contract(id) && text == template.replace("{contract}", id))
+        .find(|id| crate::policy::valid_contract(id) && text == template.replace("{contract}", id))
 }
 
 fn display(refname: &str) -> String {

@@ -101,7 +101,7 @@ pub fn hooks_off(
         .ok()
         .and_then(|o| lines(o).pop());
     match runs {
-        Some(dir) if crate::hooks::install::same_file(&dir, &guarded) => None,
+        Some(dir) if super::install_record::same_file(&dir, &guarded) => None,
         Some(dir) => Some(format!(
             "for this command git would run hooks from {}, not from {}, where git-ward's hooks are",
             dir.display(),
@@ -182,5 +182,5 @@ fn lines(out: std::process::Output) -> Vec<PathBuf> {
 fn holds_ward_hooks(dir: &Path) -> bool {
     ["reference-transaction", "pre-commit", "pre-push"]
         .iter()
-        .any(|name| crate::hooks::install::is_ward_hook(&dir.join(name)))
+        .any(|name| super::install_record::is_ward_hook(&dir.join(name)))
 }

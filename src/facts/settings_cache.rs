@@ -35,6 +35,9 @@ pub struct Quick {
     pub agent_env: Vec<String>,
     pub protected: Vec<String>,
     pub footer: String,
+    /// The rest of `[commit]`: attribution (`assisted_by`, `strip_trailers` ...).
+    #[serde(default)]
+    pub commit: crate::policy::CommitPolicy,
     /// Commands the policy reclassifies (`commands.read` and `commands.mutating`):
     /// the shim's read-only fast path leaves these to the full decision.
     #[serde(default)]
@@ -52,10 +55,23 @@ pub struct Loaded {
     pub policy: Option<Policy>,
 }
 
+impl Loaded {
+    /// The full policy: `loaded` (a [`Loaded::policy`]), else loaded now.
+    pub fn full_policy(loaded: Option<Policy>, dirs: &Dirs) -> Result<Policy> {
+        match loaded {
+            Some(p) => Ok(p),
+            None => {
+                let repo = crate::facts::Repo::from_dirs(dirs);
+                crate::facts::load_policy(repo.as_ref(), false)
+            }
+        }
+    }
+}
+
 /// The cache's format: part of the fingerprint, so a cache written with
 /// other fields is rebuilt rather than read with defaults. Bump it when
 /// [`Quick`] changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 fn cache_path(dirs: &Dirs) -> PathBuf {
     dirs.common_dir.join("ward").join("hook-cache.json")
@@ -90,6 +106,7 @@ impl Quick {
             agent_env: policy.settings.enforce.agent_env.clone(),
             protected: policy.settings.branches.protected.clone(),
             footer: policy.settings.commit.footer.clone(),
+            commit: policy.settings.commit.clone(),
             reclassified: [
                 &policy.settings.commands.read,
                 &policy.settings.commands.mutating,
@@ -205,6 +222,7 @@ mod tests {
             agent_env: vec![],
             protected: p.settings.branches.protected.clone(),
             footer: String::new(),
+            commit: Default::default(),
             reclassified: vec![],
             audit_reads: true,
             globs: None,

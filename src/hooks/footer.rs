@@ -36,14 +36,25 @@ pub fn run(name: &str, args: &[String]) -> Result<u8> {
     let Some(dirs) = Dirs::find() else {
         return Ok(exit::OK);
     };
-    let Some((contract, _)) = facts::contract_at(Some(&dirs.git_dir))? else {
-        return Ok(exit::OK);
-    };
     let quick = Quick::load(&dirs)?.quick;
     if quick.actor() != Actor::Agent {
         return Ok(exit::OK);
     }
-    let footer = quick.footer.replace("{contract}", &contract);
+    let contract = facts::contract_at(Some(&dirs.git_dir))?.map(|(c, _)| c);
+    let commit = &quick.commit;
+    if contract.is_none() && !commit.attributes() {
+        return Ok(exit::OK);
+    }
+    let footer = contract.map(|c| quick.footer.replace("{contract}", &c));
+    let (agent, model) = super::attribution::agent_and_model(commit);
+    // The contract footer, then the attribution the policy asks for.
+    let edit = |text: &str, comment: char| {
+        let with = footer
+            .as_deref()
+            .and_then(|f| with_footer(text, f, comment));
+        let now = with.as_deref().unwrap_or(text);
+        super::attribution::attributed(now, commit, &agent, &model, comment).or(with)
+    };
     let Ok(bytes) = std::fs::read(file) else {
         return Ok(exit::OK);
     };
@@ -73,10 +84,22 @@ pub fn run(name: &str, args: &[String]) -> Result<u8> {
     // are simply not UTF-8) gets the footer too: its bytes are kept as
     // they are around it.
     let new = match String::from_utf8(bytes) {
-        Ok(text) => with_footer(&text, &footer, comment).map(String::into_bytes),
-        Err(e) => match escaped(e.as_bytes()) {
-            Some(text) => with_footer(&text, &footer, comment).map(|t| unescaped(&t)),
-            None => Some([e.as_bytes(), format!("\n\n{footer}\n").as_bytes()].concat()),
+        Ok(text) => {
+            let new = edit(&text, comment);
+            let signed = super::attribution::signed_off(new.as_deref().unwrap_or(&text), comment);
+            if let Some(err) =
+                crate::decide::attribution::sign_off(&commit.signed_off_by, Actor::Agent, signed)
+            {
+                return Err(err);
+            }
+            new.map(String::into_bytes)
+        }
+        Err(e) => match (escaped(e.as_bytes()), &footer) {
+            (Some(text), _) => edit(&text, comment).map(|t| unescaped(&t)),
+            (None, Some(footer)) => {
+                Some([e.as_bytes(), format!("\n\n{footer}\n").as_bytes()].concat())
+            }
+            (None, None) => None,
         },
     };
     if let Some(new) = new {

@@ -1,4 +1,5 @@
-//! `git ward install` and `git ward uninstall`.
+//! The hook files of `git ward install` and `git ward uninstall` (whose
+//! command faces are `commands/install.rs`).
 //!
 //! Each hook is a two-line file whose first line starts git-ward by an
 //! absolute path (`own_path`: its link on PATH, else its own path;
@@ -21,9 +22,14 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{Error, IoContext, Result};
+pub(crate) use crate::facts::install_record::same_file;
+use crate::facts::install_record::{
+    manifest_of, manifest_path, own_hooks_dir, read_manifest, resolved, run_elsewhere, Manifest,
+};
+use crate::facts::install_record::{ours, MARKER};
 use crate::git::Git;
 
 /// The hooks a working repository gets.
@@ -39,82 +45,6 @@ pub const CLIENT_HOOKS: &[&str] = &[
 /// The hooks a server (bare) repository gets.
 pub const SERVER_HOOKS: &[&str] = &["pre-receive"];
 
-/// The line that marks a hook script as git-ward's (a link to a `git-ward*` file is ours too).
-const MARKER: &str = "# git-ward hook:";
-
-/// Arguments of `git ward install`.
-#[derive(Debug, Default, clap::Args)]
-pub struct InstallArgs {
-    /// Install the server-side pre-receive hook (in a bare repository).
-    #[arg(long)]
-    pub server: bool,
-    /// Install even where core.hooksPath is relative, global or shared, or
-    /// where a hook replaced git-ward's after it was installed.
-    #[arg(long)]
-    pub force: bool,
-    /// Create the shim directory (`git -> git-ward`) instead: in DIR, or in
-    /// $XDG_DATA_HOME/git-ward/shim (~/.local/share/git-ward/shim).
-    #[arg(long, value_name = "DIR", num_args = 0..=1)]
-    pub shim: Option<Option<PathBuf>>,
-    /// Make each hook a link to git-ward instead of a file naming it: git
-    /// silently skips a hook whose link points nowhere, so a removed binary
-    /// fails open. No faster than the default where the default starts
-    /// git-ward directly (a `#!` line).
-    #[arg(long)]
-    pub link: bool,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Arguments of `git ward uninstall`.
-#[derive(Debug, Default, clap::Args)]
-pub struct UninstallArgs {
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// What `install.json` records.
-#[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Manifest {
-    #[serde(with = "json_path")]
-    pub hooks_dir: PathBuf,
-    pub hooks: Vec<String>,
-    #[serde(with = "json_path")]
-    pub binary: PathBuf,
-}
-
-/// A path in `install.json`: a string where it is UTF-8, else its bytes
-/// (a list of numbers), so that a repository at any path keeps its record.
-mod json_path {
-    use std::ffi::OsString;
-    use std::os::unix::ffi::{OsStrExt, OsStringExt};
-    use std::path::{Path, PathBuf};
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(path: &Path, out: S) -> Result<S::Ok, S::Error> {
-        match path.to_str() {
-            Some(text) => out.serialize_str(text),
-            None => out.collect_seq(path.as_os_str().as_bytes()),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<PathBuf, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Form {
-            Text(String),
-            Bytes(Vec<u8>),
-        }
-        Ok(match Form::deserialize(input)? {
-            Form::Text(text) => PathBuf::from(text),
-            Form::Bytes(bytes) => PathBuf::from(OsString::from_vec(bytes)),
-        })
-    }
-}
-
 /// What happened to one hook.
 #[derive(Debug, Serialize)]
 pub struct HookReport {
@@ -127,48 +57,6 @@ pub struct HookReport {
 /// The name a foreign hook is kept under.
 pub fn chained_name(name: &str) -> String {
     format!("{name}.ward-orig")
-}
-
-/// Runs `git ward install`.
-pub fn run_install(args: InstallArgs) -> Result<u8> {
-    if let Some(dir) = &args.shim {
-        return crate::cli::finish(args.json, install_shim(dir.as_deref(), args.force));
-    }
-    let form = if args.link { Form::Link } else { Form::File };
-    let allowed = match args.link {
-        true => crate::commands::tool_step(crate::decide::ToolStep::LinkHooks, "ward.install"),
-        false => Ok(()),
-    };
-    let result = allowed.and_then(|()| install(&current_dir()?, args.server, args.force, form));
-    let result = result.map(|(dir, reports)| {
-        let text = reports
-            .iter()
-            .map(|r| format!("{:<22} {}\n", r.name, r.action))
-            .collect::<String>()
-            + &format!("hooks directory: {}\n", dir.display());
-        (
-            serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports}),
-            text,
-        )
-    });
-    crate::cli::finish(args.json, result)
-}
-
-/// Runs `git ward uninstall`.
-pub fn run_uninstall(args: UninstallArgs) -> Result<u8> {
-    let result = crate::commands::tool_step(crate::decide::ToolStep::Uninstall, "ward.uninstall")
-        .and_then(|()| uninstall(&current_dir()?))
-        .map(|(dir, reports)| {
-            let text = reports
-                .iter()
-                .map(|r| format!("{:<22} {}\n", r.name, r.action))
-                .collect::<String>();
-            (
-                serde_json::json!({"hooks_dir": dir.to_string_lossy(), "hooks": reports}),
-                text,
-            )
-        });
-    crate::cli::finish(args.json, result)
 }
 
 /// git in the repository at `cwd`, and whether it is bare. Outside a
@@ -248,7 +136,7 @@ fn in_working_tree(git: &Git, dir: &Path, common: &Path) -> Option<(String, Path
     if real.starts_with(resolved(common)) {
         return None;
     }
-    let tops = crate::checkpoint::worktree::Existing::read(git).tops;
+    let tops = crate::facts::worktrees::Existing::read(git).tops;
     let top = tops.iter().find(|top| real.starts_with(resolved(top)))?;
     let default = common.join("hooks");
     let (link, fix) = match std::fs::read_link(&default) {
@@ -274,17 +162,6 @@ pub fn hooks_place(cwd: &Path) -> Result<(PathBuf, Option<(String, PathBuf)>)> {
     let (dir, common) = hooks_dir(&git, true)?;
     let why = in_working_tree(&git, &dir, &common);
     Ok((dir, why))
-}
-
-/// `path` with its links resolved as far as it exists.
-fn resolved(path: &Path) -> PathBuf {
-    if let Ok(real) = path.canonicalize() {
-        return real;
-    }
-    match (path.parent(), path.file_name()) {
-        (Some(parent), Some(name)) => resolved(parent).join(name),
-        _ => path.to_path_buf(),
-    }
 }
 
 /// Installs the hooks in the repository at `cwd` (`server`: pre-receive only).
@@ -320,6 +197,13 @@ pub fn install(
     }
     write_manifest(&common, &manifest)?;
     crate::facts::context::record_config_home(&common);
+    if !server {
+        // The guarded refs as they are now: drift is measured from here.
+        let repo = crate::facts::Repo::discover();
+        if let Ok(policy) = crate::facts::load_policy(repo.as_ref(), false) {
+            crate::facts::drift::check(&common, &mut |r| policy.is_protected(r));
+        }
+    }
     Ok((dir, reports))
 }
 
@@ -337,11 +221,6 @@ pub(crate) fn own_path() -> Result<PathBuf> {
         .ok()
         .filter(|p| p.is_absolute() && same_file(p, &real));
     Ok(on_path.unwrap_or(real))
-}
-
-/// Do two paths name the same existing file (through any links)?
-pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
 /// The hook file for `name`: the `#!` form where git-ward's path allows it,
@@ -404,30 +283,6 @@ pub enum Form {
     File,
     /// A link to the binary: no shell, but fails open when the binary goes.
     Link,
-}
-
-/// Is the file at `path` one of git-ward's hooks?
-pub fn is_ward_hook(path: &Path) -> bool {
-    ours(path).is_some()
-}
-
-/// A hook file of git-ward's, from one look at it: `Some(program)` for the
-/// `#!` form (the program it starts), `Some(None)` for the other forms,
-/// `None` when it is not git-ward's (or not there).
-fn ours(path: &Path) -> Option<Option<PathBuf>> {
-    if let Ok(target) = std::fs::read_link(path) {
-        let named = target
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("git-ward"));
-        return named.then_some(None);
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text.lines();
-    let first = lines.next()?;
-    lines.next()?.starts_with(MARKER).then(|| {
-        let program = first.strip_prefix("#!")?.strip_suffix(" hook")?;
-        Some(PathBuf::from(program))
-    })
 }
 
 fn is_ours(path: &Path) -> bool {
@@ -509,7 +364,7 @@ fn install_one(
     Ok(report(action))
 }
 
-fn current_dir() -> Result<PathBuf> {
+pub(crate) fn current_dir() -> Result<PathBuf> {
     std::env::current_dir().doing("read the current directory")
 }
 
@@ -517,7 +372,7 @@ fn rename(from: &Path, to: &Path) -> Result<()> {
     std::fs::rename(from, to).at(&format!("rename {} to", from.display()), to)
 }
 
-fn symlink(target: &Path, link: &Path) -> Result<()> {
+pub(crate) fn symlink(target: &Path, link: &Path) -> Result<()> {
     std::os::unix::fs::symlink(target, link).at("create the link", link)
 }
 
@@ -532,7 +387,7 @@ fn write_executable(path: &Path, content: &str) -> Result<()> {
 pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
     let (git, _) = repository_git(cwd)?;
     let (now, common) = hooks_dir(&git, true)?;
-    let tops = crate::checkpoint::worktree::Existing::read(&git).tops;
+    let tops = crate::facts::worktrees::Existing::read(&git).tops;
     let own: Vec<&Path> = std::iter::once(common.as_path())
         .chain(tops.iter().map(PathBuf::as_path))
         .collect();
@@ -575,68 +430,31 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
             action: action.to_string(),
         });
     }
+    // git-ward's hook files another manager kept aside (`pre-commit.old`,
+    // `pre-commit.legacy`): none is left behind.
+    for path in super::managers::stray(&dir, &[]) {
+        std::fs::remove_file(&path).at("remove", &path)?;
+        reports.push(HookReport {
+            name: path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            action: "removed".to_string(),
+        });
+    }
     let ward = common.join("ward");
-    for file in ["install.json", "hook-cache.json", "team-policy.cache"] {
+    for file in [
+        "install.json",
+        "hook-cache.json",
+        "team-policy.cache",
+        "gates.seen",
+        "guarded-refs",
+        "guarded-refs.seen",
+        "guarded-refs.lock",
+    ] {
         let _ = std::fs::remove_file(ward.join(file));
     }
     Ok((dir, reports))
-}
-
-fn manifest_path(common: &Path) -> PathBuf {
-    common.join("ward").join("install.json")
-}
-
-/// The install record as written, its hooks directory as recorded: see
-/// [`manifest_of`] for the one this repository means.
-fn read_manifest(common: &Path) -> Option<Manifest> {
-    let text = crate::state_file::read_bounded(&manifest_path(common), crate::state_file::MAX_READ)
-        .ok()?;
-    serde_json::from_slice(&text).ok()
-}
-
-/// This repository's install record, naming the hooks directory it means
-/// here ([`own_hooks_dir`], with git's config read in process: no git runs).
-fn manifest_of(repo: &crate::facts::Repo) -> Option<Manifest> {
-    let mut manifest = read_manifest(repo.common_dir())?;
-    let now = runs_hooks_from(repo)?;
-    let own: Vec<&Path> = [Some(repo.common_dir()), repo.workdir()]
-        .into_iter()
-        .flatten()
-        .collect();
-    manifest.hooks_dir = own_hooks_dir(&manifest.hooks_dir, &now, &own);
-    Some(manifest)
-}
-
-/// The hooks directory an install record means in this repository: the
-/// one it names when git runs hooks from there now (`now`), or when it
-/// lies in this repository (`own`: its git directory and working trees;
-/// `core.hooksPath` changed since the install); else `now`. A repository
-/// moved or copied (`mv proj proj2`, `cp -a proj scratch`) keeps its
-/// record, which names the hooks directory by its old absolute path: one
-/// that is gone, or another repository's (the original, or one made since
-/// at the old path). uninstall, doctor and the shim never act on that one.
-fn own_hooks_dir(recorded: &Path, now: &Path, own: &[&Path]) -> PathBuf {
-    let within = |place: &&Path| {
-        recorded.starts_with(place) || resolved(recorded).starts_with(resolved(place))
-    };
-    match recorded == now || own.iter().any(within) {
-        true => recorded.to_path_buf(),
-        false => now.to_path_buf(),
-    }
-}
-
-/// Where git runs this repository's hooks, from its config:
-/// `core.hooksPath` (relative: from the top of the working tree, where
-/// git runs hooks), else `<git-common-dir>/hooks`. `None` when the value
-/// starts with `~/` and HOME is not set.
-fn runs_hooks_from(repo: &crate::facts::Repo) -> Option<PathBuf> {
-    let Some((value, _)) = repo.hooks_path() else {
-        return Some(repo.common_dir().join("hooks"));
-    };
-    Some(match value.strip_prefix("~/") {
-        Some(rest) => PathBuf::from(crate::env::var(crate::env::HOME)?).join(rest),
-        None => repo.workdir().unwrap_or(repo.git_dir()).join(&value),
-    })
 }
 
 fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {
@@ -682,14 +500,6 @@ pub fn health(repo: &crate::facts::Repo) -> Vec<String> {
             }
         })
         .collect()
-}
-
-/// The hooks git-ward's install record names in this repository: none
-/// where `git ward install` never ran, or `git ward uninstall` did. Unlike
-/// [`health`], this tells a repository without hooks from one whose hooks
-/// are all well.
-pub fn installed_hooks(repo: &crate::facts::Repo) -> Vec<String> {
-    read_manifest(repo.common_dir()).map_or_else(Vec::new, |m| m.hooks)
 }
 
 /// The program a hook of git-ward's would start, when it is not there:
@@ -755,135 +565,9 @@ pub fn repoint(repo: &crate::facts::Repo) -> Result<Option<(PathBuf, PathBuf)>> 
     Ok(Some((old, binary)))
 }
 
-/// When `core.hooksPath` sends git to another directory than the one
-/// git-ward's hooks were installed in (set after the install, say in the
-/// global config), git never runs them: that, as a problem.
-pub fn hooks_run_elsewhere(repo: &crate::facts::Repo) -> Option<String> {
-    run_elsewhere(repo, &manifest_of(repo)?)
-}
-
-fn run_elsewhere(repo: &crate::facts::Repo, manifest: &Manifest) -> Option<String> {
-    let installed = manifest.hooks_dir.as_path();
-    let (_, scope) = repo.hooks_path()?;
-    let dir = runs_hooks_from(repo)?;
-    (!(same_file(&dir, installed) || dir == installed)).then(|| {
-        format!(
-            "git runs hooks from {} (core.hooksPath in the {scope} config), not from {}, where git-ward's hooks are: they do not run (`git ward doctor` says what to do)",
-            dir.display(),
-            installed.display()
-        )
-    })
-}
-
-/// The default shim directory: `$XDG_DATA_HOME/git-ward/shim`.
-pub fn default_shim_dir() -> Option<PathBuf> {
-    let base = crate::env::var(crate::env::XDG_DATA_HOME)
-        .map(PathBuf::from)
-        .or_else(|| {
-            crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".local/share"))
-        })?;
-    Some(base.join("git-ward").join("shim"))
-}
-
-/// `git ward install --shim [DIR]`: `DIR/git -> git-ward`, and the PATH line to use.
-pub(crate) fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
-    let dir = match dir {
-        Some(dir) => std::path::absolute(dir).at("resolve", dir)?,
-        None => default_shim_dir().ok_or_else(|| {
-            Error::invalid(
-                "no shim directory given and neither XDG_DATA_HOME nor HOME is set",
-                "pass one: `git ward install --shim DIR`",
-            )
-        })?,
-    };
-    if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
-        return Err(Error::invalid(
-            format!("{} is not a directory", dir.display()),
-            "name a directory for the shim, or a path where one can be created",
-        ));
-    }
-    let link = dir.join("git");
-    // Not replaced even with --force: a directory is no stale shim.
-    if std::fs::symlink_metadata(&link).is_ok_and(|m| m.is_dir()) {
-        return Err(Error::invalid(
-            format!("{} is a directory", link.display()),
-            "name another directory for the shim, or move that one away",
-        ));
-    }
-    let binary = own_path()?;
-    std::fs::create_dir_all(&dir).at("create the directory", &dir)?;
-    let action = match std::fs::read_link(&link) {
-        Ok(target) if target == binary => "unchanged",
-        // A link to this binary by another of its names (its versioned
-        // path, before `own_path` preferred the one on PATH): ours to update.
-        Ok(target) if same_file(&dir.join(&target), &binary) => {
-            std::fs::remove_file(&link).at("remove", &link)?;
-            symlink(&binary, &link)?;
-            "updated"
-        }
-        Ok(_) | Err(_) if std::fs::symlink_metadata(&link).is_ok() => {
-            if !force {
-                return Err(Error::invalid(
-                    format!(
-                        "{} exists and is not a link to {}",
-                        link.display(),
-                        binary.display()
-                    ),
-                    "pass --force to replace it",
-                ));
-            }
-            std::fs::remove_file(&link).at("remove", &link)?;
-            symlink(&binary, &link)?;
-            "updated"
-        }
-        _ => {
-            symlink(&binary, &link)?;
-            "installed"
-        }
-    };
-    let quoted = dir.display().to_string().replace('"', "\\\"");
-    let line = format!("export PATH=\"{quoted}:$PATH\"");
-    let text = format!(
-        "shim {action}: {} -> {}\nput it first on the agent's PATH (e.g. in the agent harness's environment):\n  {line}\n",
-        link.display(),
-        binary.display()
-    );
-    Ok((
-        serde_json::json!({"shim_dir": dir.to_string_lossy(), "link": link.to_string_lossy(), "binary": binary.to_string_lossy(), "action": action, "path_line": line}),
-        text,
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_install_record_keeps_any_path() {
-        use std::os::unix::ffi::OsStrExt;
-        let odd = Path::new(std::ffi::OsStr::from_bytes(b"/r/caf\xe9/.git/hooks"));
-        let manifest = Manifest {
-            hooks_dir: odd.to_path_buf(),
-            hooks: vec!["pre-commit".into()],
-            binary: PathBuf::from("/opt/bin/git-ward"),
-        };
-        let text = serde_json::to_string(&manifest).unwrap();
-        assert!(text.contains("\"binary\":\"/opt/bin/git-ward\""), "{text}");
-        assert_eq!(serde_json::from_str::<Manifest>(&text).unwrap(), manifest);
-    }
-
-    #[test]
-    fn a_record_names_this_repositorys_hooks_or_where_git_runs_them() {
-        let now = Path::new("/copy/.husky/_");
-        let own = [Path::new("/copy/.git"), Path::new("/copy")];
-        let here = |recorded: &str| own_hooks_dir(Path::new(recorded), now, &own);
-        assert_eq!(here("/copy/.husky/_"), now);
-        // core.hooksPath changed since the install: the record says where.
-        assert_eq!(here("/copy/.git/hooks"), Path::new("/copy/.git/hooks"));
-        // Copied or moved: the original's, or one gone.
-        assert_eq!(here("/orig/.husky/_"), now);
-        assert_eq!(here("/orig/.git/hooks"), now);
-    }
 
     #[test]
     fn the_hook_file_starts_git_ward_itself_where_the_path_allows() {

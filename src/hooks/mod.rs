@@ -1,4 +1,4 @@
-//! The hooks face: one file per hook, plus `install.rs`.
+//! The hooks face: one file per hook, plus `install.rs` (the hook files).
 //!
 //! git runs a hook for every commit, ref update and push, up to eight times
 //! per commit, so each hook exits as early as its answer is known: states
@@ -21,14 +21,19 @@ use crate::decide::{Actor, Decision};
 use crate::env;
 use crate::error::{exit, Error, Result};
 use crate::facts::Dirs;
+pub use crate::git::{is_object_id, is_zero};
 
+mod attribution;
+mod chain;
 mod footer;
 pub mod install;
+pub mod managers;
 mod message;
 mod pre_commit;
 mod pre_push;
 mod pre_receive;
 mod reference_transaction;
+mod ward_refs;
 
 /// The hooks git-ward installs (and answers to as `argv[0]`).
 pub const HOOK_NAMES: &[&str] = &[
@@ -41,17 +46,40 @@ pub const HOOK_NAMES: &[&str] = &[
     "pre-receive",
 ];
 
+/// The hook a file of git-ward's named `file` is: its name, or the name it
+/// starts with when another hook manager renamed it aside (`pre-commit.legacy`,
+/// `pre-push.old`, `commit-msg.ward-orig`, `pre-commit~`). `None` for a
+/// name git-ward cannot map, which [`run`] refuses.
+pub fn hook_named(file: &str) -> Option<&'static str> {
+    HOOK_NAMES.iter().copied().find(|hook| {
+        file.strip_prefix(hook)
+            .is_some_and(|rest| rest.is_empty() || !rest.starts_with(|c: char| c.is_alphanumeric()))
+    })
+}
+
 /// Hooks whose input comes on stdin (replayed to a chained hook).
 const STDIN_HOOKS: &[&str] = &["pre-push", "reference-transaction", "pre-receive"];
 
-/// Runs hook `name`, started from the hooks directory `dir`, with git's
-/// arguments; returns the hook's exit code.
-pub fn run(name: &str, dir: Option<&Path>, args: &[OsString]) -> Result<u8> {
+/// Runs hook `name`, started as the file `file` (its name, or the name a
+/// hook manager renamed it to) from the hooks directory `dir`, with git's
+/// arguments; returns the hook's exit code. A name that is no hook of
+/// git-ward's is refused: a gate never fails open by being renamed.
+pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Result<u8> {
+    if !HOOK_NAMES.contains(&name) {
+        return Err(Error::internal(format!(
+            "this git-ward hook was started as `{file}`, which names no hook git-ward knows: it refuses rather than check nothing"
+        ))
+        .with_hint("give the file its hook's name (pre-commit, pre-push, ...), or run `git ward install` to write the hooks again")
+        .with_exit(exit::DENIED));
+    }
     let args: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let chained = dir.and_then(|dir| chained_hook(dir, name));
+    let chained = dir
+        .and_then(|dir| chained_hook(dir, name))
+        .filter(|path| path.file_name().is_none_or(|f| f != file))
+        .filter(|_| !chain::inside_own_chain(name));
     let stdin = if STDIN_HOOKS.contains(&name) {
         let mut buf = Vec::new();
         // A closed or unreadable stdin is an empty one.
@@ -182,8 +210,12 @@ fn parent_trace_id() -> Option<String> {
 
 /// The git command line that ran this hook (the parent's argv), for audit lines.
 pub fn parent_argv() -> Vec<String> {
-    let ppid = std::os::unix::process::parent_id();
-    std::fs::read(format!("/proc/{ppid}/cmdline"))
+    argv_of(std::os::unix::process::parent_id())
+}
+
+/// The command line of process `pid`, from `/proc` (empty when gone).
+pub(crate) fn argv_of(pid: u32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
         .map(|bytes| {
             bytes
                 .split(|b| *b == 0)
@@ -237,7 +269,7 @@ pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: 
     rec.decision = decision.word().to_string();
     let code = match decision.denial() {
         Some(err) => {
-            crate::invocation::report_denial(err);
+            crate::output::report_denial(err);
             rec.denial_code = Some(err.code.as_str().to_string());
             exit::DENIED
         }
@@ -250,30 +282,4 @@ pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: 
         }
     }
     code
-}
-
-/// Is `value` a full object id (SHA-1 or SHA-256 hex)? Ids read from a
-/// hook's input are checked before they reach a git command line, where
-/// one starting with `-` would be taken for an option.
-pub fn is_object_id(value: &str) -> bool {
-    matches!(value.len(), 40 | 64) && value.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// Is `value` git's all-zero object id (any hash length)?
-pub fn is_zero(value: &str) -> bool {
-    !value.is_empty() && value.bytes().all(|b| b == b'0')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn object_ids_from_hook_input_are_full_hex() {
-        assert!(is_object_id(&"a".repeat(40)));
-        assert!(is_object_id(&"0123456789abcdef".repeat(4)));
-        for bad in ["", "--all", "-x", &"a".repeat(39), &"g".repeat(40), "HEAD"] {
-            assert!(!is_object_id(bad), "{bad}");
-        }
-    }
 }

@@ -31,7 +31,8 @@ pub fn run(stdin: &[u8]) -> Result<u8> {
     let started = SystemTime::now();
     let dirs = Dirs::find();
     let repo = dirs.as_ref().and_then(Repo::from_dirs);
-    let policy = facts::load_policy(repo.as_ref(), false)?;
+    // The server's layers only: the pusher's environment names none.
+    let policy = facts::load_server_policy(repo.as_ref())?;
     let actor = facts::actor(&policy, false);
     // Every read here with replacement refs off.
     let git = Git::locate()?.env("GIT_NO_REPLACE_OBJECTS", "1");

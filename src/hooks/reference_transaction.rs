@@ -32,7 +32,7 @@ use crate::decide::Actor;
 use crate::env;
 use crate::error::{exit, Result};
 use crate::facts::refstore::{RefStore, Value};
-use crate::facts::settings_cache::Quick;
+use crate::facts::settings_cache::{Loaded, Quick};
 use crate::facts::Dirs;
 use crate::policy::tracking_readings;
 
@@ -89,6 +89,7 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
         "preparing" | "prepared" => gate(state, stdin),
         "committed" => {
             journal(stdin);
+            watch_drift(stdin);
             Ok(exit::OK)
         }
         "aborted" => {
@@ -98,6 +99,47 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
             Ok(exit::OK)
         }
         _ => Ok(exit::OK),
+    }
+}
+
+/// After a transaction: its guarded refs' new values are remembered (they
+/// moved with the hooks on), and any other guarded ref that moved with the
+/// hooks off is reported ([`crate::facts::drift`]). An observer: never fatal.
+fn watch_drift(stdin: &[u8]) {
+    let lines = parse(stdin);
+    if !lines
+        .iter()
+        .any(|l| policed(&l.refname) || l.refname.starts_with("refs/tags/"))
+    {
+        return;
+    }
+    let Some(dirs) = Dirs::find() else {
+        return;
+    };
+    if !crate::facts::drift::watched(&dirs.common_dir) {
+        return;
+    }
+    let Ok(loaded) = Quick::load(&dirs) else {
+        return;
+    };
+    let mut quick = loaded.quick;
+    let mut protected = |r: &str| quick.is_protected(r);
+    let moves: Vec<(String, Option<String>)> = lines
+        .iter()
+        .filter(|l| crate::facts::drift::guarded(&l.refname, &mut protected))
+        .map(|l| (l.refname.clone(), (!is_zero(&l.new)).then(|| l.new.clone())))
+        .collect();
+    // A look for drift, when this transaction moved no guarded ref and
+    // touched no remote-tracking ref or tag: a fetch runs one transaction
+    // per ref, and a look after each would read the refs once per ref.
+    let fetch_like = lines
+        .iter()
+        .any(|l| l.refname.starts_with("refs/remotes/") || l.refname.starts_with("refs/tags/"));
+    if !moves.is_empty() {
+        crate::facts::drift::remember(&dirs.common_dir, &moves);
+    } else if !fetch_like {
+        let found = crate::facts::drift::check(&dirs.common_dir, &mut protected);
+        crate::commands::drift::notice(&dirs.common_dir, &found, "reference-transaction", true);
     }
 }
 
@@ -116,6 +158,9 @@ fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
 
 fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     let started = SystemTime::now();
+    if let Some(code) = super::ward_refs::gate(stdin)? {
+        return Ok(code);
+    }
     let lines = parse(stdin);
     if lines.is_empty() {
         return Ok(exit::OK);
@@ -193,13 +238,7 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
             }
         }
         if !changes.is_empty() {
-            let policy = match loaded.policy {
-                Some(p) => p,
-                None => {
-                    let repo = crate::facts::Repo::from_dirs(&dirs);
-                    crate::facts::load_policy(repo.as_ref(), false)?
-                }
-            };
+            let policy = Loaded::full_policy(loaded.policy, &dirs)?;
             let argv = super::parent_argv();
             for change in &mut changes {
                 if change.refname.starts_with("refs/remotes/") {

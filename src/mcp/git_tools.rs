@@ -242,7 +242,7 @@ pub(super) fn timeout_or(
     other: &'static str,
     err: &Error,
 ) -> ToolError {
-    if err.message.contains("timed out after") {
+    if err.kind == crate::error::Kind::TimedOut {
         ToolError::new(timeout_kind, err)
     } else {
         ToolError::new(other, err)

@@ -115,14 +115,16 @@ fn a_read_while_the_policy_is_broken_is_logged_whole() {
     assert_eq!(read["branch_before"], "main", "{read}");
 }
 
-/// A refusal of a command that needs no repository (`git init` over this
-/// one, a clone into its git directory) is recorded in the repository it
+/// A refusal of a command that needs no repository (`git init` with
+/// templates over this one, a clone into its git directory) is recorded in the repository it
 /// was made in, like every other denial.
 #[test]
 fn a_refused_command_that_needs_no_repository_is_logged_in_this_one() {
     let repo = TestRepo::new();
     let c1 = [("WARD_CONTRACT", "c1")];
-    repo.shim_env(["init", "-q"], &c1)
+    // Templates of the command's choosing would be copied into it.
+    let template = format!("--template={}", repo.tmp.path().join("tpl").display());
+    repo.shim_env(["init", "-q", &template], &c1)
         .code(1)
         .stderr_has("EN-GIT-D-004");
     repo.shim_env(["clone", "-q", ".", ".git/sub"], &c1)

@@ -404,6 +404,49 @@ impl TestRepo {
     }
 }
 
+/// Runs `cmd` with `input` on stdin, its output captured.
+fn fed(mut cmd: Command, input: &str) -> Run {
+    use std::io::Write;
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("run the command");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    Run::from(child.wait_with_output().unwrap())
+}
+
+/// A repository with a bare remote `origin` that has `main`.
+pub fn with_remote() -> TestRepo {
+    let repo = TestRepo::new();
+    let remote = repo.path("remote.git");
+    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
+        .ok();
+    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
+        .ok();
+    repo.git(["push", "-q", "origin", "main"]).ok();
+    repo.git(["fetch", "-q", "origin"]).ok();
+    repo
+}
+
+/// A ref of the bare repository `remote.git` in the test repository, `None` where it has none.
+pub fn remote_rev(repo: &TestRepo, name: &str) -> Option<String> {
+    let remote = repo.path("remote.git");
+    let r = repo.git([
+        "--git-dir",
+        remote.to_str().unwrap(),
+        "rev-parse",
+        "--verify",
+        "-q",
+        name,
+    ]);
+    (r.code == Some(0)).then(|| r.stdout.trim().to_string())
+}
+
 /// A second directory next to the repo's (e.g. a bare remote).
 pub fn sibling(repo: &TestRepo, name: &str) -> PathBuf {
     repo.tmp.path().join(name)
@@ -548,6 +591,17 @@ impl TestRepo {
         self.with_stdin(Command::new(real_git()), &[], args, input)
     }
 
+    /// Runs `git` through the shim with extra environment and `input` on stdin.
+    pub fn shim_stdin<I, S>(&self, args: I, env: &[(&str, &str)], input: &str) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = self.shim_command(args);
+        cmd.envs(env.iter().copied());
+        fed(cmd, input)
+    }
+
     /// Runs `cmd` hermetically, with `env` on top, `input` on stdin.
     fn with_stdin<I, S>(
         &self,
@@ -560,21 +614,9 @@ impl TestRepo {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        use std::io::Write;
         self.hermetic(&mut cmd);
-        cmd.envs(env.iter().copied())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("run the command");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        Run::from(child.wait_with_output().unwrap())
+        cmd.envs(env.iter().copied()).args(args);
+        fed(cmd, input)
     }
 
     /// A file as checkpoint `id` recorded it.

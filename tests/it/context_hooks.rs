@@ -154,14 +154,16 @@ fn a_hooks_path_an_agent_home_includes_is_refused() {
 }
 
 #[test]
-fn the_persons_own_home_keeps_the_warning() {
+fn the_persons_own_home_sending_hooks_elsewhere_stops_agents() {
     let repo = stacked();
     // Set after the install, in the home it was installed from.
     let text = hooks_elsewhere(&repo);
     std::fs::write(repo.home.join(".gitconfig"), text).unwrap();
+    // git runs no gate hook of git-ward's now: the agent's mutation waits
+    // for a person (SPEC 12).
     repo.shim_env(["commit", "-q", "--allow-empty", "-m", "x"], &[C1])
-        .ok()
-        .stderr_has("they do not run");
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
     // An agent's home without any hooksPath is no hooks switched off.
     let home = agent_home(&repo, ".gitconfig", "[user]\n\tname = a\n");
     std::fs::remove_file(repo.home.join(".gitconfig")).unwrap();

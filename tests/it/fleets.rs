@@ -106,6 +106,18 @@ fn run_worktree_makes_the_lane_on_first_use_and_reuses_it_after() {
     assert_eq!(listed.matches("worktree ").count(), 2, "{listed}");
     // No lease once the session is over.
     assert!(!lease_of(&repo, &made).exists());
+    // A lane deleted by hand is made again on its branch.
+    std::fs::remove_dir_all(&made).unwrap();
+    repo.ward(["run", "--contract", "a", "--worktree", "--", "true"])
+        .ok()
+        .stderr_has("lane made");
+    assert_eq!(
+        repo.git_in(&made, ["rev-parse", "--abbrev-ref", "HEAD"])
+            .ok()
+            .stdout
+            .trim(),
+        "agent/a"
+    );
 }
 
 #[test]

@@ -1463,7 +1463,7 @@ fn the_link_form_enforces_and_chains_the_same() {
 }
 
 #[test]
-fn the_shim_warns_when_hooks_went_missing_or_were_replaced() {
+fn the_shim_refuses_while_hooks_went_missing_or_were_replaced() {
     let repo = TestRepo::new();
     repo.git(["checkout", "-q", "-b", "feat"]).ok();
     repo.ward(["install"]).ok();
@@ -1472,9 +1472,9 @@ fn the_shim_warns_when_hooks_went_missing_or_were_replaced() {
     write_hook(&hooks_dir(&repo).join("pre-commit"), "#!/bin/sh\nexit 0\n");
     std::fs::remove_file(hooks_dir(&repo).join("reference-transaction")).unwrap();
     repo.shim(["commit", "-q", "--allow-empty", "-m", "y"])
-        .ok()
-        .stderr_has("pre-commit hook was replaced")
-        .stderr_has("reference-transaction hook is missing");
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("pre-commit");
     repo.ward(["install", "--force"]).ok();
     let fixed = repo.shim(["commit", "-q", "--allow-empty", "-m", "z"]).ok();
     assert!(!fixed.stderr.contains("warning"), "{}", fixed.stderr);
@@ -1554,7 +1554,9 @@ fn a_global_hooks_path_set_after_install_is_reported() {
         ["commit", "-q", "--allow-empty", "-m", "x"],
         &[("WARD_CONTRACT", "c1")],
     )
-    .stderr_has("they do not run");
+    .code(1)
+    .stderr_has("EN-GIT-D-004")
+    .stderr_has(elsewhere.to_str().unwrap());
 }
 
 /// A failed check is an error (SPEC sections 9 and 10): `--json` says

@@ -326,3 +326,37 @@ fn a_protected_tag_is_never_moved_and_the_denial_says_so() {
         .stderr_has("push moves protected tag 'tags/v1'")
         .stderr_has("push a new tag");
 }
+
+/// Over a file remote, `receive-pack` and its hooks inherit the pusher's
+/// environment: pre-receive judges by the server's layers alone, whatever
+/// user layer (`XDG_CONFIG_HOME`, `HOME`) or `WARD_POLICY` that names.
+#[test]
+fn pre_receive_reads_no_policy_the_pusher_names() {
+    let (repo, remote) = server();
+    let before = server_main(&repo, &remote);
+    let config = sibling(&repo, "pusher-config");
+    std::fs::create_dir_all(config.join("git-ward")).unwrap();
+    let lax = "[branches]\nprotected = []\n[server]\nagent_commits_to_protected = \"allow\"\n";
+    std::fs::write(config.join("git-ward/policy.toml"), lax).unwrap();
+    let home = sibling(&repo, "pusher-home");
+    std::fs::create_dir_all(home.join(".config/git-ward")).unwrap();
+    std::fs::write(home.join(".config/git-ward/policy.toml"), lax).unwrap();
+    let env_policy = sibling(&repo, "pusher-policy.toml");
+    std::fs::write(&env_policy, lax).unwrap();
+    repo.write("a.txt", "agent\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.git(["commit", "-q", "-m", "agent work\n\nContract: c1"])
+        .ok();
+    let env: &[(&str, &str)] = &[
+        ("XDG_CONFIG_HOME", config.to_str().unwrap()),
+        ("WARD_POLICY", env_policy.to_str().unwrap()),
+        ("WARD_SYSTEM_POLICY", env_policy.to_str().unwrap()),
+    ];
+    repo.git_env(["push", "origin", "main"], env)
+        .code(1)
+        .stderr_has("EN-GIT-D-001");
+    let home_env: &[(&str, &str)] = &[("HOME", home.to_str().unwrap()), ("XDG_CONFIG_HOME", "")];
+    repo.git_env(["push", "origin", "main"], home_env).code(1);
+    repo.git_env(["push", "origin", ":main"], env).code(1);
+    assert_eq!(server_main(&repo, &remote), before);
+}

@@ -1,6 +1,7 @@
 //! Integration tests: real git, temp repositories, hermetic environment.
 //! One test binary (faster to link); one module per area.
 
+mod attribution;
 mod audit;
 mod checkpoint;
 mod checkpoint_content;
@@ -9,19 +10,26 @@ mod common;
 mod context_config;
 mod context_hooks;
 mod context_knobs;
+mod drift;
 mod explain;
+mod fetch_atomic;
 mod fleets;
 mod fleets_many;
+mod forged;
+mod harness_install;
 mod help;
 mod hooks;
 mod hooks_footer;
 mod hooks_server;
+mod layers;
 mod mcp;
 mod output;
 mod policy;
 mod pretool;
 mod readme;
 mod reftable;
+mod renamed_hooks;
+mod replaced_hooks;
 mod repo_open;
 mod robust;
 mod rollback;
@@ -31,6 +39,7 @@ mod tools;
 mod tracking;
 mod undo;
 mod undo_state;
+mod unnamed_refs;
 mod workflow;
 mod worktrees;
 mod written_files;

@@ -92,18 +92,18 @@ fn the_python_sdk_client_drives_every_tool() {
 }
 
 /// A server on pipes, for hand-written lines.
-struct Raw {
+pub struct Raw {
     child: Child,
     stdin: ChildStdin,
     lines: mpsc::Receiver<String>,
 }
 
 impl Raw {
-    fn start(repo: &TestRepo) -> Raw {
+    pub fn start(repo: &TestRepo) -> Raw {
         Raw::start_with(repo, &[])
     }
 
-    fn start_with(repo: &TestRepo, args: &[&str]) -> Raw {
+    pub fn start_with(repo: &TestRepo, args: &[&str]) -> Raw {
         let mut child = command(repo, &ward_bin())
             .arg("mcp")
             .args(args)
@@ -148,7 +148,7 @@ impl Raw {
         self.recv()
     }
 
-    fn call(&mut self, id: u64, tool: &str, args: Value) -> Value {
+    pub fn call(&mut self, id: u64, tool: &str, args: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                          "params": {"name": tool, "arguments": args}});
         let reply = self.ask(&msg.to_string());
@@ -454,10 +454,17 @@ fn the_integration_guide_entries_parse_and_start_this_server() {
     let v: Value = serde_json::from_str(&json_blocks[0]).unwrap();
     assert_eq!(v["mcpServers"]["git-ward"]["command"], "git-ward");
     assert_eq!(v["mcpServers"]["git-ward"]["args"], json!(["mcp"]));
-    let toml_blocks = blocks("toml");
-    assert_eq!(toml_blocks.len(), 1);
-    let t: toml::Table = toml::from_str(&toml_blocks[0]).unwrap();
-    let server = &t["mcp_servers"]["git-ward"];
+    // Every TOML block reads; the one with a server table is Codex's entry.
+    let toml_blocks: Vec<toml::Table> = blocks("toml")
+        .iter()
+        .map(|b| toml::from_str(b).unwrap())
+        .collect();
+    let servers: Vec<_> = toml_blocks
+        .iter()
+        .filter(|t| t.contains_key("mcp_servers"))
+        .collect();
+    assert_eq!(servers.len(), 1);
+    let server = &servers[0]["mcp_servers"]["git-ward"];
     assert_eq!(server["command"].as_str(), Some("git-ward"));
     assert_eq!(server["args"][0].as_str(), Some("mcp"));
     // The server those entries start answers `initialize` as git-ward.

@@ -4,35 +4,9 @@ use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::process::Stdio;
 
-use crate::common::{real_git, TestRepo};
+use crate::common::{real_git, remote_rev, with_remote, TestRepo};
 
 const C1: &[(&str, &str)] = &[("WARD_CONTRACT", "c1")];
-
-/// A repository with a bare remote `origin` that has `main`.
-fn with_remote() -> TestRepo {
-    let repo = TestRepo::new();
-    let remote = repo.path("remote.git");
-    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
-        .ok();
-    repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
-        .ok();
-    repo.git(["push", "-q", "origin", "main"]).ok();
-    repo.git(["fetch", "-q", "origin"]).ok();
-    repo
-}
-
-fn remote_rev(repo: &TestRepo, name: &str) -> Option<String> {
-    let remote = repo.path("remote.git");
-    let r = repo.git([
-        "--git-dir",
-        remote.to_str().unwrap(),
-        "rev-parse",
-        "--verify",
-        "-q",
-        name,
-    ]);
-    (r.code == Some(0)).then(|| r.stdout.trim().to_string())
-}
 
 // --- Transparency -------------------------------------------------------
 
@@ -792,10 +766,17 @@ fn what_the_config_makes_a_plain_push_send_is_checked() {
         .ok();
     repo.shim(["push"]).code(1).stderr_has("EN-GIT-D-001");
     repo.git(["config", "--unset", "remote.origin.push"]).ok();
+    // Matching sends main, the same on both sides: nothing changes there.
+    repo.shim(["-c", "push.default=matching", "push", "-q"])
+        .ok();
+    assert_eq!(remote_rev(&repo, "main"), remote_main);
+    // Once main is ahead here, it would move there.
+    let agent_tip = repo.rev("agent/c1").unwrap();
+    repo.git(["update-ref", "refs/heads/main", &agent_tip]).ok();
     repo.shim(["-c", "push.default=matching", "push"])
         .code(1)
         .stderr_has("EN-GIT-D-001")
-        .stderr_has("push.default=matching");
+        .stderr_has("push with push.default=matching would move protected ref 'main' on origin");
     // The plain push of the agent's own branch still goes through.
     repo.commit("more agent work");
     repo.shim(["push", "-q"]).ok();
@@ -1316,7 +1297,7 @@ fn audit_lines(repo: &TestRepo) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
+fn overwritten_hooks_are_refused_and_doctor_fix_reinstalls_them() {
     let repo = TestRepo::new();
     repo.git(["switch", "-q", "-c", "feat"]).ok();
     repo.ward(["install"]).ok();
@@ -1324,20 +1305,13 @@ fn overwritten_hooks_are_reported_and_doctor_fix_reinstalls_them() {
         .ok();
     let hook = repo.dir.join(".git/hooks/pre-commit");
     std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
-    let run = repo.shim(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
-    assert!(
-        run.stderr
-            .contains("ward: warning: git-ward's pre-commit hook was replaced"),
-        "{}",
-        run.stderr
-    );
+    // A gate that no longer runs git-ward: the agent's mutation waits.
+    repo.shim(["commit", "-q", "--allow-empty", "-m", "x"])
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("pre-commit");
     let last = audit_lines(&repo).pop().unwrap();
-    assert!(
-        last["actions_taken"]
-            .to_string()
-            .contains("pre-commit hook was replaced"),
-        "{last}"
-    );
+    assert_eq!(last["denial_code"], "EN-GIT-D-004", "{last}");
 
     repo.ward(["doctor"]).code(3).stdout_has("FAIL hooks");
     repo.ward(["doctor", "--fix"]).ok();

@@ -919,7 +919,7 @@ fn a_stash_over_a_staged_deletion_or_ignored_files_loses_nothing() {
     std::fs::remove_file(repo.dir.join("g")).unwrap();
     repo.write("g/run.log", "ignored work\n");
     repo.shim_env(["stash", "-q"], C1)
-        .code(3)
+        .code(1)
         .stderr_has("stash would delete ignored files where tracked paths were")
         .stderr_has("g/run.log");
     assert_eq!(repo.read("g/run.log").as_deref(), Some("ignored work\n"));
@@ -1254,7 +1254,7 @@ fn files_inside_a_nested_repository_are_never_overwritten_or_removed() {
         &["reset", "-q", "--hard", "agent/other"],
     ] {
         repo.shim_env(args, C1)
-            .code(3)
+            .code(1)
             .stderr_has("nested/, a nested repository")
             .stderr_has("hint: nothing was run;");
         assert_eq!(
@@ -1308,7 +1308,7 @@ fn a_nested_repository_is_never_cleaned_away() {
     let before = repo.state();
     for args in [&["clean", "-ffdx"][..], &["clean", "-f", "-f", "-d"]] {
         repo.shim_env(args, C1)
-            .code(3)
+            .code(1)
             .stderr_has("nested repositor")
             .stderr_has("vendor/lib/")
             .stderr_has("hint:");
@@ -1353,7 +1353,7 @@ fn work_inside_a_submodule_is_refused_not_lost() {
         &["rm", "-q", "-r", "-f", "sub"],
     ] {
         repo.shim_env(args, C1)
-            .code(3)
+            .code(1)
             .stderr_has("uncommitted work in submodule sub,")
             .stderr_has("hint: nothing was run; commit or stash it inside the submodule first");
         assert_eq!(
@@ -1377,7 +1377,7 @@ fn work_inside_a_submodule_is_refused_not_lost() {
         &["submodule", "deinit", "-f", "sub"][..],
         &["rm", "-rf", "sub"],
     ] {
-        repo.shim_env(args, C1).code(3).stderr_has("submodule sub,");
+        repo.shim_env(args, C1).code(1).stderr_has("submodule sub,");
         assert!(repo.read("sub/notes.txt").is_some(), "{args:?}");
     }
     std::fs::remove_file(repo.dir.join("sub/notes.txt")).unwrap();
@@ -1386,7 +1386,7 @@ fn work_inside_a_submodule_is_refused_not_lost() {
     repo.write(".git/modules/sub/info/exclude", ".env\n");
     repo.write("sub/.env", "SECRET=1\n");
     repo.shim_env(["rm", "-q", "-rf", "sub"], C1)
-        .code(3)
+        .code(1)
         .stderr_has("sub/.env");
     assert_eq!(repo.read("sub/.env").as_deref(), Some("SECRET=1\n"));
     std::fs::remove_file(repo.dir.join("sub/.env")).unwrap();
@@ -1848,6 +1848,15 @@ fn a_second_undo_while_one_runs_says_so_and_changes_nothing() {
     let after = repo.state();
     let lock = repo.dir.join(".git/ward/restore.lock");
     std::fs::write(&lock, format!("{}\n", std::process::id())).unwrap();
+    let held = std::fs::File::open(&lock).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    let locked = unsafe {
+        libc::flock(
+            std::os::fd::AsRawFd::as_raw_fd(&held),
+            libc::LOCK_EX | libc::LOCK_NB,
+        )
+    };
+    assert_eq!(locked, 0);
     for args in [&["undo", "--yes"][..], &["rollback", "chk-c1-1", "--yes"]] {
         repo.ward_env(args, C1)
             .code(3)
@@ -1857,11 +1866,54 @@ fn a_second_undo_while_one_runs_says_so_and_changes_nothing() {
     }
     // Looking changes nothing and needs no lock.
     repo.ward(["undo", "--dry-run"]).ok();
+    // The kernel lets it go with its holder, whatever the file says.
+    drop(held);
     let gone = crate::common::gone_pid();
     std::fs::write(&lock, format!("{gone}\n")).unwrap();
     undo(&repo);
     assert_eq!(repo.state(), before);
-    assert!(!lock.exists());
+}
+
+/// Twenty pairs of undos started together: each pair undoes the last
+/// command at most once (the second waits for no half: it says another
+/// is running, or, started after the first finished, redoes).
+#[test]
+fn two_undos_started_together_never_undo_the_same_command_twice() {
+    let repo = agent_repo();
+    repo.write("a.txt", "a\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.git(["commit", "-qm", "a"]).ok();
+    for round in 0..20 {
+        repo.write("a.txt", &format!("round {round}\n"));
+        repo.shim_env(["checkout", "--", "a.txt"], C1).ok();
+        let start = || {
+            let mut cmd = repo.ward_command(["undo", "--yes", "--json"]);
+            cmd.stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            cmd.spawn().unwrap()
+        };
+        let (a, b) = (start(), start());
+        let undid: Vec<String> = [a, b]
+            .into_iter()
+            .map(|c| c.wait_with_output().unwrap())
+            .filter(|o| o.status.success())
+            .map(|o| {
+                let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+                v["undo"]["trace_id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        assert!(!undid.is_empty(), "round {round}: neither undo ran");
+        if let [first, second] = undid.as_slice() {
+            assert_ne!(
+                first, second,
+                "round {round}: the same command undone twice"
+            );
+        }
+    }
 }
 
 /// A plain checkout of a branch takes no checkpoint (git loses nothing in

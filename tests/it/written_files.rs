@@ -349,6 +349,42 @@ fn a_repository_made_over_or_inside_a_git_directory_is_refused() {
         .ok();
 }
 
+/// Over an existing repository with git's own templates, `init` changes
+/// nothing git-ward keeps there; a repository or working tree made in a
+/// bare repository's directory where git never reads writes nothing it
+/// reads. Both are the agent's to do (SPEC section 10).
+#[test]
+fn a_plain_reinit_and_a_tree_in_a_bare_directory_go_through() {
+    let repo = agent_repo();
+    let _ = repo.ward(["install"]);
+    let main = repo.rev("main");
+    let hook = repo.dir.join(".git/hooks/reference-transaction");
+    let before = std::fs::read(&hook).unwrap();
+    repo.shim_env(["init", "-q"], C1).ok();
+    assert_eq!(repo.rev("main"), main);
+    assert_eq!(std::fs::read(&hook).unwrap(), before);
+    let bare = repo.tmp.path().join("b.git");
+    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()])
+        .ok();
+    repo.shim_in(&bare, ["init", "-q", "sub"], C1).ok();
+    assert!(bare.join("sub/.git").is_dir());
+    repo.shim_in(&bare, ["worktree", "add", "-q", "-b", "agent/wt", "wt"], C1)
+        .ok();
+    assert!(bare.join("wt/.git").is_file());
+    // Where git reads, refused.
+    for args in [
+        &["init", "-q", "hooks"][..],
+        &["worktree", "add", "-q", "-b", "agent/x", "worktrees/x"],
+        &["init", "-q", "refs/heads/x"],
+    ] {
+        repo.shim_in(&bare, args, C1)
+            .code(1)
+            .stderr_has("ward: denied [EN-GIT-D-004]");
+    }
+    assert!(!bare.join("hooks/.git").exists());
+    assert!(!bare.join("worktrees/x").exists());
+}
+
 /// Every other way a git command line writes into the git directory: a
 /// file named after `--`, credential helpers' files, `apply
 /// --unsafe-paths`, a submodule or moved worktree there, an index file

@@ -34,7 +34,7 @@ pub struct HeadStep {
 /// the command created and left HEAD on (`switch -c`, the shim's move to
 /// an agent branch) and leaves the files as they are. Only while HEAD
 /// still names what the command left.
-pub(super) fn head_step(
+pub(crate) fn head_step(
     ctx: &Ctx,
     last: &Undoable,
     cp: Option<&Checkpoint>,
@@ -89,7 +89,7 @@ pub(super) fn head_step(
 
 /// Points HEAD back as `step` says, without touching files (but for a
 /// switch git makes, [`HeadStep::by_git`]).
-pub(super) fn switch_head(ctx: &Ctx, step: &HeadStep) -> Result<std::result::Result<(), String>> {
+pub(crate) fn switch_head(ctx: &Ctx, step: &HeadStep) -> Result<std::result::Result<(), String>> {
     let out = match &step.commit {
         None if step.by_git => ctx.git.output(["checkout", "-q", step.to.as_str(), "--"])?,
         Some(id) => ctx.git.output([

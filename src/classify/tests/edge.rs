@@ -40,7 +40,10 @@ fn edge_cases() {
         ("init", outside(trees(m("init"), &["."]))),
         (
             "init -q --bare --template=/tmp/t .git/ward",
-            outside(trees(m("init"), &[".git/ward"])),
+            Action {
+                templates: Some("/tmp/t".into()),
+                ..outside(trees(m("init"), &[".git/ward"]))
+            },
         ),
         // Global options in both forms, before the subcommand only.
         (

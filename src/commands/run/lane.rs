@@ -133,7 +133,13 @@ pub fn ensure(
         if from.is_some() {
             notes.push(format!("{branch} exists: --from is not used"));
         }
-        git.run(["worktree", "add", "-q", &path, branch])?;
+        // A lane whose directory was deleted by hand still has git's
+        // record, which holds the branch: a new one replaces it.
+        let missing = lease::linked(common)
+            .iter()
+            .any(|w| branch_of(&w.git_dir).as_deref() == Some(branch) && !w.top.exists());
+        let force = if missing { "-f" } else { "-q" };
+        git.run(["worktree", "add", "-q", force, &path, branch])?;
     } else {
         git.run(["worktree", "add", "-q", "-b", branch, &path, &base])?;
     }

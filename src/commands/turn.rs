@@ -6,14 +6,16 @@
 //! working tree goes back to the newest passing turn (safety checkpoint
 //! first).
 
+use super::Outcome;
 use std::time::Duration;
 
 use serde_json::json;
 
-use super::rollback::{self, Out};
-use super::snapshot::{self, Options};
-use super::store::{self, Checkpoint, Kind};
-use super::{tool_repo, Ctx};
+use super::ask::Out;
+use crate::checkpoint::rollback;
+use crate::checkpoint::snapshot::{self, Options};
+use crate::checkpoint::store::{self, Checkpoint, Kind};
+use crate::checkpoint::{tool_repo, Ctx};
 use crate::error::{exit, Error, Result};
 
 /// Run the tests, take a `turn` checkpoint with their status, and roll back
@@ -33,9 +35,9 @@ pub struct TurnArgs {
 }
 
 /// Runs `git ward turn`.
-pub fn run(args: TurnArgs) -> Result<u8> {
+pub fn run(args: TurnArgs) -> Outcome {
     let json = args.json;
-    crate::cli::finish_coded(json, turn(args))
+    Outcome::coded(json, turn(args))
 }
 
 fn turn(args: TurnArgs) -> Result<(serde_json::Value, u8)> {
@@ -53,7 +55,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, u8)> {
     let limit = crate::policy::parse_duration(&ctx.settings.turns.test_timeout)
         .unwrap_or(Duration::from_secs(30 * 60));
     let started = std::time::SystemTime::now();
-    let passed = super::suite::run(&args.tests, limit, args.json)?;
+    let passed = crate::checkpoint::suite::run(&args.tests, limit, args.json)?;
     let status = if passed { "pass" } else { "fail" };
 
     let mine = |c: &&Checkpoint| {
@@ -68,7 +70,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, u8)> {
     opts.turn = Some(n);
     opts.tests = Some(status.to_string());
     let cp = snapshot::checkpoint(&ctx, opts)?;
-    super::cmd::record(
+    super::checkpoint::record(
         &ctx,
         "ward.turn",
         started,
@@ -124,14 +126,14 @@ fn roll_back(
     )?;
     out.say(&rollback::safety_line(&safety));
     let entries: Vec<_> = prepared.plan.entries.iter().collect();
-    let failures = super::plan::apply(ctx, &entries, &prepared.plan.private_dirs)?;
+    let failures = crate::checkpoint::plan::apply(ctx, &entries, &prepared.plan)?;
     out.say(&format!(
         "Rolled back to {} (turn {}, tests pass)\n",
         good.id,
         good.turn.unwrap_or(0)
     ));
     out.say(&rollback::summary(&entries, &failures));
-    super::cmd::record(
+    super::checkpoint::record(
         ctx,
         "ward.rollback",
         std::time::SystemTime::now(),
@@ -142,7 +144,9 @@ fn roll_back(
     );
     value["rolled_back_to"] = good.id.clone().into();
     value["safety_checkpoint"] = safety.into();
-    value["restored"] = (entries.len() - failures.len()).into();
+    value["restored"] = (entries.len() + prepared.plan.refused.len())
+        .saturating_sub(failures.len())
+        .into();
     value["failures"] = serde_json::to_value(&failures).unwrap_or_default();
     if failures.is_empty() {
         Ok((value, exit::OK))

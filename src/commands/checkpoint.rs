@@ -1,11 +1,12 @@
 //! `git ward checkpoint`, `git ward checkpoint show` and `git ward checkpoints`.
 
+use super::Outcome;
 use serde_json::json;
 
-use super::snapshot::{self, Options};
-use super::store::{self, Checkpoint, Kind};
-use super::{tool_repo, Ctx};
 use crate::audit::{self, Record};
+use crate::checkpoint::snapshot::{self, Options};
+use crate::checkpoint::store::{self, short, Checkpoint, Kind};
+use crate::checkpoint::{tool_repo, Ctx};
 use crate::error::{Error, Result};
 
 /// Snapshot the working tree: tracked files as they are on disk, untracked
@@ -60,12 +61,12 @@ pub struct CheckpointsArgs {
 }
 
 /// Runs `git ward checkpoint`.
-pub fn run_checkpoint(args: CheckpointArgs) -> Result<u8> {
+pub fn run_checkpoint(args: CheckpointArgs) -> Outcome {
     if let Some(CheckpointCommand::Show(show_args)) = args.command {
         let json = show_args.json;
-        return crate::cli::finish(json, show(show_args));
+        return Outcome::report(json, show(show_args));
     }
-    crate::cli::finish(args.json, create(args.message, args.pin))
+    Outcome::report(args.json, create(args.message, args.pin))
 }
 
 fn create(message: Option<String>, pin: bool) -> Result<(serde_json::Value, String)> {
@@ -224,8 +225,8 @@ fn describe(cp: &Checkpoint) -> String {
 }
 
 /// Runs `git ward checkpoints`.
-pub fn run_list(args: CheckpointsArgs) -> Result<u8> {
-    crate::cli::finish(args.json, list())
+pub fn run_list(args: CheckpointsArgs) -> Outcome {
+    Outcome::report(args.json, list())
 }
 
 fn list() -> Result<(serde_json::Value, String)> {
@@ -269,14 +270,6 @@ fn list() -> Result<(serde_json::Value, String)> {
     }
     let items: Vec<serde_json::Value> = all.iter().rev().map(Checkpoint::to_json).collect();
     Ok((json!({ "checkpoints": items }), text))
-}
-
-/// A short commit id; a symbolic value (`ref:refs/heads/x`) whole.
-pub fn short(id: &str) -> &str {
-    if id.starts_with("ref:") {
-        return id;
-    }
-    id.get(..8).unwrap_or(id)
 }
 
 /// Appends the tool's audit line for a checkpoint command.

@@ -26,7 +26,7 @@ pub fn check(repo: &Repo, git_dir: &Path, what: &str) -> Result<()> {
     match decide_tool(&policy, actor, step).denial() {
         Some(err) => {
             let contract = facts::contract(Some(repo)).ok().flatten().map(|c| c.0);
-            crate::commands::log(
+            super::log(
                 repo,
                 &format!("ward.{what}"),
                 contract.as_deref(),

@@ -1,0 +1,117 @@
+//! Was the git running this hook started by git-ward for itself?
+//!
+//! The other half of [`crate::git::own`]: the descriptor `WARD_OWN_FD`
+//! names must be a pipe, and the nearest git-ward process above the hook
+//! (the git's parent, or a little higher through a shell) must hold that
+//! same pipe close-on-exec. An agent can copy the variable, and can hand
+//! its git a pipe of its own; it cannot make a git-ward process hold that
+//! pipe, nor obtain git-ward's through git. Read from `/proc`: elsewhere
+//! the answer is no, and git-ward's own checkpoints are written as a
+//! person's (see SECURITY.md).
+
+use std::path::PathBuf;
+
+/// Ancestors looked at above the git that runs the hook.
+const HOPS: usize = 4;
+
+/// Did git-ward start the git that runs this hook, for itself?
+pub fn started_by_ward() -> bool {
+    cfg!(target_os = "linux") && check().unwrap_or(false)
+}
+
+fn check() -> Option<bool> {
+    let fd: u32 = crate::env::var(crate::env::WARD_OWN_FD)?.parse().ok()?;
+    let pipe = std::fs::read_link(format!("/proc/self/fd/{fd}")).ok()?;
+    if !pipe.to_string_lossy().starts_with("pipe:") {
+        return Some(false);
+    }
+    let me = std::fs::metadata("/proc/self/exe").ok()?;
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..HOPS {
+        pid = parent_of(pid)?;
+        if pid <= 1 {
+            return Some(false);
+        }
+        if is_ward(pid, &me) {
+            return Some(holds_closed_on_exec(pid, &pipe));
+        }
+    }
+    Some(false)
+}
+
+/// A process's parent, from `/proc/<pid>/stat` (after the name, which
+/// may hold any byte but ends at the last `)`).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let end = stat.iter().rposition(|b| *b == b')')?;
+    let rest = std::str::from_utf8(&stat[end + 1..]).ok()?;
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Does process `pid` run git-ward: this very file, or a copy of it?
+fn is_ward(pid: u32, me: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let exe = PathBuf::from(format!("/proc/{pid}/exe"));
+    let Ok(theirs) = std::fs::metadata(&exe) else {
+        return false;
+    };
+    if (theirs.dev(), theirs.ino()) == (me.dev(), me.ino()) {
+        return true;
+    }
+    theirs.len() == me.len()
+        && matches!(
+            (std::fs::read(&exe), std::fs::read("/proc/self/exe")),
+            (Ok(a), Ok(b)) if a == b
+        )
+}
+
+/// Does process `pid` hold `pipe` on a descriptor marked close-on-exec
+/// (made by it, not inherited from whoever started it)?
+fn holds_closed_on_exec(pid: u32, pipe: &std::path::Path) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.flatten().any(|fd| {
+        std::fs::read_link(fd.path()).is_ok_and(|t| t == pipe) && {
+            let info = format!("/proc/{pid}/fdinfo/{}", fd.file_name().to_string_lossy());
+            std::fs::read_to_string(info).is_ok_and(|text| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix("flags:"))
+                    .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+                    .is_some_and(|flags| flags & libc::O_CLOEXEC as u32 != 0)
+            })
+        }
+    })
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parents_are_read_past_odd_names() {
+        assert_eq!(
+            parent_of(std::process::id()),
+            Some(std::os::unix::process::parent_id())
+        );
+        assert_eq!(parent_of(u32::MAX), None);
+    }
+
+    #[test]
+    fn only_a_pipe_made_here_close_on_exec_counts() {
+        let mut fds = [-1; 2];
+        // SAFETY: pipe2/pipe write two descriptors into `fds`.
+        assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+        let me = std::process::id();
+        let link = |fd: i32| std::fs::read_link(format!("/proc/self/fd/{fd}")).unwrap();
+        assert!(holds_closed_on_exec(me, &link(fds[0])));
+        let mut open = [-1; 2];
+        // SAFETY: as above.
+        assert_eq!(unsafe { libc::pipe(open.as_mut_ptr()) }, 0);
+        assert!(!holds_closed_on_exec(me, &link(open[0])));
+        for fd in fds.into_iter().chain(open) {
+            // SAFETY: closing descriptors this test made.
+            unsafe { libc::close(fd) };
+        }
+    }
+}
