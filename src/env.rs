@@ -81,8 +81,7 @@ pub fn mark_shim() {
     SHIM.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Is this process an agent's before any policy is read (SPEC section 2,
-/// with the built-in `enforce.agent_env`): the shim, or an environment
+/// Is this process an agent's before any policy is read (with the built-in `enforce.agent_env`): the shim, or an environment
 /// that marks one?
 pub fn agent_marked() -> bool {
     SHIM.load(std::sync::atomic::Ordering::Relaxed)
@@ -92,7 +91,7 @@ pub fn agent_marked() -> bool {
 }
 
 /// A test or debugging knob that moves something git-ward trusts: its
-/// value, unless the environment marks an agent (SPEC section 5: an
+/// value, unless the environment marks an agent (an
 /// agent's environment chooses none of them).
 pub fn knob(name: &str) -> Option<std::ffi::OsString> {
     var_os(name).filter(|_| !agent_marked())
