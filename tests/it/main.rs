@@ -7,6 +7,7 @@ mod checkpoint;
 mod checkpoint_content;
 mod clean_check;
 mod common;
+mod context_bytes;
 mod context_config;
 mod context_hooks;
 mod context_knobs;
