@@ -21,6 +21,7 @@ mod hooks;
 mod hooks_footer;
 mod hooks_server;
 mod layers;
+mod managers_real;
 mod mcp;
 mod policy;
 mod pretool;
