@@ -37,6 +37,10 @@ pub const WARD_REAL_GIT: &str = "WARD_REAL_GIT";
 pub const WARD_SHIM_SEEN: &str = "WARD_SHIM_SEEN";
 /// Diagnostics filter for stderr (`WARD_LOG=debug`); quiet when unset.
 pub const WARD_LOG: &str = "WARD_LOG";
+/// Set to anything but empty: no colour, even on a terminal (no-color.org).
+pub const NO_COLOR: &str = "NO_COLOR";
+/// `0`: no colour, even on a terminal.
+pub const CLICOLOR: &str = "CLICOLOR";
 /// Where the system policy layer lives (default `/etc/git-ward/policy.toml`);
 /// a knob for tests, inert for agents.
 pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";

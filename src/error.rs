@@ -87,7 +87,8 @@ pub mod exit {
     pub const OK: u8 = 0;
     /// git-ward refused (git's own convention for a refused operation).
     pub const DENIED: u8 = 1;
-    /// Invalid usage or argument.
+    /// Invalid usage or argument; also an undo or rollback with no
+    /// terminal to confirm it and no `--yes` (it says what to run).
     pub const INVALID: u8 = 2;
     /// Internal error: policy unreadable, a git call failed, I/O.
     pub const INTERNAL: u8 = 3;
