@@ -97,8 +97,7 @@ pub fn receiving() -> bool {
     RECEIVING.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Is this process an agent's before any policy is read (SPEC section 2,
-/// with the built-in `enforce.agent_env`): the shim, or an environment
+/// Is this process an agent's before any policy is read (with the built-in `enforce.agent_env`): the shim, or an environment
 /// that marks one?
 pub fn agent_marked() -> bool {
     SHIM.load(std::sync::atomic::Ordering::Relaxed)
@@ -108,9 +107,8 @@ pub fn agent_marked() -> bool {
 }
 
 /// A test or debugging knob that moves something git-ward trusts: its
-/// value, unless the environment marks an agent (SPEC section 5: an
-/// agent's environment chooses none of them) or is a pusher's
-/// ([`receiving`]).
+/// value, unless the environment marks an agent (an agent's environment
+/// chooses none of them) or is a pusher's ([`receiving`]).
 pub fn knob(name: &str) -> Option<std::ffi::OsString> {
     var_os(name).filter(|_| !agent_marked() && !receiving())
 }

@@ -307,7 +307,7 @@ fn drift_check(repo: &Repo, policy: &crate::policy::Policy) -> Option<Check> {
 /// The hooks check: git-ward's hooks present and current.
 ///
 /// In a working repository the hooks are what enforces the rules on every
-/// git that runs there, the shim's or not (SPEC section 4): hooks never
+/// git that runs there, the shim's or not: hooks never
 /// installed, or taken out by `git ward uninstall`, fail the check as
 /// missing or overwritten ones do, and `--fix` installs them (a plain
 /// `git ward install`, which keeps refusing a relative or shared

@@ -297,7 +297,7 @@ pub fn record(hook: &str, actor: Actor, contract: Option<String>, started: Syste
     }
 }
 
-/// Carries out a hook's decision: a denial is printed in the SPEC's two
+/// Carries out a hook's decision: a denial is printed in the the rules' two
 /// lines and logged, and the hook exits 1; an allow is logged when `log`.
 pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: bool) -> u8 {
     rec.decision = decision.word().to_string();
