@@ -125,6 +125,11 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                     facts.env_hooks_off = context.hooks_off;
                     facts.pointers = context.pointers;
                 }
+                if let Some(repo) = repo.as_ref() {
+                    if changes && facts.actor == Actor::Agent && action.may_drop_ignored() {
+                        facts.ignored_in_the_way = facts::ignored::overwritten(repo, &action);
+                    }
+                }
                 if let Some(repo) = repo.as_ref().filter(|_| changes) {
                     facts.gates_replaced = facts::gates::replaced(repo);
                     facts.drift =

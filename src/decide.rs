@@ -67,6 +67,10 @@ pub struct Facts {
     /// `core.hooksPath`, a config file or repository pointer the
     /// environment names: [`crate::facts::context::resolve`]).
     pub env_hooks_off: Option<String>,
+    /// Ignored files an agent's checkout would overwrite, from the top
+    /// ([`crate::facts::ignored`]): checkpointed first.
+    #[serde(skip)]
+    pub ignored_in_the_way: Vec<Vec<u8>>,
     /// Repository pointers of the environment that lead away from the
     /// repository's own object store or index (read for an agent's
     /// command that changes something).
@@ -149,6 +153,7 @@ impl Facts {
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
             pointers: Pointers::default(),
+            ignored_in_the_way: Vec::new(),
             gates_replaced: None,
             drift: Vec::new(),
             writes_guarded: None,
@@ -917,6 +922,17 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         d.checkpoint = true;
         d.rule = then(&d, "may overwrite or delete ignored files that checkpoint.include_ignored keeps: checkpoint them if one is in the way, then run");
         d.key = d.key.or(Some("checkpoint.include_ignored"));
+    } else if settings.checkpoint.before_destructive
+        && !facts.ignored_in_the_way.is_empty()
+        && action.may_drop_ignored()
+    {
+        // git replaces an ignored file in a checkout's way without a word.
+        d.checkpoint = true;
+        d.rule = then(
+            &d,
+            "overwrites ignored files in its way: checkpoint them, then run",
+        );
+        d.key = d.key.or(Some("checkpoint.before_destructive"));
     }
     d
 }

@@ -18,6 +18,7 @@ mod dirs;
 pub mod discover;
 pub mod drift;
 pub mod gates;
+pub mod ignored;
 pub mod install_record;
 pub mod lease;
 pub mod pointers;
@@ -738,6 +739,7 @@ pub fn gather_at(
         head,
         env_hooks_off: None,
         pointers: crate::decide::Pointers::default(),
+        ignored_in_the_way: Vec::new(),
         gates_replaced: None,
         drift: Vec::new(),
         writes_guarded: None,

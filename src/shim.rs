@@ -144,6 +144,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
                 action: &a.action,
                 cwd: &facts::effective_cwd(&pre.globals),
                 paths: pathspecs_as_written(&pre.globals, &a.action),
+                keep_ignored: a.facts.as_ref().map_or(&[], |f| &f.ignored_in_the_way),
             },
             contract.as_deref(),
             &trace_id,

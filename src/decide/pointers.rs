@@ -8,12 +8,14 @@
 //!   corrupt branch once that store is gone, which neither a checkpoint
 //!   nor undo can mend. Refused for every command that changes something,
 //!   by the shim and by the reference-transaction hook alike.
-//! - another index (`GIT_INDEX_FILE`) for a command that writes the
-//!   working tree: it deletes or overwrites what that index tracks, files
-//!   the repository's own index may not know (untracked or ignored),
-//!   which the checkpoint before it (of the repository's index) would
-//!   not hold. A command that writes only the index, objects or refs
-//!   (`add`, `commit`, `read-tree`, `write-tree`, `update-index`) runs.
+//! - another index (`GIT_INDEX_FILE`) that tracks files on disk the
+//!   repository's own index does not, for a command that writes the
+//!   working tree: it deletes or overwrites them, and to the checkpoint
+//!   before it (of the repository's index) they are untracked or
+//!   ignored files it need not or cannot hold. A command that writes only
+//!   the index, objects or refs (`add`, `commit`, `read-tree`,
+//!   `write-tree`, `update-index`) runs; so does any command with an
+//!   index that tracks nothing more.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -33,7 +35,8 @@ pub struct Pointers {
     pub objects: Option<PathBuf>,
     /// `GIT_ALTERNATE_OBJECT_DIRECTORIES`.
     pub alternates: Option<OsString>,
-    /// `GIT_INDEX_FILE`.
+    /// `GIT_INDEX_FILE`, where it tracks files on disk the repository's
+    /// index does not.
     pub index: Option<PathBuf>,
 }
 
@@ -74,7 +77,7 @@ pub fn deny(action: &Action, pointers: &Pointers, actor: Actor, changes: bool) -
     Some(Decision::deny(
         Code::D004,
         format!(
-            "{} with GIT_INDEX_FILE={} would delete or overwrite files the repository's index does not track, which no checkpoint holds",
+            "{} with GIT_INDEX_FILE={} would delete or overwrite files only that index tracks, which no checkpoint holds",
             action.word(),
             index.display()
         ),

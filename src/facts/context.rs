@@ -114,7 +114,7 @@ pub fn resolve(
         true => {
             let cwd = crate::facts::effective_cwd(globals);
             let base = repo.workdir().unwrap_or(&cwd);
-            super::pointers::read(repo.git_dir(), repo.common_dir(), base)
+            super::pointers::read(repo.git_dir(), repo.common_dir(), base, repo.object_hash())
         }
         false => Pointers::default(),
     };

@@ -27,14 +27,45 @@ const INDEX: &str = "GIT_INDEX_FILE";
 /// `common_dir`; relative paths as git reads them, from `base`: the
 /// working tree's top (git moves there before it opens the index or the
 /// object store), else the directory the command starts in.
-pub fn read(git_dir: &Path, common_dir: &Path, base: &Path) -> Pointers {
+pub fn read(git_dir: &Path, common_dir: &Path, base: &Path, hash: gix::hash::Kind) -> Pointers {
+    let own = git_dir.join("index");
     Pointers {
         objects: foreign_objects(common_dir, base),
         alternates: foreign_alternates(common_dir, base),
         index: env::var_os(INDEX)
             .map(|i| base.join(i))
-            .filter(|i| !same_path(i, &git_dir.join("index"))),
+            .filter(|i| !same_path(i, &own) && tracks_more(i, &own, base, hash)),
     }
+}
+
+/// Does the index at `other` track a file on disk (under `top`) that the
+/// repository's index at `own` does not? Such a file is untracked, or
+/// ignored, to a checkpoint of the repository's index, and the command
+/// may delete it. An index that cannot be read may: yes; one that is not
+/// there is empty: no.
+fn tracks_more(other: &Path, own: &Path, top: &Path, hash: gix::hash::Kind) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    if std::fs::symlink_metadata(other).is_err() {
+        return false;
+    }
+    let open = |path: &Path| {
+        let options = gix::index::decode::Options {
+            thread_limit: Some(1),
+            ..Default::default()
+        };
+        gix::index::File::at(path, hash, true, options).ok()
+    };
+    let Some(other) = open(other) else {
+        return true;
+    };
+    let own = open(own);
+    other.entries().iter().any(|e| {
+        let path = e.path(&other);
+        let known = own
+            .as_ref()
+            .is_some_and(|own| own.entry_by_path(path).is_some());
+        !known && std::fs::symlink_metadata(top.join(std::ffi::OsStr::from_bytes(path))).is_ok()
+    })
 }
 
 /// [`read`]'s two object stores alone, for the reference-transaction
