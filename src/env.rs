@@ -48,6 +48,9 @@ pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";
 /// starts for itself ([`crate::git::own`]); a hook believes it only when
 /// the git-ward above it holds the same pipe ([`crate::facts::starter`]).
 pub const WARD_OWN_FD: &str = "WARD_OWN_FD";
+/// Set by pre-commit while it runs the hook it kept as `<name>.legacy`:
+/// git-ward running so does not start pre-commit's own hook again.
+pub const PRE_COMMIT_RUNNING_LEGACY: &str = "PRE_COMMIT_RUNNING_LEGACY";
 /// The user config directory (`~/.config` when unset).
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// The user data directory (`~/.local/share` when unset): the shim directory lives there.
@@ -81,6 +84,22 @@ pub fn mark_shim() {
     SHIM.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// Set by a hook running inside `receive-pack`: a push received, whose
+/// environment is the pusher's (over a local path or `file://`).
+static RECEIVING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as a hook inside `receive-pack`: from then on no
+/// knob is honoured and no user policy layer is read ([`receiving`]).
+pub fn mark_receiving() {
+    RECEIVING.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Is this a hook inside `receive-pack`, which judges by the server's
+/// layers alone and honours nothing the pusher's environment names?
+pub fn receiving() -> bool {
+    RECEIVING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Is this process an agent's before any policy is read (with the built-in `enforce.agent_env`): the shim, or an environment
 /// that marks one?
 pub fn agent_marked() -> bool {
@@ -91,10 +110,10 @@ pub fn agent_marked() -> bool {
 }
 
 /// A test or debugging knob that moves something git-ward trusts: its
-/// value, unless the environment marks an agent (an
-/// agent's environment chooses none of them).
+/// value, unless the environment marks an agent (an agent's environment
+/// chooses none of them) or is a pusher's ([`receiving`]).
 pub fn knob(name: &str) -> Option<std::ffi::OsString> {
-    var_os(name).filter(|_| !agent_marked())
+    var_os(name).filter(|_| !agent_marked() && !receiving())
 }
 
 /// Reads a variable as a non-empty string.

@@ -336,7 +336,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
         let local = policy::local_path(repo.common_dir());
         policy.add_file(&local, Layer::Local(local.clone()))?;
     }
-    if let Some(path) = env::var_os(env::WARD_POLICY) {
+    if let Some(path) = env::var_os(env::WARD_POLICY).filter(|_| !env::receiving()) {
         if actor(&policy, via_shim) == Actor::Human {
             let path = PathBuf::from(path);
             if !path.exists() {

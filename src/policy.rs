@@ -934,8 +934,12 @@ pub fn system_path() -> PathBuf {
 /// only this one).
 pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
-/// Layer 3's path.
+/// Layer 3's path; none for a hook inside `receive-pack`, whose
+/// `XDG_CONFIG_HOME` and `HOME` are the pusher's.
 pub fn user_path() -> Option<PathBuf> {
+    if crate::env::receiving() {
+        return None;
+    }
     let base = crate::env::var(crate::env::XDG_CONFIG_HOME)
         .map(PathBuf::from)
         .or_else(|| crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".config")))?;

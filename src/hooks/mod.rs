@@ -72,6 +72,9 @@ pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Res
         .with_hint("give the file its hook's name (pre-commit, pre-push, ...), or run `git ward install` to write the hooks again")
         .with_exit(exit::DENIED));
     }
+    if name == "pre-receive" || inside_receive_pack() {
+        env::mark_receiving();
+    }
     let args: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
@@ -109,11 +112,24 @@ pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Res
 /// The hook git-ward moved aside when it installed itself, when git would
 /// run it: a file it may execute. git skips a hook that is not executable
 /// or a link that points nowhere, and so does git-ward.
+/// Not when git-ward runs as pre-commit's `<name>.legacy` and the hook
+/// kept is pre-commit's own (installed again over git-ward's): pre-commit
+/// is running its hooks already, and refuses to start them twice.
 fn chained_hook(dir: &Path, name: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(install::chained_name(name));
     let meta = std::fs::metadata(&path).ok()?;
-    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(path)
+    if !(meta.is_file() && meta.permissions().mode() & 0o111 != 0) {
+        return None;
+    }
+    let as_legacy = std::env::var_os(crate::env::PRE_COMMIT_RUNNING_LEGACY).is_some();
+    if as_legacy
+        && crate::facts::gates::head_text(&path)
+            .is_some_and(|t| t.contains(managers::PRE_COMMIT_MARK))
+    {
+        return None;
+    }
+    Some(path)
 }
 
 /// Runs the chained hook with the same arguments and stdin; its status is
@@ -213,6 +229,29 @@ pub fn parent_argv() -> Vec<String> {
     argv_of(std::os::unix::process::parent_id())
 }
 
+/// Does this hook run inside `receive-pack`, a push this repository
+/// receives? Then its environment is the pusher's (over a local path or
+/// `file://`), and it reads the server's policy layers alone
+/// ([`env::mark_receiving`]). The nearest git above the hook says: its
+/// parent, or a shell or two higher (a hook manager's script).
+fn inside_receive_pack() -> bool {
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..3 {
+        let argv = argv_of(pid);
+        let program = argv
+            .first()
+            .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+        if program == "git" || program.starts_with("git-") {
+            return parent_operation(&argv) == "git.receive-pack";
+        }
+        match crate::facts::starter::parent_of(pid) {
+            Some(p) if p > 1 => pid = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// The command line of process `pid`, from `/proc` (empty when gone).
 pub(crate) fn argv_of(pid: u32) -> Vec<String> {
     std::fs::read(format!("/proc/{pid}/cmdline"))
@@ -229,6 +268,14 @@ pub(crate) fn argv_of(pid: u32) -> Vec<String> {
 /// The git subcommand that ran this hook, as an operation (`git.commit`),
 /// read from the parent's argv past git's global options.
 pub fn parent_operation(argv: &[String]) -> String {
+    // A dashed builtin (`git-receive-pack`, as transports start it) names
+    // itself.
+    let program = argv
+        .first()
+        .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+    if let Some(builtin) = program.strip_prefix("git-") {
+        return format!("git.{builtin}");
+    }
     let mut it = argv.iter().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
