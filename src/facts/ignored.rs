@@ -57,6 +57,20 @@ pub fn overwritten(repo: &Repo, action: &Action) -> Vec<Vec<u8>> {
     if on_disk.is_empty() {
         return Vec::new();
     }
+    match git.output(list_ignored(&on_disk)) {
+        Ok(out) if out.status.success() => out
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The arguments of `git ls-files` that lists the ignored untracked files
+/// among `paths` (literal, from the top), NUL-terminated.
+pub fn list_ignored<'a>(paths: &[&'a [u8]]) -> Vec<&'a OsStr> {
     let mut args: Vec<&OsStr> = [
         "--literal-pathspecs",
         "ls-files",
@@ -68,14 +82,6 @@ pub fn overwritten(repo: &Repo, action: &Action) -> Vec<Vec<u8>> {
     ]
     .map(OsStr::new)
     .to_vec();
-    args.extend(on_disk.iter().map(|p| OsStr::from_bytes(p)));
-    match git.output(args) {
-        Ok(out) if out.status.success() => out
-            .stdout
-            .split(|b| *b == 0)
-            .filter(|p| !p.is_empty())
-            .map(<[u8]>::to_vec)
-            .collect(),
-        _ => Vec::new(),
-    }
+    args.extend(paths.iter().map(|p| OsStr::from_bytes(p)));
+    args
 }
