@@ -416,15 +416,18 @@ fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], acto
             .unwrap_or_else(|| zero_like(&l.new, &l.old));
         text.push_str(&format!("{}\t{}\n", l.refname, old));
     }
+    write_carry_over(&path, &text, "record the ref journal");
+}
+
+/// Writes a file `prepared` leaves for `committed`; a failure is a
+/// warning (`what` the file is for), never fatal.
+pub(super) fn write_carry_over(path: &std::path::Path, text: &str, what: &str) {
     let result = path
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, text));
+        .and_then(|()| std::fs::write(path, text));
     if let Err(e) = result {
-        crate::output::errln!(
-            "ward: warning: cannot record the ref journal in {}: {e}",
-            path.display()
-        );
+        crate::output::errln!("ward: warning: cannot {what} in {}: {e}", path.display());
     }
 }
 

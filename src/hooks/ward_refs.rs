@@ -150,16 +150,11 @@ fn note_displaced(
     let Some(path) = displaced_file(dirs, stdin) else {
         return;
     };
-    let written = path
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, text));
-    if let Err(e) = written {
-        crate::output::errln!(
-            "ward: warning: cannot note the checkpoints this rewrites in {}: {e}",
-            path.display()
-        );
-    }
+    super::reference_transaction::write_carry_over(
+        &path,
+        &text,
+        "note the checkpoints this rewrites",
+    );
 }
 
 /// In `committed`: the commit of each checkpoint `prepared` noted, kept
