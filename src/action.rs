@@ -121,7 +121,7 @@ pub struct Action {
     pub alias_given: bool,
     pub effect: Effect,
     /// Makes new commits on the current branch (commit, merge, cherry-pick, revert, am, ...).
-    /// `add` counts here too (SPEC: the first write of an agent's work).
+    /// `add` counts here too (the first write of an agent's work).
     pub creates_commits: bool,
     /// Refs named on the command line that it writes.
     pub refs: Vec<RefWrite>,
@@ -130,7 +130,7 @@ pub struct Action {
     /// Sets index entries back to a commit's without touching the files
     /// (`reset` without a mode or with `--mixed`, `restore --staged`,
     /// `read-tree`): a version that is staged and changed since on disk
-    /// is then in no file, commit or ref. Not in SPEC's destructive list;
+    /// is then in no file, commit or ref. Not in the rules' destructive list;
     /// checkpointed first when such a version is there.
     pub unstages: bool,
     /// The pathspecs a destructive or unstaging command is limited to, as written
@@ -260,7 +260,7 @@ impl Action {
                 ))
     }
 
-    /// 0 for read-only, 1 for state-changing (SPEC section 7).
+    /// 0 for read-only, 1 for state-changing.
     pub fn tier(&self) -> u8 {
         match self.effect {
             Effect::Read => 0,

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 /// creation, after a deletion), as git's reference-transaction hook does.
 pub const ZERO_ID: &str = "0000000000000000000000000000000000000000";
 
-/// The values of `decision` (SPEC section 7), what `--decision` takes.
+/// The values of `decision`, what `--decision` takes.
 pub const DECISIONS: [&str; 5] = ["allow", "deny", "autoswitch", "checkpoint", "drift"];
 
 /// The action of a journal line: the ref change (`ref`, `old`, `new`)
@@ -30,7 +30,7 @@ pub const DECISIONS: [&str; 5] = ["allow", "deny", "autoswitch", "checkpoint", "
 /// `prepared`) carries the ref too, but not this action.
 pub const JOURNALED: &str = "journal";
 
-/// One audit line (SPEC section 7).
+/// One audit line.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Record {
     /// When the operation ended (RFC 3339, UTC).

@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::commands::Outcome;
 use crate::error::{exit, Result};
@@ -61,6 +61,11 @@ pub enum Command {
     Demo(crate::commands::demo::DemoArgs),
     /// Guarded refs that moved with git-ward's hooks off: list, restore or accept.
     Drift(crate::commands::drift::DriftArgs),
+    /// Print a completion script for bash, zsh or fish.
+    Completions(crate::commands::help::CompletionsArgs),
+    /// Write the man pages into a directory (what ./install runs).
+    #[command(hide = true)]
+    Man(crate::commands::help::ManArgs),
     /// Answer an agent harness's pre-tool hook (its JSON on stdin).
     Pretool(crate::commands::pretool::PretoolArgs),
     /// Run a hook (what installed hooks call).
@@ -72,18 +77,43 @@ pub enum Command {
     },
 }
 
+/// The tool's command line definition: [`Cli`], with every command that
+/// needs a command of its own (`policy`, `contract`) listing them when
+/// given none. Parsing, completions and man pages all use it.
+pub fn command() -> clap::Command {
+    fn groups_list_their_commands(cmd: clap::Command) -> clap::Command {
+        let cmd = if cmd.is_subcommand_required_set() {
+            cmd.arg_required_else_help(true)
+        } else {
+            cmd
+        };
+        cmd.mut_subcommands(groups_list_their_commands)
+    }
+    groups_list_their_commands(Cli::command())
+}
+
 /// Parses the tool's argv and runs the command. Returns the exit code.
 pub fn run(argv: Vec<OsString>) -> Result<u8> {
     let json = asks_for_json(&argv);
-    let cli = match Cli::try_parse_from(argv) {
+    let parsed = command()
+        .try_get_matches_from(argv)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // `--help`, `--version`: what was asked for, on stdout.
             let _ = e.print();
             return Ok(exit::OK);
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `git ward`, `git ward policy`: the commands there are, on
+            // stderr with exit 2, as clap and git do.
+            let _ = e.print();
+            return Ok(exit::INVALID);
+        }
         Err(e) => {
-            // clap's first paragraph, on one line: what is wrong; then
+            // clap's first paragraph, on one line: what is wrong; its
+            // suggestion ("a similar subcommand exists") as the hint; then
             // its usage line.
             let text = e.render().to_string();
             let what: Vec<&str> = text
@@ -92,10 +122,17 @@ pub fn run(argv: Vec<OsString>) -> Result<u8> {
                 .map(str::trim)
                 .collect();
             let what = what.join(" ");
-            let err = crate::error::Error::invalid(
-                what.strip_prefix("error: ").unwrap_or(&what),
-                "see the command's usage with --help",
-            );
+            let tips: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("tip: "))
+                .collect();
+            let hint = if tips.is_empty() {
+                "see the command's usage with --help".to_string()
+            } else {
+                tips.join("; ")
+            };
+            let err =
+                crate::error::Error::invalid(what.strip_prefix("error: ").unwrap_or(&what), hint);
             if json {
                 crate::output::outln!("{}", err.to_json());
             } else {
@@ -137,6 +174,14 @@ fn dispatch(command: Command) -> Outcome {
         Command::Demo(args) => done(crate::commands::demo::run(args)),
         Command::Run(args) => crate::commands::run::run(args),
         Command::Drift(args) => crate::commands::drift::run(args),
+        Command::Completions(args) => Outcome::Report {
+            json: false,
+            result: crate::commands::help::completions(args, self::command()),
+        },
+        Command::Man(args) => Outcome::Report {
+            json: false,
+            result: crate::commands::help::man(args, self::command()),
+        },
         Command::Sessions(args) => crate::commands::sessions::run(args),
         Command::Pretool(args) => {
             let outcome = crate::commands::pretool::run(args);
@@ -246,7 +291,6 @@ fn finish_coded(json: bool, result: Result<(serde_json::Value, u8)>) -> Result<u
 mod tests {
     #[test]
     fn clap_definition_is_consistent() {
-        use clap::CommandFactory;
-        super::Cli::command().debug_assert();
+        super::command().debug_assert();
     }
 }

@@ -1,4 +1,4 @@
-//! The decision matrix of SPEC section 3: `decide(&Policy, &Action, &Facts)`.
+//! The decision matrix (docs/rules.md): `decide(&Policy, &Action, &Facts)`.
 //!
 //! Pure: no git, no files, no environment. Everything it needs about the
 //! world is in [`Facts`], filled in by `facts.rs`. This is the only module
@@ -11,7 +11,7 @@ use crate::action::{Action, CheckoutTarget, Effect, RefOp, RefTarget};
 use crate::error::{Code, Error};
 use crate::policy::{short_name, Actors, CapabilityFor, Policy, UnknownAs};
 
-/// Who runs the command (SPEC section 2).
+/// Who runs the command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Actor {
@@ -115,7 +115,7 @@ pub struct Facts {
     pub lease_removed: Option<Held>,
 }
 
-/// A worktree's live session lease, as `decide` sees it (SPEC section 11).
+/// A worktree's live session lease, as `decide` sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Held {
     /// The contract of the session that holds it.
@@ -457,7 +457,7 @@ pub enum ToolStep<'a> {
     /// `git ward drift --accept`: refs that moved with the hooks off are
     /// taken as known, past the rules the hooks would have applied.
     AcceptDrift,
-    /// `git ward run` in a worktree a live session holds (SPEC section 11).
+    /// `git ward run` in a worktree a live session holds.
     Leased(&'a Held),
     /// `git ward undo` or `rollback` (`what`) in a worktree a live session
     /// holds; `own`: the command is of the session's contract.
@@ -468,7 +468,7 @@ pub enum ToolStep<'a> {
     },
 }
 
-/// The tool's steps that switch guards off (SPEC 3, EN-GIT-D-004): an
+/// The tool's steps that switch guards off (EN-GIT-D-004): an
 /// agent's hooks steps are refused unless `enforce.allow_no_verify` lets
 /// agents skip hooks, its rollback without a safety checkpoint always (a
 /// person may do both); a workspace in a git directory for anyone.
@@ -560,7 +560,7 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         return Decision::allow(refs::BINDS_AGENTS_ONLY);
     }
 
-    // The rules SPEC gives agents alone (an agent switching hooks off, an
+    // The rules for agents alone (an agent switching hooks off, an
     // agent's force push, an agent's checkout): a person bound by the rules
     // (`enforce.actors = "everyone"`) meets only the hooks, which judge
     // the refs written, not these.

@@ -1092,7 +1092,7 @@ fn the_matrix() {
             agent("feat", None),
             Want::Allow,
         ),
-        // What SPEC gives agents alone a person meets only in the hooks.
+        // What the rules give agents alone a person meets only in the hooks.
         (
             "everyone: human force-pushes a feature branch",
             &everyone,

@@ -37,6 +37,10 @@ pub const WARD_REAL_GIT: &str = "WARD_REAL_GIT";
 pub const WARD_SHIM_SEEN: &str = "WARD_SHIM_SEEN";
 /// Diagnostics filter for stderr (`WARD_LOG=debug`); quiet when unset.
 pub const WARD_LOG: &str = "WARD_LOG";
+/// Set to anything but empty: no colour, even on a terminal (no-color.org).
+pub const NO_COLOR: &str = "NO_COLOR";
+/// `0`: no colour, even on a terminal.
+pub const CLICOLOR: &str = "CLICOLOR";
 /// Where the system policy layer lives (default `/etc/git-ward/policy.toml`);
 /// a knob for tests, inert for agents.
 pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";
@@ -83,8 +87,23 @@ pub fn mark_shim() {
     SHIM.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Is this process an agent's before any policy is read (SPEC section 2,
-/// with the built-in `enforce.agent_env`): the shim, or an environment
+/// Set by a hook running inside `receive-pack`: a push received, whose
+/// environment is the pusher's (over a local path or `file://`).
+static RECEIVING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as a hook inside `receive-pack`: from then on no
+/// knob is honoured and no user policy layer is read ([`receiving`]).
+pub fn mark_receiving() {
+    RECEIVING.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Is this a hook inside `receive-pack`, which judges by the server's
+/// layers alone and honours nothing the pusher's environment names?
+pub fn receiving() -> bool {
+    RECEIVING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Is this process an agent's before any policy is read (with the built-in `enforce.agent_env`): the shim, or an environment
 /// that marks one?
 pub fn agent_marked() -> bool {
     SHIM.load(std::sync::atomic::Ordering::Relaxed)
@@ -94,10 +113,10 @@ pub fn agent_marked() -> bool {
 }
 
 /// A test or debugging knob that moves something git-ward trusts: its
-/// value, unless the environment marks an agent (SPEC section 5: an
-/// agent's environment chooses none of them).
+/// value, unless the environment marks an agent (an agent's environment
+/// chooses none of them) or is a pusher's ([`receiving`]).
 pub fn knob(name: &str) -> Option<std::ffi::OsString> {
-    var_os(name).filter(|_| !agent_marked())
+    var_os(name).filter(|_| !agent_marked() && !receiving())
 }
 
 /// Reads a variable as a non-empty string.

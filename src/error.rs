@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-/// The codes of SPEC section 3. `D` denied, `I` invalid, `E` error.
+/// The denial and error codes (docs/rules.md). `D` denied, `I` invalid, `E` error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Code {
     /// A write to a protected ref, or commits on it without the capability.
@@ -81,13 +81,14 @@ impl fmt::Display for Code {
     }
 }
 
-/// Exit codes of SPEC section 10, written down once.
+/// Exit codes, written down once.
 pub mod exit {
     /// Success.
     pub const OK: u8 = 0;
     /// git-ward refused (git's own convention for a refused operation).
     pub const DENIED: u8 = 1;
-    /// Invalid usage or argument.
+    /// Invalid usage or argument; also an undo or rollback with no
+    /// terminal to confirm it and no `--yes` (it says what to run).
     pub const INVALID: u8 = 2;
     /// Internal error: policy unreadable, a git call failed, I/O.
     pub const INTERNAL: u8 = 3;
@@ -212,7 +213,7 @@ impl Error {
     }
 
     /// As the refusal of a git command (the shim's and the hooks'
-    /// decisions): SPEC's one line, `ward: denied [CODE] message`, whatever
+    /// decisions): the rules' one line, `ward: denied [CODE] message`, whatever
     /// the code's class (an invalid policy or contract id refuses the
     /// command too), then the hint.
     pub fn render_denial(&self) -> String {

@@ -70,7 +70,7 @@ pub fn physical_cwd(globals: &Globals) -> Option<PathBuf> {
     }
 }
 
-/// Is this environment an agent's (SPEC section 2)? `via_shim` is the first test.
+/// Is this environment an agent's? `via_shim` is the first test.
 pub fn actor(policy: &Policy, via_shim: bool) -> Actor {
     actor_for_env(&policy.settings.enforce.agent_env, via_shim)
 }
@@ -317,7 +317,7 @@ fn team_layer_broken(err: Error, branch: &str) -> Error {
     err.with_hint(hint)
 }
 
-/// Loads the layered policy (SPEC section 5). `repo` gives the team and local
+/// Loads the layered policy. `repo` gives the team and local
 /// layers; `WARD_POLICY` applies only when the actor so far is a human.
 pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
     let clock = std::time::Instant::now();
@@ -336,7 +336,7 @@ pub fn load_policy(repo: Option<&Repo>, via_shim: bool) -> Result<Policy> {
         let local = policy::local_path(repo.common_dir());
         policy.add_file(&local, Layer::Local(local.clone()))?;
     }
-    if let Some(path) = env::var_os(env::WARD_POLICY) {
+    if let Some(path) = env::var_os(env::WARD_POLICY).filter(|_| !env::receiving()) {
         if actor(&policy, via_shim) == Actor::Human {
             let path = PathBuf::from(path);
             if !path.exists() {

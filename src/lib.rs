@@ -40,4 +40,5 @@ pub mod pretool;
 pub mod process;
 pub mod shim;
 pub mod state_file;
+pub mod table;
 pub mod team_cache;

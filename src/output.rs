@@ -43,6 +43,37 @@ macro_rules! errln {
 
 pub(crate) use {err, errln, out, outln};
 
+/// A colour for a word people scan for (`ok`, `FAIL`, `deny`).
+#[derive(Clone, Copy, Debug)]
+pub enum Colour {
+    Green,
+    Yellow,
+    Red,
+}
+
+/// Whether stdout gets colour: a terminal, and neither `NO_COLOR` (any
+/// value but empty) nor `CLICOLOR=0` says no. Programs reading a pipe
+/// never see escape codes.
+pub fn colour_stdout() -> bool {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os(crate::env::NO_COLOR).is_some_and(|v| !v.is_empty());
+    let clicolor_off = std::env::var_os(crate::env::CLICOLOR).is_some_and(|v| v == "0");
+    !no_color && !clicolor_off && std::io::stdout().is_terminal()
+}
+
+/// `text` in `colour` when `on`, else as it is.
+pub fn paint(on: bool, colour: Colour, text: &str) -> String {
+    if !on {
+        return text.to_string();
+    }
+    let code = match colour {
+        Colour::Green => 32,
+        Colour::Yellow => 33,
+        Colour::Red => 31,
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
+
 /// The one printer of errors: `ward: ...` then `hint: ...`, on stderr.
 pub fn report(err: &crate::error::Error) {
     err!("{}", err.render());

@@ -1,6 +1,6 @@
 //! The policy: serde types, layered loading with origins, globs compiled once.
 //!
-//! Layers, lowest first, each overriding keys of the one before (SPEC 5):
+//! Layers, lowest first, each overriding keys of the one before:
 //!
 //! 1. built in: the project's top-level `policy.toml`, compiled in;
 //! 2. system: `/etc/git-ward/policy.toml` (`WARD_SYSTEM_POLICY` moves it, for tests);
@@ -780,7 +780,7 @@ impl Policy {
 
     /// Does the policy protect any ref at all? With `branches.protected`
     /// empty, a command that writes refs it does not name reaches nothing
-    /// protected (SPEC section 10).
+    /// protected.
     pub fn protects_anything(&self) -> bool {
         !self.settings.branches.protected.is_empty()
     }
@@ -810,7 +810,7 @@ impl Policy {
             (Capability::All(true), _) => CapabilityFor::On,
             (Capability::Contracts(globs), _) if globs.is_empty() => CapabilityFor::Off,
             // Granted to some contracts only: with none, the agent holds
-            // no contract it names (SPEC 3: EN-GIT-D-002, whatever the contract).
+            // no contract it names (EN-GIT-D-002, whatever the contract).
             (Capability::Contracts(_), None) => CapabilityFor::OtherContracts,
             (Capability::Contracts(globs), Some(id)) => {
                 if Self::globs(&self.capability_globs, globs).is_match(id) {
@@ -934,8 +934,12 @@ pub fn system_path() -> PathBuf {
 /// only this one).
 pub const SYSTEM_PATH: &str = "/etc/git-ward/policy.toml";
 
-/// Layer 3's path.
+/// Layer 3's path; none for a hook inside `receive-pack`, whose
+/// `XDG_CONFIG_HOME` and `HOME` are the pusher's.
 pub fn user_path() -> Option<PathBuf> {
+    if crate::env::receiving() {
+        return None;
+    }
     let base = crate::env::var(crate::env::XDG_CONFIG_HOME)
         .map(PathBuf::from)
         .or_else(|| crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".config")))?;

@@ -154,6 +154,9 @@ pub fn main(args: Vec<OsString>) -> u8 {
                     record.decision = "checkpoint".into();
                 }
                 record.actions_taken.push(format!("checkpoint {id}"));
+                crate::output::errln!(
+                    "ward: checkpoint {id} saved your changes; undo with git ward undo --yes"
+                );
             }
             Ok(None) => {}
             Err(err) => {

@@ -1,4 +1,4 @@
-//! Checkpoint before destroy (SPEC section 6): what a destructive command
+//! Checkpoint before destroy: what a destructive command
 //! an agent runs can destroy, whether anything is there to lose, and the
 //! `pre-destructive` checkpoint that saves it first.
 
@@ -27,7 +27,7 @@ pub struct Pending<'a> {
 }
 
 /// Takes the pre-destructive checkpoint for a command the shim is about to
-/// run (SPEC section 6). `git` runs in the repository's working tree.
+/// run. `git` runs in the repository's working tree.
 /// Returns the checkpoint id, or `None` when there was nothing to save. An
 /// error means the command must not run: a silently missing checkpoint is
 /// the worst outcome. The checkpoint of `worktree remove` is taken of the

@@ -1,4 +1,4 @@
-//! Checkpoints, rollback, undo and turns (SPEC section 6).
+//! Checkpoints, rollback, undo and turns.
 //!
 //! A checkpoint is an ordinary commit under `refs/ward/checkpoints/<id>`:
 //! its tree is the working tree (tracked files as they are on disk,

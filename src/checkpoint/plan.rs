@@ -124,6 +124,9 @@ pub fn left_out(workdir: &Path, skipped: &[String], paths: &[PathBuf]) -> Vec<Le
         .collect()
 }
 
+/// How many paths a plan lists one a line before it counts them instead.
+pub const SCREEN: usize = 40;
+
 impl Plan {
     pub fn count(&self, status: Status) -> usize {
         self.entries.iter().filter(|e| e.status == status).count()
@@ -139,11 +142,23 @@ impl Plan {
         self.count(Status::Remove)
     }
 
-    /// The plan as text, one path a line; UNCHANGED as a count unless listed.
-    pub fn render(&self) -> String {
+    /// The plan as text, one path a line; UNCHANGED as a count unless
+    /// listed. A plan longer than a screen ([`SCREEN`]) is a count per
+    /// action instead, unless `verbose` (JSON always has every path).
+    pub fn render(&self, verbose: bool) -> String {
         let mut t = String::new();
-        for e in &self.entries {
-            t.push_str(&format!("  {:<9} {}\n", e.status.word(), e.path));
+        if verbose || self.entries.len() <= SCREEN {
+            for e in &self.entries {
+                t.push_str(&format!("  {:<9} {}\n", e.status.word(), e.path));
+            }
+        } else {
+            for status in [Status::Restore, Status::Missing, Status::Remove] {
+                let n = self.count(status);
+                if n > 0 {
+                    t.push_str(&format!("  {:<9} {n} file{}\n", status.word(), plural(n)));
+                }
+            }
+            t.push_str("  (--verbose lists every path)\n");
         }
         for p in &self.unchanged_paths {
             t.push_str(&format!("  {:<9} {p}\n", "UNCHANGED"));
@@ -934,7 +949,36 @@ mod tests {
             Some("a (1).bin, dirt.bin were left out of the checkpoint (larger than checkpoint.max_file_size) and cannot be brought back")
         );
         assert!(plan
-            .render()
+            .render(false)
             .contains("  LEFT OUT  dir/here.bin (3.0 MiB): "));
+    }
+}
+
+#[cfg(test)]
+mod screen {
+    use super::{Entry, Plan, Status, SCREEN};
+
+    #[test]
+    fn a_plan_longer_than_a_screen_is_counted_unless_verbose() {
+        let entry = |i: usize, status| Entry {
+            path: format!("f{i}"),
+            raw: format!("f{i}").into_bytes(),
+            status,
+            mode: String::new(),
+            blob: String::new(),
+            private: None,
+        };
+        let mut plan = Plan {
+            entries: (0..SCREEN + 5).map(|i| entry(i, Status::Restore)).collect(),
+            ..Plan::default()
+        };
+        plan.entries.push(entry(99, Status::Remove));
+        let short = plan.render(false);
+        assert!(short.contains("  RESTORE   45 files\n"), "{short}");
+        assert!(short.contains("  REMOVE    1 file\n"), "{short}");
+        assert!(!short.contains("f99"), "{short}");
+        assert!(plan.render(true).contains("  REMOVE    f99\n"));
+        plan.entries.truncate(3);
+        assert!(plan.render(false).contains("  RESTORE   f2\n"));
     }
 }

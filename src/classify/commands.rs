@@ -168,7 +168,7 @@ pub fn overwrites_ignored(a: &mut Action) {
 }
 
 /// Does the command make commits that no commit-msg hook sees, so that
-/// an agent's carry no contract footer (SPEC section 4), which the
+/// an agent's carry no contract footer, which the
 /// server's pre-receive judges agent commits by? As a clause for the
 /// refusal: `git commit` makes them with the footer.
 fn commits_unseen(command: &str, args: &[String]) -> Option<String> {

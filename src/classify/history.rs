@@ -140,7 +140,7 @@ fn sync_target(args: &[String], ctx: &Context) -> Option<String> {
 
 /// `rebase`: rewrites the current branch, or `<branch>` of
 /// `rebase <upstream> <branch>` (`rebase --root <branch>`), which git checks
-/// out first. Destructive (SPEC). `--update-refs` (or `rebase.updateRefs`)
+/// out first. Destructive. `--update-refs` (or `rebase.updateRefs`)
 /// also moves the branches that point into the rebased range, which the
 /// command line cannot name: the reference-transaction hook judges each
 /// one as git writes it. `--abort` and `--skip` throw work away;
@@ -238,7 +238,7 @@ pub(super) fn am(args: &[String], a: &mut Action) {
 /// word without `--` is a commit when a mode flag is given (git refuses a
 /// hard reset with paths), when it looks like a revision, or when the
 /// repository resolves it; otherwise a path, as git reads it.
-/// `--hard`, `--merge`, `--keep` are destructive (SPEC); without a mode,
+/// `--hard`, `--merge`, `--keep` are destructive; without a mode,
 /// or with `--mixed`, it unstages ([`Action::unstages`]).
 pub(super) fn reset(args: &[String], ctx: &Context, a: &mut Action) {
     let p = parse(args, tables::RESET, false);
@@ -338,13 +338,13 @@ pub(super) fn filter_branch(args: &[String], ctx: &Context, a: &mut Action) {
 }
 
 /// `add`, `stage`, `rm`, `mv`: stage work for a commit on the current branch
-/// (SPEC counts them with the commit-making commands). `-n`/`--dry-run`
+/// (the rules count them with the commit-making commands). `-n`/`--dry-run`
 /// only reports. `rm -f` deletes files whatever their changes, and the
 /// working trees of submodules it names with their uncommitted work
 /// (destructive) unless `--cached` keeps the working tree (then it unstages:
 /// [`Action::unstages`]); `mv -f` overwrites a
 /// destination that exists, its uncommitted changes or an untracked file
-/// (destructive; not in SPEC's list, which it extends).
+/// (destructive; not in the rules' list, which it extends).
 pub(super) fn stage(args: &[String], a: &mut Action) {
     let table = match a.command.as_str() {
         "rm" => tables::RM,
@@ -381,7 +381,7 @@ pub(super) fn stage(args: &[String], a: &mut Action) {
 /// `reflog expire|delete|drop`, `prune`, `gc --prune=<date>`: they drop
 /// the reflog entries, or the objects, that are all that keeps a commit no
 /// ref reaches (reset away, amended, a deleted branch's). Destructive
-/// unless `-n`/`--dry-run`; not in SPEC's list, which it extends. A plain
+/// unless `-n`/`--dry-run`; not in the rules' list, which it extends. A plain
 /// `gc` (git's own housekeeping, which git also runs by itself) and
 /// `--prune=never` are not, unless config shortens how long it keeps
 /// them (`gc.reflogExpire`, `gc.reflogExpireUnreachable`, `gc.pruneExpire`,

@@ -11,7 +11,7 @@ use crate::action::{Action, Effect, Push, PushDest, RefOp, RefTarget, RefWrite, 
 ///   abbreviated (`--forc`), `--force-with-lease[=...]`,
 ///   `--force-if-includes`, `--mirror`, and `+refspec` per destination.
 ///   `--force=<anything>` makes git refuse the line (`--force` takes no
-///   value); it is read as the force push it asks for (SPEC lists it).
+///   value); it is read as the force push it asks for (the rules list it).
 /// - `<src>` alone pushes to the same name; `HEAD` (or `@`) alone to the
 ///   current branch's name; `:dst` and `--delete`/`-d <dst>` delete;
 ///   `tag <name>` is `refs/tags/<name>`; a source that is a tag (and not a

@@ -269,8 +269,8 @@ pub(super) fn clean(args: &[String], a: &mut Action) {
 }
 
 /// `stash`: `list` and `show` read; `drop`, `clear` and `pop` destroy a
-/// stash entry (SPEC); `apply` and `pop` bring work onto the current branch
-/// (SPEC counts `stash apply` with the commit-making commands); `branch`
+/// stash entry; `apply` and `pop` bring work onto the current branch
+/// (the rules count `stash apply` with the commit-making commands); `branch`
 /// makes a branch. Any other first word (`-m`, `-p`, `--`, a path) is
 /// `stash push`, as in git. A push keeps the changes of tracked files (and
 /// with `-u` untracked ones) in the entry, then resets the working tree,
@@ -314,7 +314,7 @@ pub(super) fn stash(args: &[String], a: &mut Action) {
 }
 
 /// `worktree`: `list` reads; `remove --force` deletes a worktree with its
-/// uncommitted changes (SPEC), `remove` a clean one with its HEAD (a
+/// uncommitted changes, `remove` a clean one with its HEAD (a
 /// detached one may be all that reaches commits made there): both
 /// destructive, and name the worktree; `add` and `move` make a
 /// working tree at a path ([`Action::new_trees`]); `add` makes a branch with `-b`/`-B`, or

@@ -75,15 +75,45 @@ impl Confirmation<'_> {
         }
     }
 
-    /// Says that nothing changed and returns the report of a refused run
-    /// (status D, exit 1).
+    /// Says that nothing changed and returns the report of a run not
+    /// confirmed: a person who said no at the terminal gets status D, exit 1;
+    /// with no terminal to ask (an agent), the command to run instead and
+    /// status I, exit 2, so that a program does not take it for a denial.
     pub fn refused(&self, out: &Out, mut value: serde_json::Value) -> (serde_json::Value, u8) {
-        let message = self.message().unwrap_or_default();
-        out.say(message);
-        value["status"] = "D".into();
+        let mut message = self.message().unwrap_or_default().to_string();
+        let code = match self {
+            Confirmation::NoTerminal => {
+                message = format!("{message} To proceed: {}", rerun_with_yes());
+                exit::INVALID
+            }
+            Confirmation::NoTerminalPerFile => exit::INVALID,
+            _ => exit::DENIED,
+        };
+        out.say(&message);
+        value["status"] = exit::status(code).into();
         value["message"] = message.into();
-        (value, exit::DENIED)
+        (value, code)
     }
+}
+
+/// This command line again, with `--yes`: `git ward undo --yes`.
+fn rerun_with_yes() -> String {
+    let words = crate::process::tool_argv().into_iter().map(|w| {
+        let plain = !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:@,+".contains(&b));
+        if plain {
+            w
+        } else {
+            format!("'{}'", w.replace('\'', "'\\''"))
+        }
+    });
+    let mut line = String::from("git ward");
+    for word in words.chain(std::iter::once("--yes".to_string())) {
+        line.push(' ');
+        line.push_str(&word);
+    }
+    line
 }
 
 /// Asks for confirmation, at the terminal on stdin. `--interactive` reads

@@ -100,7 +100,12 @@ fn query(args: &AuditArgs) -> Result<Vec<audit::Record>> {
 
 /// The lines as a table for people, one line each.
 fn table(records: &[audit::Record]) -> String {
-    let mut out = String::new();
+    if records.is_empty() {
+        return String::new();
+    }
+    let mut table = crate::table::Table::new(&[
+        "TIME", "SOURCE", "DECISION", "ACTOR", "CONTRACT", "CODE", "COMMAND",
+    ]);
     for r in records {
         let what = match &r.refname {
             Some(refname) => format!(
@@ -110,20 +115,24 @@ fn table(records: &[audit::Record]) -> String {
             ),
             None => r.argv.join(" "),
         };
-        out.push_str(&format!(
-            "{}  {:<22} {:<10} {:<6} {:<12} {:<14} {}\n",
-            r.timestamp,
-            r.source,
-            r.decision,
-            r.actor,
-            r.contract_id.as_deref().unwrap_or("-"),
-            r.denial_code.as_deref().unwrap_or("-"),
-            what
-        ));
+        table.row(vec![
+            r.timestamp.clone(),
+            r.source.clone(),
+            r.decision.clone(),
+            r.actor.clone(),
+            r.contract_id.clone().unwrap_or_else(|| "-".into()),
+            r.denial_code.clone().unwrap_or_else(|| "-".into()),
+            what,
+        ]);
     }
-    out
+    table.render()
 }
 
+/// A commit id cut to 10 characters; a symbolic value (`ref:refs/heads/x`) whole.
 fn short(oid: Option<&str>) -> &str {
-    oid.map_or("-", |o| o.get(..10).unwrap_or(o))
+    match oid {
+        None => "-",
+        Some(o) if o.starts_with("ref:") => o,
+        Some(o) => o.get(..10).unwrap_or(o),
+    }
 }

@@ -237,25 +237,36 @@ fn list() -> Result<(serde_json::Value, String)> {
     if all.is_empty() {
         text.push_str("no checkpoints yet (take one with `git ward checkpoint`)\n");
     } else {
-        text.push_str(&format!(
-            "{:<22} {:<24} {:<15} {:<16} {:<8} {:<10} {:<5} {:>6}  {}\n",
-            "ID", "CREATED", "TYPE", "BRANCH", "HEAD", "CONTRACT", "TESTS", "FILES", "DESCRIPTION"
-        ));
+        let mut table = crate::table::Table::new(&[
+            "ID",
+            "CREATED",
+            "TYPE",
+            "BRANCH",
+            "HEAD",
+            "CONTRACT",
+            "TESTS",
+            "FILES",
+            "DESCRIPTION",
+        ])
+        .right(7);
         for c in all.iter().rev() {
-            text.push_str(&format!(
-                "{:<22} {:<24} {:<15} {:<16} {:<8} {:<10} {:<5} {:>6}  {}{}\n",
-                c.id,
-                c.created,
-                c.kind.as_str(),
-                c.branch.as_deref().unwrap_or("-"),
-                c.head.as_deref().map(short).unwrap_or("-"),
-                c.contract.as_deref().unwrap_or("-"),
-                c.tests.as_deref().unwrap_or("-"),
-                c.counts.files,
-                c.description,
-                if c.pinned { " [pinned]" } else { "" }
-            ));
+            table.row(vec![
+                c.id.clone(),
+                c.created.clone(),
+                c.kind.as_str().to_string(),
+                c.branch.clone().unwrap_or_else(|| "-".into()),
+                c.head.as_deref().map(short).unwrap_or("-").to_string(),
+                c.contract.clone().unwrap_or_else(|| "-".into()),
+                c.tests.clone().unwrap_or_else(|| "-".into()),
+                c.counts.files.to_string(),
+                format!(
+                    "{}{}",
+                    c.description,
+                    if c.pinned { " [pinned]" } else { "" }
+                ),
+            ]);
         }
+        text.push_str(&table.render());
     }
     let items: Vec<serde_json::Value> = all.iter().rev().map(Checkpoint::to_json).collect();
     Ok((json!({ "checkpoints": items }), text))

@@ -93,8 +93,14 @@ fn checks(fix: bool) -> Vec<Check> {
     ));
 
     let shim_hint = crate::commands::install::default_shim_dir().map(|d| {
+        // Creating the shim is suggested only where it is not there yet.
+        let create = if d.join("git").exists() {
+            ""
+        } else {
+            " (create it with `git ward install --shim`)"
+        };
         format!(
-            "put the shim first on the agent's PATH: export PATH=\"{}:$PATH\" (create it with `git ward install --shim`)",
+            "put the shim first on the agent's PATH: export PATH=\"{}:$PATH\"{create}",
             d.display()
         )
     });
@@ -224,13 +230,13 @@ fn checks(fix: bool) -> Vec<Check> {
 
     if let Some(repo) = &repo {
         let dir = crate::audit::dir(repo.common_dir());
-        let writable = std::fs::create_dir_all(&dir).is_ok()
-            && std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(dir.join(".doctor"))
-                .is_ok();
-        let _ = std::fs::remove_file(dir.join(".doctor"));
+        let writable = if fix {
+            std::fs::create_dir_all(&dir).is_ok() && writable(&dir)
+        } else {
+            // A check changes nothing: the directory the log would be
+            // created in, where it is not there yet.
+            dir.ancestors().find(|d| d.exists()).is_some_and(writable)
+        };
         out.push(if writable {
             check(
                 "audit",
@@ -301,7 +307,7 @@ fn drift_check(repo: &Repo, policy: &crate::policy::Policy) -> Option<Check> {
 /// The hooks check: git-ward's hooks present and current.
 ///
 /// In a working repository the hooks are what enforces the rules on every
-/// git that runs there, the shim's or not (SPEC section 4): hooks never
+/// git that runs there, the shim's or not: hooks never
 /// installed, or taken out by `git ward uninstall`, fail the check as
 /// missing or overwritten ones do, and `--fix` installs them (a plain
 /// `git ward install`, which keeps refusing a relative or shared
@@ -333,13 +339,13 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
         fix_failed = reinstall(repo, me, false, bare).err();
         missing = not_installed(repo);
     }
-    let mut problems = install::health(repo);
+    let mut problems = without_hints(install::health(repo));
     // Hooks that git does not run because core.hooksPath points
     // elsewhere are not fixed by installing again here; installing
     // into that directory is the user's call (`install --force`).
     let elsewhere = install_record::hooks_run_elsewhere(repo).is_some();
     if fix && !problems.is_empty() && !elsewhere && reinstall(repo, me, true, bare).is_ok() {
-        problems = install::health(repo);
+        problems = without_hints(install::health(repo));
     }
     if !missing.is_empty() {
         let mut detail = if missing.len() == install::CLIENT_HOOKS.len() {
@@ -433,6 +439,27 @@ fn reinstall(
     Err(first.strip_prefix("ward: ").unwrap_or(first).to_string())
 }
 
+/// Can this process create files in `dir`? Asked of the kernel
+/// (`access(2)`), without writing anything.
+fn writable(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a NUL-terminated path that lives across the call.
+    unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+}
+
+/// The hooks' problems without the hint each one carries for the shim's
+/// warnings: the check gives its hint once.
+fn without_hints(problems: Vec<String>) -> Vec<String> {
+    const HINT: &str = "; run `git ward doctor --fix`";
+    problems
+        .into_iter()
+        .map(|p| p.strip_suffix(HINT).map(str::to_string).unwrap_or(p))
+        .collect()
+}
+
 /// Runs `git ward doctor`.
 pub fn run(args: DoctorArgs) -> Result<u8> {
     let report = checks(args.fix);
@@ -443,11 +470,13 @@ pub fn run(args: DoctorArgs) -> Result<u8> {
         let value = serde_json::json!({ "status": exit::status(code), "checks": report });
         crate::output::outln!("{value}");
     } else {
+        use crate::output::{paint, Colour};
+        let on = crate::output::colour_stdout();
         for c in &report {
             let level = match c.level {
-                Level::Ok => "ok  ",
-                Level::Warn => "warn",
-                Level::Fail => "FAIL",
+                Level::Ok => paint(on, Colour::Green, "ok  "),
+                Level::Warn => paint(on, Colour::Yellow, "warn"),
+                Level::Fail => paint(on, Colour::Red, "FAIL"),
             };
             crate::output::outln!("{level} {:<11}{}", c.name, c.detail);
             if let (Some(hint), false) = (&c.hint, c.level == Level::Ok) {

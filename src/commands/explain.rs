@@ -92,7 +92,7 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
         line(&mut out, "alias:", alias.clone());
     }
     if let Some(why) = &a.action.destructive {
-        line(&mut out, "destructive:", why.clone());
+        line(&mut out, "destroys:", why.clone());
     }
     if let Some(f) = &a.facts {
         line(&mut out, "actor:", format!("{:?}", f.actor).to_lowercase());
@@ -112,7 +112,17 @@ pub fn run(mut args: ExplainArgs) -> Result<u8> {
     if let Some((_, text)) = attribution(&a) {
         line(&mut out, "attribution:", text);
     }
-    line(&mut out, "decision:", a.decision.word().to_string());
+    let colour = match a.decision.verdict {
+        Verdict::Deny(_) => crate::output::Colour::Red,
+        Verdict::Allow if !a.decision.checkpoint => crate::output::Colour::Green,
+        _ => crate::output::Colour::Yellow,
+    };
+    let word = a.decision.word();
+    line(
+        &mut out,
+        "decision:",
+        crate::output::paint(crate::output::colour_stdout(), colour, word),
+    );
     line(&mut out, "rule:", a.decision.rule.clone());
     if let Some(key) = a.decision.key {
         line(

@@ -1,5 +1,5 @@
-//! `git ward undo` and `rollback` in a worktree a live session holds
-//! (SPEC section 11): an agent of another contract is refused
+//! `git ward undo` and `rollback` in a worktree a live session holds:
+//! an agent of another contract is refused
 //! (EN-GIT-D-007), a person warned.
 
 use std::path::Path;

@@ -9,6 +9,7 @@ pub mod demo;
 pub mod doctor;
 pub mod drift;
 pub mod explain;
+pub mod help;
 pub mod init;
 pub mod install;
 pub mod leased;

@@ -64,7 +64,7 @@ pub fn run(cmd: PolicyCommand) -> Outcome {
                     .unwrap_or_else(|| PathBuf::from(".ward/policy.toml")),
             };
             // A file that cannot be read is an invalid argument (I, exit 2); one
-            // that reads but is not a valid policy is what SPEC calls an invalid
+            // that reads but is not a valid policy is what the rules call an invalid
             // policy (EN-GIT-E-001: status E, exit 3), as everywhere else.
             let result = read(&path)
                 .and_then(|bytes| {

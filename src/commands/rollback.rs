@@ -116,7 +116,7 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     if args.diff {
         out.say(&diff(&ctx, &prepared.present.tree, &cp.tree, &paths)?);
     }
-    out.say(&prepared.plan.render());
+    out.say(&prepared.plan.render(args.verbose));
     let index_changes = args.index
         && (index_differs(&cp, &prepared.present) || crate::checkpoint::merge::changes(&ctx, &cp));
     if index_changes {

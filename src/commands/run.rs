@@ -1,4 +1,4 @@
-//! `git ward run`: a command (an agent) as a guarded session (SPEC section 11).
+//! `git ward run`: a command (an agent) as a guarded session.
 //!
 //! The shim goes first on its PATH, `WARD_CONTRACT` and `WARD_SESSION` into
 //! its environment, the hooks are checked; with `--worktree` it runs in the

@@ -1,6 +1,6 @@
 //! `git ward sessions`: every worktree of the repository with its
 //! contract, branch, lease, uncommitted files, commits ahead of where it
-//! started and its last audited command (SPEC section 11).
+//! started and its last audited command.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};

@@ -265,7 +265,7 @@ fn undo(args: UndoArgs) -> Result<(serde_json::Value, u8)> {
         out.say(&g.plan_line());
     }
     if let Some(p) = &prepared {
-        out.say(&p.plan.render());
+        out.say(&p.plan.render(args.verbose));
     }
     if index_changes {
         out.say("  INDEX     the staged state will be set to the checkpoint's\n");

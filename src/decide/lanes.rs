@@ -1,4 +1,4 @@
-//! One lane, one owner (SPEC section 11, EN-GIT-D-007): a worktree a live
+//! One lane, one owner (EN-GIT-D-007): a worktree a live
 //! session holds is changed only by agents of that session's contract,
 //! and removed, moved or pruned by none. Reads stay allowed; a person is
 //! warned, never refused.

@@ -1,7 +1,6 @@
 //! The rules for commands whose command line does not name every ref they
 //! write (`push --all`, `--tags`, `--mirror`, a matching push,
-//! `update-ref --stdin`, `fast-import`, a fetch into a wildcard) and for
-//! (SPEC section 10): what such a command can reach is computed as git would, or left to the
+//! `update-ref --stdin`, `fast-import`, a fetch into a wildcard): what such a command can reach is computed as git would, or left to the
 //! hooks that will see each ref; one that reaches nothing the policy
 //! protects is never refused. Pure.
 

@@ -349,7 +349,7 @@ pub fn decide_ref_change(
 }
 
 /// A remote-tracking ref of a protected branch name: protected branches
-/// sync to these (SPEC 3), so an agent's write of one that is not a fetch
+/// sync to these, so an agent's write of one that is not a fetch
 /// of that branch from that remote (`update-ref`, `fetch . x:refs/remotes/origin/main`,
 /// `fetch <url> ...`, a refspec mapping another branch there, `remote
 /// rename`) would let it fast-forward a protected branch onto its own

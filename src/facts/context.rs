@@ -1,4 +1,4 @@
-//! The context a command runs in (SPEC section 10), as far as the hooks
+//! The context a command runs in, as far as the hooks
 //! git will run for it: git itself is asked where it will run hooks from,
 //! once with everything the command carries (its global options, config
 //! in the environment, the files `HOME`, `XDG_CONFIG_HOME` and

@@ -1,4 +1,4 @@
-//! Session leases (SPEC section 11): which session holds a worktree.
+//! Session leases: which session holds a worktree.
 //!
 //! `git ward run` writes `<git-dir>/ward/lease` for the worktree its
 //! command runs in and removes it at the end. A lease is live while its

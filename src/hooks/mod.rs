@@ -72,6 +72,9 @@ pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Res
         .with_hint("give the file its hook's name (pre-commit, pre-push, ...), or run `git ward install` to write the hooks again")
         .with_exit(exit::DENIED));
     }
+    if name == "pre-receive" || inside_receive_pack() {
+        env::mark_receiving();
+    }
     let args: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
@@ -213,6 +216,29 @@ pub fn parent_argv() -> Vec<String> {
     argv_of(std::os::unix::process::parent_id())
 }
 
+/// Does this hook run inside `receive-pack`, a push this repository
+/// receives? Then its environment is the pusher's (over a local path or
+/// `file://`), and it reads the server's policy layers alone
+/// ([`env::mark_receiving`]). The nearest git above the hook says: its
+/// parent, or a shell or two higher (a hook manager's script).
+fn inside_receive_pack() -> bool {
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..3 {
+        let argv = argv_of(pid);
+        let program = argv
+            .first()
+            .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+        if program == "git" || program.starts_with("git-") {
+            return parent_operation(&argv) == "git.receive-pack";
+        }
+        match crate::facts::starter::parent_of(pid) {
+            Some(p) if p > 1 => pid = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// The command line of process `pid`, from `/proc` (empty when gone).
 pub(crate) fn argv_of(pid: u32) -> Vec<String> {
     std::fs::read(format!("/proc/{pid}/cmdline"))
@@ -229,6 +255,14 @@ pub(crate) fn argv_of(pid: u32) -> Vec<String> {
 /// The git subcommand that ran this hook, as an operation (`git.commit`),
 /// read from the parent's argv past git's global options.
 pub fn parent_operation(argv: &[String]) -> String {
+    // A dashed builtin (`git-receive-pack`, as transports start it) names
+    // itself.
+    let program = argv
+        .first()
+        .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+    if let Some(builtin) = program.strip_prefix("git-") {
+        return format!("git.{builtin}");
+    }
     let mut it = argv.iter().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -263,7 +297,7 @@ pub fn record(hook: &str, actor: Actor, contract: Option<String>, started: Syste
     }
 }
 
-/// Carries out a hook's decision: a denial is printed in the SPEC's two
+/// Carries out a hook's decision: a denial is printed in the the rules' two
 /// lines and logged, and the hook exits 1; an allow is logged when `log`.
 pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: bool) -> u8 {
     rec.decision = decision.word().to_string();

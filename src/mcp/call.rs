@@ -169,6 +169,13 @@ struct Pending {
     log: bool,
 }
 
+/// The repository `dir` is in, one name for all its worktrees: its common
+/// git directory, resolved. `None` outside a repository.
+pub fn repository_of(dir: &Path) -> Option<PathBuf> {
+    let repo = crate::facts::Repo::at(dir)?;
+    repo.common_dir().canonicalize().ok()
+}
+
 /// One call in progress: its arguments, where it runs, and its audit line.
 pub struct Ctx<'a> {
     pub tool: &'static str,
@@ -183,11 +190,13 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// A call of `tool`, in `repo_path` (relative to `default_dir`) or `default_dir`.
+    /// A call of `tool`, in `repo_path` (relative to `default_dir`) or
+    /// `default_dir`, refused where that is in a repository not `served`.
     pub fn new(
         tool: &'static str,
         args: &'a Map<String, Value>,
         default_dir: &Path,
+        served: &[PathBuf],
     ) -> Result<Self, ToolError> {
         let dir = match args.get("repo_path") {
             None | Some(Value::Null) => default_dir.to_path_buf(),
@@ -199,6 +208,13 @@ impl<'a> Ctx<'a> {
                 "invalid_argument",
                 format!("repo_path {} is not a directory", dir.display()),
                 "pass the path of the repository's working tree, or leave repo_path out",
+            ));
+        }
+        if repository_of(&dir).is_some_and(|r| !served.contains(&r)) {
+            return Err(ToolError::invalid(
+                "repository_not_served",
+                format!("{} is in a repository this server does not serve", dir.display()),
+                "leave repo_path out, or name a path in the repository the server was started in (`git ward mcp --repo DIR` serves others)",
             ));
         }
         Ok(Ctx {

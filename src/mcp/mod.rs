@@ -35,28 +35,36 @@ mod ward_tools;
 /// Serve git-ward's tools over MCP (JSON-RPC 2.0 on stdin/stdout, one
 /// message per line): git status, log, show, diff, checkout, save, explain,
 /// checkpoints, rollback and undo, each under the repository's rules.
+///
+/// The server serves the repository it was started in, or those named with
+/// `--repo`, and no other: a call whose `repo_path` is in another
+/// repository is refused (`repository_not_served`).
 #[derive(Debug, clap::Args)]
 pub struct McpArgs {
-    /// The repository tools work on when a call gives no `repo_path`
-    /// (default: the current directory).
-    #[arg(long, value_name = "DIR")]
-    pub repo: Option<PathBuf>,
+    /// A repository to serve (repeatable; the first is where calls without
+    /// `repo_path` go). Default: the repository of the current directory.
+    #[arg(long = "repo", value_name = "DIR")]
+    pub repos: Vec<PathBuf>,
 }
 
 /// Runs the server until stdin closes.
 pub fn run(args: McpArgs) -> Result<u8> {
     let cwd = std::env::current_dir().doing("read the current directory")?;
-    let dir = match args.repo {
-        Some(d) => cwd.join(d),
-        None => cwd,
+    let dirs: Vec<PathBuf> = if args.repos.is_empty() {
+        vec![cwd]
+    } else {
+        args.repos.iter().map(|d| cwd.join(d)).collect()
     };
-    if !dir.is_dir() {
-        return Err(Error::invalid(
-            format!("--repo {} is not a directory", dir.display()),
-            "pass the working tree of a git repository",
-        ));
+    for dir in &dirs {
+        if !dir.is_dir() {
+            return Err(Error::invalid(
+                format!("--repo {} is not a directory", dir.display()),
+                "pass the working tree of a git repository",
+            ));
+        }
     }
-    let mut server = server::Server::new(dir);
+    let served = dirs.iter().filter_map(|d| call::repository_of(d)).collect();
+    let mut server = server::Server::new(dirs[0].clone(), served);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();

@@ -27,13 +27,20 @@ A refused call returns isError with a code like EN-GIT-D-003 and a hint: follow 
 /// The server's state: where it works and what was negotiated.
 pub struct Server {
     dir: PathBuf,
+    /// The repositories served (see [`super::call::repository_of`]).
+    served: Vec<PathBuf>,
     version: Option<&'static str>,
 }
 
 impl Server {
-    /// A server working on the repository at or above `dir` by default.
-    pub fn new(dir: PathBuf) -> Self {
-        Server { dir, version: None }
+    /// A server working on the repository at or above `dir` by default,
+    /// serving the repositories `served` and no other.
+    pub fn new(dir: PathBuf, served: Vec<PathBuf>) -> Self {
+        Server {
+            dir,
+            served,
+            version: None,
+        }
     }
 
     /// Answers one line of input; `None` when nothing is to be sent back.
@@ -129,7 +136,7 @@ impl Server {
 
     /// Runs the tool; with its result, the bound on its output.
     fn run(&self, tool: &Tool, args: &Map<String, Value>) -> (ToolResult, usize) {
-        let mut ctx = match Ctx::new(tool.name, args, &self.dir) {
+        let mut ctx = match Ctx::new(tool.name, args, &self.dir, &self.served) {
             Ok(ctx) => ctx,
             Err(err) => return (Err(err), max_output_at(&self.dir)),
         };
@@ -192,7 +199,7 @@ mod tests {
 
     #[test]
     fn handshake_list_and_errors() {
-        let mut s = Server::new(std::env::temp_dir());
+        let mut s = Server::new(std::env::temp_dir(), Vec::new());
         let init = ask(
             &mut s,
             r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,

@@ -1,4 +1,4 @@
-//! The audit log as SPEC section 7 names it: the decision of every line,
+//! The audit log: the decision of every line,
 //! journal lines, and `git ward audit` answering programs.
 
 use crate::common::TestRepo;

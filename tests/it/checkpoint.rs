@@ -808,7 +808,7 @@ fn an_expire_in_a_repository_without_commits_keeps_nothing() {
 }
 
 /// Listing and showing checkpoints only read: like read-only git commands
-/// (SPEC section 3), they run while the policy is broken, which a person
+///, they run while the policy is broken, which a person
 /// may be about to fix from a checkpoint. Taking one still fails closed.
 #[test]
 fn listing_and_showing_run_while_the_policy_is_broken() {

@@ -1,4 +1,4 @@
-//! Config the environment carries for one command (SPEC section 10):
+//! Config the environment carries for one command:
 //! it reaches the real git that runs the command, never git-ward's own
 //! calls, so a checkpoint holds the bytes on disk and undo writes them back.
 

@@ -1,4 +1,4 @@
-//! Hooks off by any route (SPEC section 3, EN-GIT-D-004): repository
+//! Hooks off by any route (EN-GIT-D-004): repository
 //! pointers under which git runs other hooks, and config files an agent
 //! points git at for one command, are refused through the shim like
 //! `--no-verify`; a person's own config keeps its warning.
@@ -160,7 +160,7 @@ fn the_persons_own_home_sending_hooks_elsewhere_stops_agents() {
     let text = hooks_elsewhere(&repo);
     std::fs::write(repo.home.join(".gitconfig"), text).unwrap();
     // git runs no gate hook of git-ward's now: the agent's mutation waits
-    // for a person (SPEC 12).
+    // for a person.
     repo.shim_env(["commit", "-q", "--allow-empty", "-m", "x"], &[C1])
         .code(1)
         .stderr_has("EN-GIT-D-004");

@@ -1,4 +1,4 @@
-//! Test and debugging knobs are inert for agents (SPEC sections 5 and 10):
+//! Test and debugging knobs are inert for agents:
 //! a variable that moves a policy layer or the real git changes nothing
 //! for an agent, through the shim or through the hooks of a git the agent
 //! runs by path; for a person it still works.

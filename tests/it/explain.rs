@@ -46,7 +46,7 @@ fn explain_as_human_allows() {
 }
 
 /// A variable of `enforce.agent_env` marks an agent when it is set at
-/// all; only `WARD_AGENT` reads `0` or empty as no (SPEC 2).
+/// all; only `WARD_AGENT` reads `0` or empty as no.
 #[test]
 fn an_agent_env_variable_counts_whatever_its_value() {
     let repo = TestRepo::new();
@@ -104,7 +104,7 @@ fn explain_takes_the_command_line_with_or_without_git_in_front() {
     }
 }
 
-/// The rule explain gives says why, true to the branch (SPEC section 9):
+/// The rule explain gives says why, true to the branch:
 /// on `main` a mutating command that makes no commit (an unknown one, git
 /// decides nothing for it) is allowed because of what it does, not
 /// because the branch is unprotected; elsewhere the branch is the reason.
@@ -127,7 +127,7 @@ fn the_rule_names_the_branch_as_it_is() {
     assert_eq!(rule(&repo), "on an agent branch: stay (sticky)");
 }
 
-/// Unstaging is allowed (SPEC's matrix has no rule for it); a staged
+/// Unstaging is allowed (the rules' matrix has no rule for it); a staged
 /// version only the index holds is checkpointed first, and the audit line
 /// says `checkpoint` only when one was taken. A destructive command the
 /// shim moves off `main` is switched, then checkpointed.

@@ -1,4 +1,4 @@
-//! Sessions and lanes (SPEC section 11): `git ward run`, leases,
+//! Sessions and lanes: `git ward run`, leases,
 //! EN-GIT-D-007, `git ward sessions`, the session id in the audit log.
 
 use std::path::{Path, PathBuf};

@@ -34,7 +34,7 @@ fn protected(repo: &TestRepo) -> String {
     .stdout
 }
 
-/// Asserts git failed and git-ward said why, in the SPEC's two lines.
+/// Asserts git failed and git-ward said why, in the the rules' two lines.
 #[track_caller]
 /// git-ward's hooks in a hooks directory, by name.
 fn ward_hooks(dir: &std::path::Path) -> Vec<String> {
@@ -1559,7 +1559,7 @@ fn a_global_hooks_path_set_after_install_is_reported() {
     .stderr_has(elsewhere.to_str().unwrap());
 }
 
-/// A failed check is an error (SPEC sections 9 and 10): `--json` says
+/// A failed check is an error: `--json` says
 /// status E, and the exit status is the one that goes with it, 3.
 #[test]
 fn a_failed_doctor_check_is_an_error_in_status_and_exit() {
@@ -1581,7 +1581,7 @@ fn a_failed_doctor_check_is_an_error_in_status_and_exit() {
 }
 
 /// The hooks are what enforces the rules on a git that skips the shim
-/// (SPEC section 9, "hooks present and current"): where they were never
+/// ("hooks present and current"): where they were never
 /// installed, or were uninstalled, doctor fails its hooks check, and
 /// `--fix` installs them.
 #[test]

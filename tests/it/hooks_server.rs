@@ -360,3 +360,86 @@ fn pre_receive_reads_no_policy_the_pusher_names() {
     repo.git_env(["push", "origin", ":main"], env).code(1);
     assert_eq!(server_main(&repo, &remote), before);
 }
+
+/// A pusher's `WARD_REAL_GIT` names no git for pre-receive: a program
+/// that answers nothing would otherwise hide every footer.
+#[test]
+fn pre_receive_runs_no_git_the_pusher_names() {
+    let (repo, remote) = server();
+    let before = server_main(&repo, &remote);
+    let fake = sibling(&repo, "fake-git");
+    std::fs::write(&fake, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    repo.write("a.txt", "agent\n");
+    repo.git(["add", "a.txt"]).ok();
+    repo.git(["commit", "-q", "-m", "agent work\n\nContract: c1"])
+        .ok();
+    repo.git_env(
+        ["push", "origin", "main"],
+        &[("WARD_REAL_GIT", fake.to_str().unwrap())],
+    )
+    .code(1)
+    .stderr_has("EN-GIT-D-001");
+    assert_eq!(server_main(&repo, &remote), before);
+}
+
+/// A repository with git-ward's hooks that receives a push over a local
+/// path: its reference-transaction runs inside `receive-pack` with the
+/// pusher's environment, and judges by the repository's own layers: not
+/// an agent's user layer (`XDG_CONFIG_HOME`, `HOME`), not a person's
+/// `WARD_POLICY` or `WARD_SYSTEM_POLICY`.
+#[test]
+fn a_hook_inside_receive_pack_reads_no_policy_the_pusher_names() {
+    let target = TestRepo::new();
+    target.ward(["install"]).ok();
+    target.git(["switch", "-q", "-c", "other"]).ok();
+    let before = target.rev("main").unwrap();
+    let clone = sibling(&target, "pusher");
+    let at = clone.to_str().unwrap();
+    target.git(["clone", "-q", ".", at]).ok();
+    target
+        .git(["-C", at, "commit", "-q", "--allow-empty", "-m", "x"])
+        .ok();
+    let lax = "[branches]\nprotected = []\n";
+    let config = sibling(&target, "pusher-config");
+    std::fs::create_dir_all(config.join("git-ward")).unwrap();
+    std::fs::write(config.join("git-ward/policy.toml"), lax).unwrap();
+    let home = sibling(&target, "pusher-home");
+    std::fs::create_dir_all(home.join(".config/git-ward")).unwrap();
+    std::fs::write(home.join(".config/git-ward/policy.toml"), lax).unwrap();
+    let file = sibling(&target, "pusher-policy.toml");
+    std::fs::write(&file, lax).unwrap();
+    let push = ["-C", at, "push", "-q", "origin", "HEAD:main"];
+    let agent: &[(&str, &str)] = &[
+        ("WARD_AGENT", "1"),
+        ("XDG_CONFIG_HOME", config.to_str().unwrap()),
+    ];
+    refused(target.git_env(push, agent));
+    let agent_home: &[(&str, &str)] = &[
+        ("WARD_AGENT", "1"),
+        ("HOME", home.to_str().unwrap()),
+        ("XDG_CONFIG_HOME", ""),
+    ];
+    refused(target.git_env(push, agent_home));
+    // For people too, where the repository's rules bind them.
+    target.local_policy("[enforce]\nactors = \"everyone\"\n");
+    let person: &[(&str, &str)] = &[
+        ("WARD_POLICY", file.to_str().unwrap()),
+        ("WARD_SYSTEM_POLICY", file.to_str().unwrap()),
+    ];
+    refused(target.git_env(push, person));
+    assert_eq!(target.rev("main"), Some(before));
+}
+
+/// The push failed, refused by the receiving repository's hook.
+#[track_caller]
+fn refused(run: crate::common::Run) {
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("EN-GIT-D-001"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("receive-pack moves protected ref 'main'"),
+        "{}",
+        run.stderr
+    );
+}

@@ -100,8 +100,13 @@ pub struct Raw {
 
 impl Raw {
     pub fn start(repo: &TestRepo) -> Raw {
+        Raw::start_with(repo, &[])
+    }
+
+    pub fn start_with(repo: &TestRepo, args: &[&str]) -> Raw {
         let mut child = command(repo, &ward_bin())
             .arg("mcp")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -401,20 +406,35 @@ fn structured_content_follows_the_negotiated_version() {
     assert_eq!(v["branch"], "main");
 }
 
+/// The server serves the repository it was started in, or those `--repo`
+/// names: another repository's path is refused.
 #[test]
-fn repo_path_selects_another_repository() {
+fn the_server_serves_only_its_repositories() {
     let repo = TestRepo::new();
     let other = TestRepo::new();
     other.git(["switch", "-q", "-c", "elsewhere"]).ok();
+    let other_dir = other.dir.to_str().unwrap();
     let mut s = Raw::start(&repo);
-    let r = s.call(
-        1,
-        "git_status",
-        json!({"repo_path": other.dir.to_str().unwrap()}),
+    let r = s.call(1, "git_status", json!({ "repo_path": other_dir }));
+    assert_eq!(r["isError"], true, "{r}");
+    assert_eq!(
+        r["structuredContent"]["error"], "repository_not_served",
+        "{r}"
     );
-    assert_eq!(r["structuredContent"]["branch"], "elsewhere", "{r}");
     let r = s.call(2, "git_status", json!({"repo_path": "/nonexistent/x"}));
     assert_eq!(r["structuredContent"]["error"], "invalid_argument", "{r}");
+    let r = s.call(
+        3,
+        "git_status",
+        json!({ "repo_path": repo.dir.to_str().unwrap() }),
+    );
+    assert_eq!(r["structuredContent"]["branch"], "main", "{r}");
+
+    let mut s = Raw::start_with(&repo, &["--repo", ".", "--repo", other_dir]);
+    let r = s.call(1, "git_status", json!({ "repo_path": other_dir }));
+    assert_eq!(r["structuredContent"]["branch"], "elsewhere", "{r}");
+    let r = s.call(2, "git_status", json!({}));
+    assert_eq!(r["structuredContent"]["branch"], "main", "{r}");
 }
 
 #[test]

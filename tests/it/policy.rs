@@ -1,4 +1,4 @@
-//! The policy layers (SPEC section 5), `policy show --origin`, `policy check`,
+//! The policy layers, `policy show --origin`, `policy check`,
 //! and the audit log's query command.
 
 use crate::common::TestRepo;
@@ -249,7 +249,7 @@ fn policy_check_reports_file_line_column_and_key() {
         "[push]\nforce_allowed = [\"agent/*\"]\nforce_everything = true\n",
     )
     .unwrap();
-    // An invalid policy is EN-GIT-E-001, status E, exit 3 (SPEC 3 and 10);
+    // An invalid policy is EN-GIT-E-001, status E, exit 3;
     // a file that cannot be read is an invalid argument (exit 2).
     let out = repo
         .ward(["policy", "check", bad.to_str().unwrap()])
@@ -306,7 +306,7 @@ fn audit_filters_by_contract_decision_and_time() {
     );
 }
 
-/// The tool's own lines name the actor its environment says (SPEC 2), as
+/// The tool's own lines name the actor its environment says, as
 /// the shim's and the hooks' do: a person running `git ward` is a human.
 #[test]
 fn the_tools_audit_lines_name_the_actor_its_environment_says() {

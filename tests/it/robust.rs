@@ -363,7 +363,7 @@ fn outside_a_repository_the_tool_answers_invalid() {
     }
 }
 
-/// `--json` answers a usage error as any other (SPEC section 9): one object
+/// `--json` answers a usage error as any other: one object
 /// of status `I` on stdout, besides clap's words on stderr; after `--` the
 /// words are git's, whose `--json` asks nothing of git-ward.
 #[test]

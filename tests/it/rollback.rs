@@ -83,18 +83,19 @@ fn dry_run_and_unconfirmed_runs_change_nothing() {
         .stdout_has("-v2")
         .stdout_has("Dry run: nothing changed");
     assert_eq!(repo.state(), before);
+    // No terminal: not a denial (exit 2), and the exact command to run.
     repo.ward(["rollback", &id])
-        .code(1)
+        .code(2)
         .stdout_has("Not confirmed: nothing changed")
-        .stdout_has("--yes");
+        .stdout_has(&format!("To proceed: git ward rollback {id} --yes"));
     assert_eq!(repo.state(), before);
     let (run, v) = repo.ward_json(["rollback", &id, "--json"], &[]);
-    assert_eq!(run.code, Some(1));
-    assert_eq!(v["status"], "D");
+    assert_eq!(run.code, Some(2));
+    assert_eq!(v["status"], "I");
     assert_eq!(repo.state(), before);
     // --interactive with no terminal: no file is chosen, none is asked.
     repo.ward_stdin(["rollback", &id, "--interactive", "--no-safety"], "")
-        .code(1)
+        .code(2)
         .stdout_has("Not confirmed: nothing changed");
     assert_eq!(repo.state(), before);
     assert_eq!(std::fs::read(repo.dir.join(".git/index")).unwrap(), index);
@@ -324,7 +325,7 @@ fn interactive_without_a_terminal_changes_nothing_even_with_yes() {
         args.extend_from_slice(flags);
         let run = repo
             .ward(&args)
-            .code(1)
+            .code(2)
             .stdout_has("Not confirmed: nothing changed")
             .stdout_has("run it at a terminal")
             .stdout_has("without --interactive and with --yes");
@@ -341,7 +342,7 @@ fn interactive_without_a_terminal_changes_nothing_even_with_yes() {
         let (run, v) = repo.ward_json(&args, &[]);
         assert_eq!(
             (v["status"].as_str(), run.code),
-            (Some("D"), Some(1)),
+            (Some("I"), Some(2)),
             "{v}"
         );
         assert!(v.get("safety_checkpoint").is_none(), "{v}");
@@ -350,7 +351,7 @@ fn interactive_without_a_terminal_changes_nothing_even_with_yes() {
     }
     // Answers on a pipe are not a person's.
     repo.ward_stdin(["rollback", &id, "--interactive", "--yes"], "a\n")
-        .code(1)
+        .code(2)
         .stdout_has("Not confirmed: nothing changed");
     assert_eq!(repo.state(), before);
     assert_eq!(repo.checkpoint_count(), checkpoints);

@@ -1,4 +1,4 @@
-//! Protected branches sync to remote-tracking refs (SPEC 3: a protected
+//! Protected branches sync to remote-tracking refs (a protected
 //! branch may be fast-forwarded to its upstream's value). So an agent may
 //! not write those refs itself, nor change where they come from: else it
 //! could fast-forward `main` onto its own commits (and with a committed

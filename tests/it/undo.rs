@@ -480,7 +480,10 @@ fn unconfirmed_undo_changes_nothing() {
     let repo = agent_repo();
     repo.shim_env(["reset", "-q", "--hard"], C1).ok();
     let after = repo.state();
-    repo.ward(["undo"]).code(1).stdout_has("Not confirmed");
+    repo.ward(["undo"])
+        .code(2)
+        .stdout_has("Not confirmed")
+        .stdout_has("To proceed: git ward undo --yes");
     repo.ward(["undo", "--dry-run"]).ok();
     assert_eq!(repo.state(), after);
     // Asked at a terminal and told no: nothing changes either.

@@ -1,7 +1,7 @@
 //! Commands whose command line does not name every ref they write, under
 //! the default policy on an agent branch: refused only when a protected
 //! ref would really change, judged by the remote's and the repository's
-//! refs afterwards (SPEC section 10).
+//! refs afterwards.
 
 use crate::common::{remote_rev, with_remote, TestRepo};
 

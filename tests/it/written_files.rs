@@ -352,7 +352,7 @@ fn a_repository_made_over_or_inside_a_git_directory_is_refused() {
 /// Over an existing repository with git's own templates, `init` changes
 /// nothing git-ward keeps there; a repository or working tree made in a
 /// bare repository's directory where git never reads writes nothing it
-/// reads. Both are the agent's to do (SPEC section 10).
+/// reads. Both are the agent's to do.
 #[test]
 fn a_plain_reinit_and_a_tree_in_a_bare_directory_go_through() {
     let repo = agent_repo();

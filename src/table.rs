@@ -1,0 +1,100 @@
+//! Tables for people: each column as wide as its widest cell, two spaces
+//! between columns, the last one unpadded. Pure: text in, text out.
+
+/// Rows of cells under a header.
+pub struct Table {
+    rows: Vec<Vec<String>>,
+    right: Vec<usize>,
+}
+
+impl Table {
+    /// A table with this header row (pass an empty slice for none).
+    pub fn new(header: &[&str]) -> Table {
+        let rows = if header.is_empty() {
+            Vec::new()
+        } else {
+            vec![header.iter().map(|h| h.to_string()).collect()]
+        };
+        Table {
+            rows,
+            right: Vec::new(),
+        }
+    }
+
+    /// Aligns column `col` (from 0) to the right, as numbers are.
+    pub fn right(mut self, col: usize) -> Table {
+        self.right.push(col);
+        self
+    }
+
+    /// Adds a row.
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// The table as lines of text, each ending in a newline.
+    pub fn render(&self) -> String {
+        let columns = self.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let width = |col: usize| {
+            self.rows
+                .iter()
+                .filter_map(|r| r.get(col))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..columns).map(width).collect();
+        let mut out = String::new();
+        for row in &self.rows {
+            let mut line = String::new();
+            for (col, cell) in row.iter().enumerate() {
+                if col > 0 {
+                    line.push_str("  ");
+                }
+                let pad = widths[col] - cell.chars().count();
+                let last = col + 1 == row.len();
+                if self.right.contains(&col) {
+                    line.push_str(&" ".repeat(pad));
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    if !last {
+                        line.push_str(&" ".repeat(pad));
+                    }
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Table;
+
+    #[test]
+    fn columns_fit_their_widest_cell() {
+        let mut t = Table::new(&["ID", "BRANCH", "FILES", "WHAT"]).right(2);
+        t.row(vec![
+            "chk-1".into(),
+            "agent/a-long-branch-name".into(),
+            "3".into(),
+            "x".into(),
+        ]);
+        t.row(vec![
+            "chk-10".into(),
+            "b".into(),
+            "120".into(),
+            "y z".into(),
+        ]);
+        assert_eq!(
+            t.render(),
+            "ID      BRANCH                    FILES  WHAT\n\
+             chk-1   agent/a-long-branch-name      3  x\n\
+             chk-10  b                           120  y z\n"
+        );
+        assert_eq!(Table::new(&[]).render(), "");
+    }
+}
