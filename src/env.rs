@@ -48,6 +48,9 @@ pub const WARD_SYSTEM_POLICY: &str = "WARD_SYSTEM_POLICY";
 /// starts for itself ([`crate::git::own`]); a hook believes it only when
 /// the git-ward above it holds the same pipe ([`crate::facts::starter`]).
 pub const WARD_OWN_FD: &str = "WARD_OWN_FD";
+/// Set by pre-commit while it runs the hook it kept as `<name>.legacy`:
+/// git-ward running so does not start pre-commit's own hook again.
+pub const PRE_COMMIT_RUNNING_LEGACY: &str = "PRE_COMMIT_RUNNING_LEGACY";
 /// The user config directory (`~/.config` when unset).
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// The user data directory (`~/.local/share` when unset): the shim directory lives there.

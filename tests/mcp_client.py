@@ -20,6 +20,7 @@ try:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp.shared import exceptions as mcp_exceptions
+    import jsonschema  # the SDK's own dependency, which it validates results with
 except ImportError as err:  # tests/it/tools.rs installs it into the test venv
     print(f"cannot import the MCP Python SDK ({err}): run it with tools::python()", file=sys.stderr)
     sys.exit(2)
@@ -64,10 +65,21 @@ async def call(session, tool, **args):
     return await session.call_tool(tool, args)
 
 
+# Each tool's outputSchema from tools/list: every result is checked against it.
+SCHEMAS = {}
+
+
 async def expect_ok(session, tool, **args):
     result = await call(session, tool, **args)
     if is_error(result):
         raise Failed(f"{tool} {args}: unexpected error: {text_of(result)}")
+    value = field(result, "structured_content", "structuredContent")
+    if value is None:
+        raise Failed(f"{tool} {args}: no structured content")
+    try:
+        jsonschema.validate(value, SCHEMAS[tool])
+    except jsonschema.ValidationError as err:
+        raise Failed(f"{tool} {args}: the result does not validate against its outputSchema: {err.message}")
     return result
 
 
@@ -88,13 +100,18 @@ async def main(binary, repo, shim):
             tools = (await session.list_tools()).tools
             names = {t.name for t in tools}
             want = {
-                "git_status", "git_log", "git_show", "git_diff", "git_checkout", "save",
+                "git_status", "git_log", "git_show", "git_diff", "git_branches", "git_checkout", "save",
                 "explain", "checkpoint_create", "checkpoint_list", "rollback", "undo",
             }
             check("tools/list", names == want, sorted(names))
             for t in tools:
                 schema = field(t, "input_schema", "inputSchema")
                 check(f"schema {t.name}", schema["type"] == "object" and t.description, schema)
+                output = field(t, "output_schema", "outputSchema")
+                check(f"outputSchema {t.name}", output is not None and output["type"] == "object"
+                      and output["properties"], output)
+                jsonschema.Draft202012Validator.check_schema(output)
+                SCHEMAS[t.name] = output
 
             status = structured(await expect_ok(session, "git_status"))
             check("git_status", status["branch"] == "main"
@@ -102,8 +119,10 @@ async def main(binary, repo, shim):
                   and status["unstaged"] == [{"status": "M", "path": "README"}]
                   and status["upstream"] == "origin/main" and status["ahead"] == 0, status)
 
-            log = text_of(await expect_ok(session, "git_log"))
+            result = await expect_ok(session, "git_log")
+            log = text_of(result)
             check("git_log", log.strip().endswith("initial") and len(log.splitlines()) == 1, log)
+            check("git_log structured", structured(result) == {"output": log}, structured(result))
             log = text_of(await expect_ok(session, "git_log", max_count=1, oneline=False))
             check("git_log full", "Author:" in log and "initial" in log, log)
 
@@ -139,12 +158,23 @@ async def main(binary, repo, shim):
             missing = structured(await call(session, "git_checkout", branch_name="nope"))
             check("git_checkout unknown local", missing["error"] == "invalid_branch" and missing["code"] == "EN-GIT-I-001", missing)
 
+            branches = structured(await expect_ok(session, "git_branches"))
+            by_name = {b["name"]: b for b in branches["branches"]}
+            check("git_branches", branches["current"] == "main" and set(by_name) == {"main", "feature"}
+                  and by_name["main"]["protected"] is True and by_name["feature"]["protected"] is False
+                  and by_name["main"]["upstream"] == "origin/main" and by_name["main"]["ahead"] == 0
+                  and by_name["feature"]["upstream"] is None
+                  and by_name["feature"]["commit"] == git(repo, "rev-parse", "feature"), branches)
+
             done = structured(await expect_ok(session, "git_checkout", branch_name="feature"))
             check("git_checkout feature", done == {"branch": "feature", "commit_hash": git(repo, "rev-parse", "feature")}, done)
             await expect_ok(session, "git_checkout", branch_name="main")
 
             explained = structured(await expect_ok(session, "explain", args=["push", "--force", "origin", "main"]))
-            check("explain", explained["verdict"] == "deny" and explained["code"] == "EN-GIT-D-005", explained)
+            check("explain", explained["decision"] == "deny" and explained["code"] == "EN-GIT-D-005"
+                  and explained["hint"] and "action" not in explained, explained)
+            full = structured(await expect_ok(session, "explain", args=["status"], full=True))
+            check("explain full", full["decision"] == "allow" and full["details"]["action"]["effect"] == "read", full)
 
             # With a contract, the same save moves to the agent branch.
             subprocess.run([binary, "contract", "start", "c1"], cwd=repo, check=True, capture_output=True)
@@ -152,6 +182,12 @@ async def main(binary, repo, shim):
             check("save switches", saved["branch"] == "agent/c1" and saved["switched"] is True
                   and saved["commit"] == git(repo, "rev-parse", "agent/c1"), saved)
             check("save message", git(repo, "log", "-1", "--format=%s") == "[Phase 1] T-1: Add feature", git(repo, "log", "-1", "--format=%B"))
+            for name in ["one.txt", "two.txt"]:
+                open(os.path.join(repo, name), "w").write(name)
+            await expect_ok(session, "save", message="Only one", paths=["one.txt"])
+            check("save paths", git(repo, "show", "--name-only", "--format=", "HEAD") == "one.txt"
+                  and git(repo, "status", "--porcelain") == "?? two.txt", git(repo, "status", "--porcelain"))
+            os.remove(os.path.join(repo, "two.txt"))
 
             # Checkpoint, damage, plan, apply.
             (open(os.path.join(repo, "work.txt"), "w")).write("precious\n")
@@ -160,6 +196,13 @@ async def main(binary, repo, shim):
             check("checkpoint_create", cp.startswith("chk-c1-"), created)
             listed = structured(await expect_ok(session, "checkpoint_list"))
             check("checkpoint_list", any(c["id"] == cp for c in listed["checkpoints"]), listed)
+            check("checkpoint_list compact", all(len(c) <= 10 and "tree" not in c for c in listed["checkpoints"]), listed)
+            listed = structured(await expect_ok(session, "checkpoint_list", full=True))
+            check("checkpoint_list full", all(c["details"]["id"] == c["id"] and c["details"]["tree"]
+                                              for c in listed["checkpoints"]), listed)
+            unknown = await call(session, "rollback", checkpoint_id="chk-none-9")
+            check("hints name tools", is_error(unknown) and "checkpoint_list" in text_of(unknown)
+                  and "git ward checkpoints" not in text_of(unknown), text_of(unknown))
             open(os.path.join(repo, "work.txt"), "w").write("damaged\n")
             plan = structured(await expect_ok(session, "rollback", checkpoint_id=cp))
             check("rollback plan", "confirm: true" in plan["next"]

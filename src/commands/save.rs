@@ -40,6 +40,10 @@ pub struct SaveArgs {
     /// A note for the `Notes:` trailer (repeat for more).
     #[arg(long)]
     pub notes: Vec<String>,
+    /// Stage and commit only these paths (files or directories, relative
+    /// to the top of the working tree); without any, everything.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<String>,
     /// Print one JSON object: branch, commit, switched.
     #[arg(long)]
     pub json: bool,
@@ -52,6 +56,7 @@ pub fn run(args: SaveArgs) -> Outcome {
         phase: args.phase,
         todo: args.todo,
         notes: args.notes,
+        paths: args.paths,
     };
     let ctx = Context {
         dir: None,
@@ -71,6 +76,8 @@ pub struct Request {
     pub phase: Option<String>,
     pub todo: Option<String>,
     pub notes: Vec<String>,
+    /// Only these paths are staged; empty: everything.
+    pub paths: Vec<String>,
 }
 
 impl Request {
@@ -85,6 +92,10 @@ impl Request {
         }
         for note in &self.notes {
             argv.extend(["--notes".to_string(), note.clone()]);
+        }
+        if !self.paths.is_empty() {
+            argv.push("--".into());
+            argv.extend(self.paths.iter().cloned());
         }
         argv
     }
@@ -167,7 +178,8 @@ impl Request {
             .into_iter()
             .chain(self.phase.iter())
             .chain(self.todo.iter())
-            .chain(self.notes.iter());
+            .chain(self.notes.iter())
+            .chain(self.paths.iter());
         if all.into_iter().any(|t| t.contains('\0')) {
             return Err(Error::invalid(
                 "the save text contains a NUL byte",
@@ -350,7 +362,7 @@ fn act(
         .and_then(|p| crate::policy::parse_duration(&p.settings.turns.test_timeout))
         .unwrap_or(Duration::from_secs(1800))
         .max(Duration::from_secs(seconds));
-    match commit_all(&git, commit_limit, repo, &message) {
+    match commit_all(&git, commit_limit, repo, &message, &request.paths) {
         Ok((commit, warnings)) => Ok(Saved {
             branch: current_branch(&git),
             commit,
@@ -398,6 +410,7 @@ fn commit_all(
     commit_limit: Duration,
     repo: &Repo,
     message: &str,
+    paths: &[String],
 ) -> Result<(String, Vec<String>)> {
     let index =
         PathBuf::from(git.run(["rev-parse", "--path-format=absolute", "--git-path", "index"])?);
@@ -416,7 +429,18 @@ fn commit_all(
         Err(e) => return Err(Error::internal(format!("cannot copy the index: {e}"))),
     }
     let envs = [("GIT_INDEX_FILE", scratch.0.as_os_str())];
-    git.run_with(["add", "-A"], &envs, None)?;
+    if paths.is_empty() {
+        git.run_with(["add", "-A"], &envs, None)?;
+    } else {
+        // The paths as named, never as pathspec magic (`:(top)`, globs).
+        let envs = [
+            envs[0],
+            ("GIT_LITERAL_PATHSPECS", std::ffi::OsStr::new("1")),
+        ];
+        let mut argv = vec!["add", "-A", "--"];
+        argv.extend(paths.iter().map(String::as_str));
+        git.run_with(argv, &envs, None)?;
+    }
     let out = git.clone().with_timeout(commit_limit).output_with(
         [
             "commit",
@@ -539,6 +563,7 @@ mod tests {
             phase: phase.map(Into::into),
             todo: todo.map(Into::into),
             notes: notes.iter().map(|n| n.to_string()).collect(),
+            paths: Vec::new(),
         }
     }
 

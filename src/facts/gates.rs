@@ -124,6 +124,11 @@ pub fn replaced(repo: &Repo) -> Option<String> {
 /// - lefthook's, whose config (`lefthook.yml` and the other names it
 ///   reads) names `git-ward hook <name>`.
 fn runs_git_ward(repo: &Repo, dir: &Path, name: &str) -> bool {
+    runs_git_ward_at(repo.workdir().unwrap_or(repo.git_dir()), dir, name)
+}
+
+/// [`runs_git_ward`] for the working tree `top` (where lefthook's config lies).
+pub(crate) fn runs_git_ward_at(top: &Path, dir: &Path, name: &str) -> bool {
     let Some(text) = head_text(&dir.join(name)) else {
         return false;
     };
@@ -142,7 +147,6 @@ fn runs_git_ward(repo: &Repo, dir: &Path, name: &str) -> bool {
             .is_some_and(|t| names_git_ward(&t, name));
     }
     if text.contains("lefthook") {
-        let top = repo.workdir().unwrap_or(repo.git_dir());
         return LEFTHOOK_CONFIGS
             .iter()
             .filter_map(|file| head_text(&top.join(file)))

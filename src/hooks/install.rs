@@ -89,7 +89,12 @@ fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
         )));
     }
     let out = git.output(["config", "--show-scope", "--get", "core.hooksPath"])?;
-    if out.status.success() && !force {
+    // husky's directory: git runs the hooks from there whatever git-ward
+    // does, and husky rewrites only the hooks it knows (not
+    // reference-transaction); its scripts are where the rest goes
+    // (`managers::advice`).
+    let husky = super::managers::is_husky_dir(&dir);
+    if out.status.success() && !force && !husky {
         let text = String::from_utf8_lossy(&out.stdout);
         let (scope, value) = text.trim().split_once('\t').unwrap_or(("", text.trim()));
         let why = if !(value.starts_with('/') || value.starts_with('~')) {
@@ -115,7 +120,7 @@ fn hooks_dir(git: &Git, force: bool) -> Result<(PathBuf, PathBuf)> {
             ));
         }
     }
-    if let (false, Some((why, fix))) = (force, in_working_tree(git, &dir, &common)) {
+    if let (false, false, Some((why, fix))) = (force, husky, in_working_tree(git, &dir, &common)) {
         return Err(Error::invalid(
             format!("not installing: {why}"),
             format!("make {} a directory of its own, outside the working tree, and install again, or pass --force to install into it anyway", fix.display()),
@@ -183,9 +188,27 @@ pub fn install(
     std::fs::create_dir_all(&dir).at("create the directory", &dir)?;
     let names = if server { SERVER_HOOKS } else { CLIENT_HOOKS };
     let mut reports = Vec::new();
+    // lefthook moves git-ward's hooks aside on its next sync: its own
+    // config runs git-ward's gates from then on.
+    let top = (!server)
+        .then(|| git.run_path(["rev-parse", "--show-toplevel"]).ok())
+        .flatten();
+    if let Some(file) = top
+        .as_deref()
+        .and_then(|top| super::managers::wire_lefthook(top, &binary))
+    {
+        reports.push(HookReport {
+            name: file.display().to_string(),
+            action: "runs git-ward's gates (lefthook)".to_string(),
+        });
+    }
     for name in names {
         let shortcut = dir == common.join("hooks");
-        reports.push(install_one(&dir, name, &binary, force, form, shortcut)?);
+        let one = Place {
+            dir: &dir,
+            top: top.as_deref(),
+        };
+        reports.push(install_one(one, name, &binary, force, form, shortcut)?);
     }
     let mut manifest = read_manifest(&common).unwrap_or_default();
     manifest.hooks_dir = dir.clone();
@@ -300,14 +323,23 @@ fn is_current(path: &Path, content: &str, binary: &Path, form: Form) -> bool {
     }
 }
 
+/// Where a hook is installed: the hooks directory, and the working tree's
+/// top (where another manager's config lies), if any.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    dir: &'a Path,
+    top: Option<&'a Path>,
+}
+
 fn install_one(
-    dir: &Path,
+    place: Place<'_>,
     name: &str,
     binary: &Path,
     force: bool,
     form: Form,
     default_dir: bool,
 ) -> Result<HookReport> {
+    let dir = place.dir;
     let path = dir.join(name);
     let orig = dir.join(chained_name(name));
     let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -320,6 +352,15 @@ fn install_one(
     };
     let mut action = "installed";
     let mut linked_orig = false;
+    let runs_ward = |top: &Path| {
+        crate::facts::gates::GATES.contains(&name)
+            && crate::facts::gates::runs_git_ward_at(top, dir, name)
+    };
+    if exists && !is_ours(&path) && place.top.is_some_and(runs_ward) {
+        // Another manager's hook that runs git-ward's check itself (from
+        // its own config, which its syncs keep): left as it is.
+        return Ok(report("kept (runs git-ward)"));
+    }
     if exists && is_ours(&path) {
         if is_current(&path, &content, binary, form) {
             return Ok(report("unchanged"));
@@ -395,6 +436,42 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
         Some(manifest) => own_hooks_dir(&manifest.hooks_dir, &now, &own),
         None => now,
     };
+    let mut reports = uninstall_in(&dir)?;
+    // Hooks an earlier install left where git ran them then (before
+    // another manager pointed `core.hooksPath` elsewhere).
+    let default = common.join("hooks");
+    if !same_file(&default, &dir) {
+        let found = uninstall_in(&default)?;
+        reports.extend(found.into_iter().filter(|r| r.action != "left"));
+    }
+    if let Ok(top) = git.run_path(["rev-parse", "--show-toplevel"]) {
+        let changed = super::managers::unwire_lefthook(&top)
+            .map_err(|e| Error::internal(format!("cannot restore lefthook's local config: {e}")))?;
+        for path in changed {
+            reports.push(HookReport {
+                name: path.display().to_string(),
+                action: "restored".to_string(),
+            });
+        }
+    }
+    let ward = common.join("ward");
+    for file in [
+        "install.json",
+        "hook-cache.json",
+        "team-policy.cache",
+        "gates.seen",
+        "guarded-refs",
+        "guarded-refs.seen",
+        "guarded-refs.lock",
+    ] {
+        let _ = std::fs::remove_file(ward.join(file));
+    }
+    Ok((dir, reports))
+}
+
+/// Removes git-ward's hooks from the hooks directory `dir`, restoring
+/// originals, and git-ward's files another manager kept aside.
+fn uninstall_in(dir: &Path) -> Result<Vec<HookReport>> {
     let mut reports = Vec::new();
     for name in CLIENT_HOOKS.iter().chain(SERVER_HOOKS) {
         let path = dir.join(name);
@@ -411,7 +488,11 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
                 "removed"
             }
         } else if std::fs::symlink_metadata(&path).is_ok() {
-            if has_orig {
+            if has_orig && same_bytes(&path, &orig) {
+                // Another manager wrote its hook again over git-ward's:
+                // the copy kept from before is the same file.
+                std::fs::remove_file(&orig).at("remove", &orig)?;
+            } else if has_orig {
                 crate::output::errln!(
                     "ward: warning: {} is not git-ward's; the hook git-ward kept from before stays at {}",
                     path.display(),
@@ -432,7 +513,7 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
     }
     // git-ward's hook files another manager kept aside (`pre-commit.old`,
     // `pre-commit.legacy`): none is left behind.
-    for path in super::managers::stray(&dir, &[]) {
+    for path in super::managers::stray(dir, &[]) {
         std::fs::remove_file(&path).at("remove", &path)?;
         reports.push(HookReport {
             name: path
@@ -442,19 +523,12 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
             action: "removed".to_string(),
         });
     }
-    let ward = common.join("ward");
-    for file in [
-        "install.json",
-        "hook-cache.json",
-        "team-policy.cache",
-        "gates.seen",
-        "guarded-refs",
-        "guarded-refs.seen",
-        "guarded-refs.lock",
-    ] {
-        let _ = std::fs::remove_file(ward.join(file));
-    }
-    Ok((dir, reports))
+    Ok(reports)
+}
+
+/// Do the files at `a` and `b` hold the same bytes?
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 fn write_manifest(common: &Path, manifest: &Manifest) -> Result<()> {
@@ -551,8 +625,12 @@ pub fn repoint(repo: &crate::facts::Repo) -> Result<Option<(PathBuf, PathBuf)>> 
     let old = old.clone();
     let binary = own_path()?;
     for (name, _, form) in &stale {
+        let place = Place {
+            dir: &dir,
+            top: None,
+        };
         install_one(
-            &dir,
+            place,
             name,
             &binary,
             false,

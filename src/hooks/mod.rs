@@ -112,11 +112,24 @@ pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Res
 /// The hook git-ward moved aside when it installed itself, when git would
 /// run it: a file it may execute. git skips a hook that is not executable
 /// or a link that points nowhere, and so does git-ward.
+/// Not when git-ward runs as pre-commit's `<name>.legacy` and the hook
+/// kept is pre-commit's own (installed again over git-ward's): pre-commit
+/// is running its hooks already, and refuses to start them twice.
 fn chained_hook(dir: &Path, name: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(install::chained_name(name));
     let meta = std::fs::metadata(&path).ok()?;
-    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(path)
+    if !(meta.is_file() && meta.permissions().mode() & 0o111 != 0) {
+        return None;
+    }
+    let as_legacy = std::env::var_os(crate::env::PRE_COMMIT_RUNNING_LEGACY).is_some();
+    if as_legacy
+        && crate::facts::gates::head_text(&path)
+            .is_some_and(|t| t.contains(managers::PRE_COMMIT_MARK))
+    {
+        return None;
+    }
+    Some(path)
 }
 
 /// Runs the chained hook with the same arguments and stdin; its status is

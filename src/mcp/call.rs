@@ -96,6 +96,13 @@ impl ToolError {
     }
 }
 
+/// An internal error where a tool fails (a result of the wrong shape).
+impl From<Error> for ToolError {
+    fn from(err: Error) -> Self {
+        ToolError::new("failed", &err)
+    }
+}
+
 /// A tool's result: text for the agent, and the same as JSON when structured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Output {
@@ -104,15 +111,29 @@ pub struct Output {
     pub structured: Option<Value>,
     /// How to ask for less, for the note when the output is cut.
     pub narrow: &'static str,
+    /// `text` is git's own output, and `structured` holds it as `output`.
+    plain: bool,
 }
 
 impl Output {
-    /// Plain text (git's own output).
+    /// Plain text, with no structured form (what a cut JSON result becomes).
     pub fn text(text: String) -> Self {
         Output {
             text,
             structured: None,
             narrow: "",
+            plain: false,
+        }
+    }
+
+    /// git's own output: the text as git printed it, and `{"output": text}`
+    /// as the structured result ([`super::results::Text`]).
+    pub fn git(text: String) -> Self {
+        Output {
+            structured: Some(json!({ "output": text })),
+            text,
+            narrow: "",
+            plain: true,
         }
     }
 
@@ -122,6 +143,7 @@ impl Output {
             text: value.to_string(),
             structured: Some(value),
             narrow: "",
+            plain: false,
         }
     }
 
@@ -141,7 +163,18 @@ impl Output {
             text,
             structured,
             narrow,
+            plain,
         } = self;
+        if plain {
+            let text = bound_text(text, max, narrow);
+            let structured = bound_json(json!({ "output": text }), max, narrow);
+            return Output {
+                text,
+                structured,
+                narrow,
+                plain,
+            };
+        }
         match structured.map(|v| bound_json(v, max, narrow)) {
             Some(Some(v)) => Output::json(v).narrow(narrow),
             _ => Output::text(bound_text(text, max, narrow)).narrow(narrow),
@@ -179,6 +212,8 @@ pub fn repository_of(dir: &Path) -> Option<PathBuf> {
 /// One call in progress: its arguments, where it runs, and its audit line.
 pub struct Ctx<'a> {
     pub tool: &'static str,
+    /// The tool changes nothing (the audit line's tier).
+    read_only: bool,
     pub args: &'a Map<String, Value>,
     /// The repository directory: `repo_path`, else the server's directory.
     pub dir: PathBuf,
@@ -194,6 +229,7 @@ impl<'a> Ctx<'a> {
     /// `default_dir`, refused where that is in a repository not `served`.
     pub fn new(
         tool: &'static str,
+        read_only: bool,
         args: &'a Map<String, Value>,
         default_dir: &Path,
         served: &[PathBuf],
@@ -219,6 +255,7 @@ impl<'a> Ctx<'a> {
         }
         Ok(Ctx {
             tool,
+            read_only,
             args,
             dir,
             max_output: None,
@@ -362,7 +399,7 @@ impl<'a> Ctx<'a> {
     /// repository at its directory (none outside one).
     fn unassessed(&self) -> Option<Pending> {
         let repo = crate::facts::Repo::at(&self.dir)?;
-        let read_only = super::tools::find(self.tool).is_some_and(|t| t.read_only);
+        let read_only = self.read_only;
         let record = Record {
             started_at: audit::rfc3339(self.started),
             trace_id: audit::new_trace_id(),

@@ -82,7 +82,9 @@ pub fn checkout(ctx: &mut Ctx) -> ToolResult {
     if let Some(id) = checkpoint {
         result["checkpoint"] = id.into();
     }
-    Ok(Output::json(result))
+    Ok(Output::json(super::results::conform::<
+        super::results::Checkout,
+    >(result)?))
 }
 
 /// What a checkout name is, as the classifier sees it: a plain local name,

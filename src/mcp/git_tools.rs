@@ -25,6 +25,7 @@ pub fn status(ctx: &mut Ctx) -> ToolResult {
     let raw = run(&g, &argv)?;
     let mut v = super::status::parse_status(&raw);
     v["contract"] = json!(g.contract);
+    let v = super::results::conform::<super::results::Status>(v)?;
     Ok(Output::json(v).narrow(
         "the lists are long: commit or checkpoint part of the work, or ask git_diff about one file_path",
     ))
@@ -58,13 +59,13 @@ pub fn log(ctx: &mut Ctx) -> ToolResult {
     let g = ctx.govern("git.log", &argv, None)?;
     if rev.is_none() {
         if let Some(Head::Unborn(b)) = g.a.facts.as_ref().and_then(|f| f.head.clone()) {
-            return Ok(Output::text(format!("no commits yet on '{b}'")));
+            return Ok(Output::git(format!("no commits yet on '{b}'")));
         }
     } else if let Some(r) = rev {
         verify_rev(&g, "ref", r)?;
     }
     let out = run(&g, &argv)?;
-    Ok(Output::text(out).narrow("pass a smaller max_count, or oneline: true"))
+    Ok(Output::git(out).narrow("pass a smaller max_count, or oneline: true"))
 }
 
 /// `git_show`: a commit's message and changes (or only its stat).
@@ -82,7 +83,7 @@ pub fn show(ctx: &mut Ctx) -> ToolResult {
     let g = ctx.govern("git.show", &argv, None)?;
     verify_rev(&g, "commit_ref", rev)?;
     let out = run(&g, &argv)?;
-    Ok(Output::text(out)
+    Ok(Output::git(out)
         .narrow("pass stat_only: true, then git_diff with file_path for the files you need"))
 }
 
@@ -163,7 +164,7 @@ pub fn diff(ctx: &mut Ctx) -> ToolResult {
     } else {
         out
     };
-    Ok(Output::text(out)
+    Ok(Output::git(out)
         .narrow("pass file_path for one file, or stat_only: true for the list of files"))
 }
 

@@ -14,7 +14,9 @@
 //! (the list and schemas), `call.rs` (one call's road), `args.rs` (typed
 //! arguments), `bound.rs` (output bounds), and the tools: `git_tools.rs`
 //! (status, log, show, diff, with `status.rs` reading git's porcelain),
-//! `checkout.rs`, `ward_tools.rs` (save, explain, checkpoints, rollback, undo).
+//! `checkout.rs`, `branches.rs`, `ward_tools.rs` (save, explain, checkpoints,
+//! rollback, undo); `results.rs` (each tool's result type, from which its
+//! `outputSchema` is derived) and `hints.rs` (hints that name tools).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,10 +25,13 @@ use crate::error::{exit, Error, IoContext, Result};
 
 mod args;
 mod bound;
+mod branches;
 mod call;
 mod checkout;
 mod git_tools;
+mod hints;
 mod jsonrpc;
+mod results;
 mod server;
 mod status;
 mod tools;

@@ -136,7 +136,7 @@ impl Server {
 
     /// Runs the tool; with its result, the bound on its output.
     fn run(&self, tool: &Tool, args: &Map<String, Value>) -> (ToolResult, usize) {
-        let mut ctx = match Ctx::new(tool.name, args, &self.dir, &self.served) {
+        let mut ctx = match Ctx::new(tool.name, tool.read_only, args, &self.dir, &self.served) {
             Ok(ctx) => ctx,
             Err(err) => return (Err(err), max_output_at(&self.dir)),
         };
@@ -167,11 +167,14 @@ impl Server {
                 let out = out.bound(max);
                 (out.text, out.structured, false)
             }
-            Err(err) => (
-                bound_text(err.text(), max, ""),
-                bound_json(err.to_json(), max, ""),
-                true,
-            ),
+            Err(mut err) => {
+                err.hint = err.hint.map(|h| super::hints::name_tools(&h));
+                (
+                    bound_text(err.text(), max, ""),
+                    bound_json(err.to_json(), max, ""),
+                    true,
+                )
+            }
         };
         let mut v = json!({
             "content": [{ "type": "text", "text": text }],

@@ -58,6 +58,15 @@ pub static TOOLS: &[Tool] = &[
         run: git_tools::diff,
     },
     Tool {
+        name: "git_branches",
+        title: "Git branches",
+        description: "List the local branches: each one's commit, upstream and ahead/behind counts, which is checked out, which the policy protects (your commits there move to your agent branch), and the agent branch of your contract. Use it before git_checkout.",
+        read_only: true,
+        destructive: false,
+        required: &[],
+        run: super::branches::branches,
+    },
+    Tool {
         name: "git_checkout",
         title: "Check out a local branch",
         description: "Switch to an existing local branch by its plain name (feature/x). Remote refs (origin/main), revision expressions (HEAD~1, @{-1}, a..b) and names starting with - or / are refused with invalid_branch. Returns the branch and its commit hash. Save or checkpoint uncommitted work first.",
@@ -69,7 +78,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "save",
         title: "Save a unit of work",
-        description: "Stage everything and commit it as one unit of work, even when nothing changed, with the message '[Phase P] TODO: message' and trailers (Completed, Phase, Todo, Notes, Contract). Use it when a todo item is done. On a protected branch it moves to your agent branch first (with an active contract) or is denied with a code and a hint.",
+        description: "Stage everything (or only paths) and commit it as one unit of work, even when nothing changed, with the message '[Phase P] TODO: message' and trailers (Completed, Phase, Todo, Notes, Contract). Use it when a todo item is done. On a protected branch it moves to your agent branch first (with an active contract) or is denied with a code and a hint.",
         read_only: false,
         destructive: false,
         required: &["message"],
@@ -96,7 +105,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "checkpoint_list",
         title: "List checkpoints",
-        description: "List the checkpoints of this worktree with id, time, type, description, branch and test status. Use it to pick an id for rollback.",
+        description: "List the checkpoints of this worktree with id, time, type, description, branch, pin and test status (full: true adds each one's whole record). Use it to pick an id for rollback.",
         read_only: true,
         destructive: false,
         required: &[],
@@ -156,13 +165,19 @@ pub fn properties(name: &str) -> Map<String, Value> {
             "phase": s("The plan's phase this work belongs to (adds '[Phase P]' and a Phase trailer)."),
             "todo": s("The id of the completed todo item (adds 'ID:' and a Todo trailer)."),
             "notes": { "type": "array", "items": { "type": "string" }, "description": "Notes for Notes trailers." },
+            "paths": { "type": "array", "items": { "type": "string" }, "description": "Stage and commit only these paths (relative to the repository's top); default: everything." },
         }),
         "explain" => json!({
             "args": { "type": "array", "items": { "type": "string" }, "description": "git's arguments, without `git`: [\"reset\", \"--hard\", \"HEAD~1\"]." },
+            "full": b("Add the whole assessment (the command as classified, the facts) as details.", false),
         }),
         "checkpoint_create" => json!({
             "message": s("What the checkpoint is for."),
             "pin": b("Keep it past retention.", false),
+            "full": b("Add the checkpoint's whole record as details.", false),
+        }),
+        "checkpoint_list" => json!({
+            "full": b("Add each checkpoint's whole record as details.", false),
         }),
         "rollback" => json!({
             "checkpoint_id": s("The checkpoint to restore, from checkpoint_list (chk-<contract>-<n>)."),
@@ -194,6 +209,7 @@ pub fn definition(tool: &Tool) -> Value {
             "required": tool.required,
             "additionalProperties": false,
         },
+        "outputSchema": super::results::schema(tool.name),
         "annotations": {
             "title": tool.title,
             "readOnlyHint": tool.read_only,
@@ -217,6 +233,15 @@ mod tests {
             }
             assert!(tool.description.len() > 40, "{}", tool.name);
         }
-        assert_eq!(TOOLS.len(), 11);
+        assert_eq!(TOOLS.len(), 12);
+    }
+
+    #[test]
+    fn every_tool_has_an_object_output_schema() {
+        for tool in TOOLS {
+            let s = definition(tool)["outputSchema"].clone();
+            assert_eq!(s["type"], "object", "{}", tool.name);
+            assert!(s["properties"].is_object(), "{}", tool.name);
+        }
     }
 }

@@ -15,6 +15,7 @@ use crate::env;
 use crate::error::Error;
 
 use super::call::{Ctx, Output, ToolError, ToolResult};
+use super::results;
 
 /// `save`: stage everything and commit it as one unit of work.
 pub fn save(ctx: &mut Ctx) -> ToolResult {
@@ -27,6 +28,11 @@ pub fn save(ctx: &mut Ctx) -> ToolResult {
             .into_iter()
             .map(str::to_string)
             .collect(),
+        paths: ctx
+            .list_arg("paths")?
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
     };
     let context = Context {
         dir: Some(&ctx.dir),
@@ -35,7 +41,9 @@ pub fn save(ctx: &mut Ctx) -> ToolResult {
     };
     // `save` writes its own audit line, with the decision and what it did.
     match save::save(&request, &context) {
-        Ok(saved) => Ok(Output::json(saved.to_json())),
+        Ok(saved) => Ok(Output::json(results::conform::<results::Saved>(
+            saved.to_json(),
+        )?)),
         Err(err) => Err(ToolError::new(kind_of(&err, "save_failed"), &err)),
     }
 }
@@ -57,9 +65,18 @@ pub fn explain(ctx: &mut Ctx) -> ToolResult {
     for arg in &args {
         passable("args", arg)?;
     }
+    let full = ctx.bool_arg("full", false)?;
     let mut argv = vec!["explain", "--as-agent", "--json", "--"];
     argv.extend(args);
-    child(ctx, "ward.explain", Action::read("ward"), &argv, "")
+    let out = child(ctx, "ward.explain", Action::read("ward"), &argv, "")?;
+    reshape(out, |v| {
+        let details = full.then(|| v.clone());
+        let mut compact = results::conform::<results::Explained>(v)?;
+        if let (Some(d), Some(map)) = (details, compact.as_object_mut()) {
+            map.insert("details".into(), d);
+        }
+        Ok(compact)
+    })
 }
 
 /// `checkpoint_create`: snapshot the working tree without touching it.
@@ -75,18 +92,35 @@ pub fn checkpoint_create(ctx: &mut Ctx) -> ToolResult {
     if pin {
         argv.push("--pin");
     }
-    child(ctx, "ward.checkpoint", Action::mutating("ward"), &argv, "")
+    let full = ctx.bool_arg("full", false)?;
+    let out = child(ctx, "ward.checkpoint", Action::mutating("ward"), &argv, "")?;
+    reshape(out, |mut v| {
+        let record = v["checkpoint"].take();
+        Ok(json!({ "checkpoint": results::checkpoint(record, full)? }))
+    })
 }
 
 /// `checkpoint_list`: the checkpoints of this worktree, newest first.
 pub fn checkpoint_list(ctx: &mut Ctx) -> ToolResult {
-    child(
+    let full = ctx.bool_arg("full", false)?;
+    let out = child(
         ctx,
         "ward.checkpoints",
         Action::read("ward"),
         &["checkpoints", "--json"],
-        "the list is long: use the newest ids shown, or `git ward checkpoints` in a shell",
-    )
+        "the list is long: use the newest ids shown",
+    )?;
+    reshape(out, |mut v| {
+        let list = match v["checkpoints"].take() {
+            Value::Array(list) => list,
+            _ => Vec::new(),
+        };
+        let list = list
+            .into_iter()
+            .map(|record| results::checkpoint(record, full))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(json!({ "checkpoints": list }))
+    })
 }
 
 /// `rollback`: the plan without `confirm`; with it, a safety checkpoint, then the restore.
@@ -139,6 +173,7 @@ pub fn rollback(ctx: &mut Ctx) -> ToolResult {
         &argv,
         "pass files to restore (and see) only some paths",
     )?;
+    let out = reshape(out, results::conform::<results::Restore>)?;
     Ok(if confirm {
         out
     } else {
@@ -160,6 +195,7 @@ pub fn undo(ctx: &mut Ctx) -> ToolResult {
         Action::read("ward")
     };
     let out = child(ctx, "ward.undo", action, &argv, "")?;
+    let out = reshape(out, results::conform::<results::Restore>)?;
     Ok(if confirm {
         out
     } else {
@@ -191,6 +227,14 @@ fn passable(name: &str, value: &str) -> Result<(), ToolError> {
         ));
     }
     Ok(())
+}
+
+/// A child's JSON result made into the tool's result type by `shape`.
+fn reshape(out: Output, shape: impl FnOnce(Value) -> Result<Value, Error>) -> ToolResult {
+    match out.structured {
+        Some(v) => Ok(Output::json(shape(v)?).narrow(out.narrow)),
+        None => Ok(out),
+    }
 }
 
 /// Adds `next` (what to call to go on) to a JSON result.

@@ -22,6 +22,7 @@ mod hooks;
 mod hooks_footer;
 mod hooks_server;
 mod layers;
+mod managers_real;
 mod mcp;
 mod output;
 mod policy;

@@ -213,7 +213,7 @@ fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
     let batch = s.ask(r#"[{"jsonrpc":"2.0","id":8,"method":"ping"},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":9,"method":"tools/list"}]"#);
     let replies = batch.as_array().expect("a batch reply");
     assert_eq!(replies.len(), 2);
-    assert_eq!(replies[1]["result"]["tools"].as_array().unwrap().len(), 11);
+    assert_eq!(replies[1]["result"]["tools"].as_array().unwrap().len(), 12);
     // Tool-level errors are results with isError, carrying kind, code and hint.
     let r = s.call(10, "git_show", json!({"commit_ref": "--output=/tmp/x"}));
     assert_eq!(r["isError"], true);

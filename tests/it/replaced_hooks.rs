@@ -134,7 +134,7 @@ fn uninstall_leaves_no_git_ward_file_a_manager_kept_aside() {
 }
 
 #[test]
-fn install_says_what_to_add_to_lefthook_and_husky() {
+fn install_puts_its_gates_into_lefthooks_local_config_and_says_what_husky_needs() {
     let repo = on_feature();
     std::fs::write(
         repo.dir.join("lefthook.yml"),
@@ -142,21 +142,50 @@ fn install_says_what_to_add_to_lefthook_and_husky() {
     )
     .unwrap();
     std::fs::create_dir_all(repo.dir.join(".husky")).unwrap();
-    repo.ward(["install"])
+    let out = repo
+        .ward(["install"])
         .ok()
-        .stdout_has("lefthook:")
-        .stdout_has("run: git-ward hook pre-push {1} {2}")
+        .stdout_has("lefthook-local.yml")
+        .stdout_has("runs git-ward's gates (lefthook)")
         .stdout_has("husky:")
         .stdout_has(".husky/pre-commit: git-ward hook pre-commit \"$@\"");
-    let mut yml = String::new();
+    assert!(!out.stdout.contains("note: lefthook"), "{}", out.stdout);
+    let local = repo.read("lefthook-local.yml").unwrap();
+    for line in [
+        "hook pre-push {1} {2} # {files}\"",
+        "files: echo lefthook-local.yml",
+        "hook reference-transaction {1}",
+        "use_stdin: true",
+    ] {
+        assert!(local.contains(line), "{line}: {local}");
+    }
+    // The husky scripts name git-ward: nothing more to say.
     for gate in ["pre-commit", "pre-push", "reference-transaction"] {
-        yml += &format!("{gate}:\n  commands:\n    git-ward:\n      run: git-ward hook {gate}\n");
         write_hook(
             &repo.dir.join(".husky").join(gate),
             &format!("git-ward hook {gate} \"$@\"\n"),
         );
     }
-    std::fs::write(repo.dir.join("lefthook.yml"), yml).unwrap();
     let out = repo.ward(["install"]).ok();
     assert!(!out.stdout.contains("note:"), "{}", out.stdout);
+    repo.ward(["uninstall"]).ok();
+    assert_eq!(repo.read("lefthook-local.yml"), None);
+}
+
+#[test]
+fn a_lefthook_local_config_with_a_gates_section_gets_advice_instead() {
+    let repo = on_feature();
+    std::fs::write(
+        repo.dir.join("lefthook.yml"),
+        "pre-commit:\n  commands: {}\n",
+    )
+    .unwrap();
+    let own = "pre-push:\n  commands:\n    test:\n      run: make test\n";
+    std::fs::write(repo.dir.join("lefthook-local.yml"), own).unwrap();
+    repo.ward(["install"])
+        .ok()
+        .stdout_has("note: lefthook:")
+        .stdout_has("merge into")
+        .stdout_has("run: \"git-ward hook pre-push {1} {2} # {files}\"");
+    assert_eq!(repo.read("lefthook-local.yml").as_deref(), Some(own));
 }
