@@ -124,10 +124,19 @@ fn watch_drift(stdin: &[u8]) {
     };
     let mut quick = loaded.quick;
     let mut protected = |r: &str| quick.is_protected(r);
+    // A deletion is read back: pack-refs deletes the loose file of a ref
+    // it has just written to packed-refs, and the ref is still there.
+    let mut store = RefStore::new(&dirs);
     let moves: Vec<(String, Option<String>)> = lines
         .iter()
         .filter(|l| crate::facts::drift::guarded(&l.refname, &mut protected))
-        .map(|l| (l.refname.clone(), (!is_zero(&l.new)).then(|| l.new.clone())))
+        .map(|l| {
+            let now = match is_zero(&l.new) {
+                true => store.resolve(&l.refname),
+                false => Some(l.new.clone()),
+            };
+            (l.refname.clone(), now)
+        })
         .collect();
     // A look for drift, when this transaction moved no guarded ref and
     // touched no remote-tracking ref or tag: a fetch runs one transaction
