@@ -131,10 +131,19 @@ fn watch_drift(stdin: &[u8]) {
     };
     let mut quick = loaded.quick;
     let mut protected = |r: &str| quick.is_protected(r);
+    // A deletion is read back: pack-refs deletes the loose file of a ref
+    // it has just written to packed-refs, and the ref is still there.
+    let mut store = RefStore::new(&dirs);
     let moves: Vec<(String, Option<String>)> = lines
         .iter()
         .filter(|l| crate::facts::drift::guarded(&l.refname, &mut protected))
-        .map(|l| (l.refname.clone(), (!is_zero(&l.new)).then(|| l.new.clone())))
+        .map(|l| {
+            let now = match is_zero(&l.new) {
+                true => store.resolve(&l.refname),
+                false => Some(l.new.clone()),
+            };
+            (l.refname.clone(), now)
+        })
         .collect();
     // A look for drift, when this transaction moved no guarded ref and
     // touched no remote-tracking ref or tag: a fetch runs one transaction
@@ -171,6 +180,9 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     let lines = parse(stdin);
     if lines.is_empty() {
         return Ok(exit::OK);
+    }
+    if state == "prepared" {
+        warn_leased(&lines);
     }
     let tracing = env::var(env::WARD_TRACE_ID).is_some();
     if !tracing && !lines.iter().any(|l| policed(&l.refname)) {
@@ -274,6 +286,49 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
         capture(&dirs, &mut store, &lines, stdin, actor);
     }
     Ok(exit::OK)
+}
+
+/// A person's move of HEAD or of its branch in a worktree a live session
+/// holds (`reset`, `checkout`, `merge` ... by the real git): a warning, as
+/// SPEC section 11 gives people (an agent is refused, EN-GIT-D-007, by the
+/// shim and by pre-commit). A commit's was said by pre-commit already.
+/// Costs one failed `open` where no lease is.
+fn warn_leased(lines: &[Line]) {
+    if !lines
+        .iter()
+        .any(|l| l.refname == "HEAD" || l.refname.starts_with("refs/heads/"))
+    {
+        return;
+    }
+    let Some(dirs) = Dirs::find() else {
+        return;
+    };
+    let Some(lease) = crate::facts::lease::live(&dirs.git_dir) else {
+        return;
+    };
+    let branch = crate::facts::head_branch_file(&dirs.git_dir).map(|b| format!("refs/heads/{b}"));
+    if !lines
+        .iter()
+        .any(|l| l.refname == "HEAD" || Some(&l.refname) == branch.as_ref())
+    {
+        return;
+    }
+    let operation = super::parent_operation(&super::parent_argv());
+    let Ok(loaded) = Quick::load(&dirs) else {
+        return;
+    };
+    if operation == "git.commit" {
+        return;
+    }
+    let mut facts = crate::decide::Facts::agent_on("", None);
+    facts.actor = loaded.quick.actor();
+    facts.lease_here = Some(lease.held());
+    let command = operation.strip_prefix("git.").unwrap_or("update-ref");
+    let action = crate::action::Action::mutating(command);
+    let effect = crate::action::Effect::Mutating;
+    if let Some(w) = crate::decide::lanes::warning(&action, &facts, effect) {
+        crate::output::errln!("{w}");
+    }
 }
 
 /// For a branch named like a remote-tracking ref of a protected branch
