@@ -186,6 +186,11 @@ pub struct Action {
     /// Syncing from a remote (`fetch`, `pull`, `merge --ff-only` of
     /// remote-tracking refs).
     pub syncs: bool,
+    /// A `fetch` that prunes: `--prune` or `--prune-tags`, or else the
+    /// config that turns them on for its remote (`remote.<name>.prune`,
+    /// `fetch.prune` and their `pruneTags`). The shim runs it as written,
+    /// not as one ref transaction (see `shim/fetch.rs`).
+    pub fetch_prunes: bool,
     /// A `merge` that may fast-forward, of one revision a fast-forward to
     /// which is syncing: the current branch's upstream (`@{upstream}` for
     /// a bare `git merge`) or a remote-tracking branch of its name
@@ -295,6 +300,7 @@ impl Action {
             templates: None,
             remote_change: None,
             syncs: false,
+            fetch_prunes: false,
             ff_target: None,
             pull_integrates: false,
             repoints: Vec::new(),

@@ -184,7 +184,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
         }
         false => args,
     };
-    let status = match (a.action.command == "fetch")
+    let status = match (a.action.command == "fetch" && !a.action.fetch_prunes)
         .then(|| fetch::atomic(&args, pre.rest.len()))
         .flatten()
     {

@@ -1,7 +1,7 @@
 //! Commands that talk to a remote: push, fetch, pull.
 
 use super::commands::every_ref;
-use super::options::parse;
+use super::options::{parse, Parsed};
 use super::{tables, Context};
 use crate::action::{Action, Effect, Push, PushDest, RefOp, RefTarget, RefWrite, RemoteChange};
 
@@ -240,6 +240,28 @@ fn is_tag(src: &str, ctx: &Context) -> bool {
             && (ctx.is_revision)(&format!("refs/tags/{src}")))
 }
 
+/// Does a fetch from `remote` (the current branch's remote, or `origin`,
+/// when none is named) prune? As git reads it: `--[no-]prune` and
+/// `--[no-]prune-tags`, else `remote.<name>.prune` and `.pruneTags`, else
+/// `fetch.prune` and `fetch.pruneTags`.
+fn fetch_prunes(p: &Parsed, ctx: &Context, remote: Option<&str>) -> bool {
+    let remote = match remote {
+        Some(r) => r.to_string(),
+        None => ctx
+            .current_branch
+            .and_then(|b| (ctx.config)(&format!("branch.{b}.remote")).pop())
+            .unwrap_or_else(|| "origin".to_string()),
+    };
+    let on = |option: &str, key: &str| match p.last_given(&[option]) {
+        Some((_, negated)) => !negated,
+        None => [format!("remote.{remote}.{key}"), format!("fetch.{key}")]
+            .iter()
+            .find_map(|k| (ctx.config)(k).pop())
+            .is_some_and(|v| !super::says_false(&v)),
+    };
+    on("prune", "prune") || on("prune-tags", "prunetags")
+}
+
 /// `fetch` and `pull`: syncing from a remote. A refspec with a local
 /// destination (`fetch origin main:main`, `+refs/heads/x:refs/heads/x`,
 /// `tag v1`) writes that ref: an update (a create for a tag fetched without
@@ -318,6 +340,9 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
         return;
     }
     let remote = p.args.first().map(String::as_str);
+    if !pull {
+        a.fetch_prunes = fetch_prunes(&p, ctx, remote);
+    }
     let mut specs = p.args.iter().skip(1);
     while let Some(spec) = specs.next() {
         let spec = if spec == "tag" {

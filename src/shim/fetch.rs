@@ -20,9 +20,16 @@ use std::process::ExitStatus;
 
 /// Options after which the shim leaves a fetch as written: it is atomic
 /// already, fetches from several remotes (each in a git of its own), reads
-/// its refspecs from stdin, changes nothing, asks for help, or prunes (an
-/// atomic fetch that prunes fails where git's own resolves a D/F conflict
-/// between a pruned ref and a new one).
+/// its refspecs from stdin, changes nothing, asks for help, or prunes.
+///
+/// A fetch that prunes runs as written whether the command line or the
+/// config says so (`fetch.prune`, `remote.<name>.prune` and their
+/// `pruneTags`, which the classifier reads as [`crate::action::Action::fetch_prunes`]):
+/// git's own fetch prunes first and then updates, so a remote branch `a`
+/// replaced by `a/b` comes in; an atomic one deletes `a` and creates `a/b`
+/// in one transaction, which the files backend cannot do (a D/F conflict:
+/// git 2.39 fails, 2.47 aborts), and no ref moves at all. Such a fetch
+/// starts the reference-transaction hook once per ref, as anyone's does.
 const AS_WRITTEN: &[&str] = &[
     "--atomic",
     "--prune",

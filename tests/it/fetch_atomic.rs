@@ -93,3 +93,36 @@ fn a_fetch_git_rejects_in_part_updates_the_rest_as_written() {
     );
     assert!(repo.rev("refs/tags/v9").is_some());
 }
+
+/// A fetch that prunes by config runs as written, as `--prune` does: git
+/// prunes `origin/a` before it makes `origin/a/b` (one transaction could
+/// not do both: a D/F conflict, and no ref would move).
+#[test]
+fn a_fetch_that_config_makes_prune_resolves_a_df_conflict_as_git_does() {
+    for how in ["fetch.prune", "remote.origin.prune", "-c", "--prune"] {
+        let (repo, _) = cloned(1);
+        let remote = sibling(&repo, "remote.git");
+        let in_remote = |args: &[&str]| {
+            let mut cmd = std::process::Command::new(crate::common::real_git());
+            repo.hermetic(&mut cmd);
+            cmd.current_dir(&remote).args(args);
+            assert!(cmd.status().unwrap().success(), "{args:?}");
+        };
+        in_remote(&["branch", "a", "main"]);
+        repo.shim(["fetch", "-q", "origin"]).ok();
+        assert!(repo.rev("refs/remotes/origin/a").is_some());
+        in_remote(&["branch", "-D", "a"]);
+        in_remote(&["branch", "a/b", "main"]);
+        let run = match how {
+            "-c" => repo.shim(["-c", "fetch.prune=true", "fetch", "-q", "origin"]),
+            "--prune" => repo.shim(["fetch", "-q", "--prune", "origin"]),
+            key => {
+                repo.git(["config", key, "true"]).ok();
+                repo.shim(["fetch", "-q", "origin"])
+            }
+        };
+        run.ok();
+        assert_eq!(repo.rev("refs/remotes/origin/a"), None, "{how}");
+        assert!(repo.rev("refs/remotes/origin/a/b").is_some(), "{how}");
+    }
+}

@@ -918,10 +918,13 @@ fn edge_cases() {
         ("fetch --dry-run", syncs(r("fetch"))),
         (
             "fetch --prune-tags origin",
-            syncs(destroys(
-                m("fetch"),
-                "fetch --prune-tags deletes local tags the remote lacks",
-            )),
+            Action {
+                fetch_prunes: true,
+                ..syncs(destroys(
+                    m("fetch"),
+                    "fetch --prune-tags deletes local tags the remote lacks",
+                ))
+            },
         ),
         (
             "fetch -ft origin",

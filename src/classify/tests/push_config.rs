@@ -159,3 +159,34 @@ fn a_matching_refspec_pushes_every_branch() {
     let forced = run("push origin +:");
     assert!(pushed(&forced).all && pushed(&forced).force);
 }
+
+/// A fetch prunes by its options, else by its remote's config, else by
+/// `fetch.prune` (the shim runs such a fetch as written, not atomic).
+#[test]
+fn a_fetch_prunes_by_option_or_by_config() {
+    let prunes = |config: &[(&str, &str)], line: &str| with(config, line).fetch_prunes;
+    assert!(!prunes(&[], "fetch origin"));
+    assert!(prunes(&[], "fetch --prune origin"));
+    assert!(prunes(&[], "fetch -p"));
+    assert!(prunes(&[], "fetch -P origin"));
+    let on = [("fetch.prune", "true")];
+    for line in [
+        "fetch",
+        "fetch origin",
+        "fetch -q origin main",
+        "fetch /a/path",
+    ] {
+        assert!(prunes(&on, line), "{line}");
+    }
+    assert!(!prunes(&on, "fetch --no-prune origin"));
+    assert!(prunes(&[("fetch.prunetags", "yes")], "fetch"));
+    // The remote's own setting wins over fetch.prune, for that remote only.
+    let remote = [("fetch.prune", "true"), ("remote.origin.prune", "false")];
+    assert!(!prunes(&remote, "fetch origin"));
+    assert!(prunes(&remote, "fetch upstream"));
+    assert!(prunes(&[("remote.upstream.prune", "1")], "fetch upstream"));
+    assert!(!prunes(&[("remote.upstream.prune", "1")], "fetch origin"));
+    assert!(!prunes(&[("fetch.prune", "off")], "fetch"));
+    // A pull's fetch is git's own concern.
+    assert!(!prunes(&on, "pull"));
+}
