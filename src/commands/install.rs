@@ -64,7 +64,13 @@ pub struct HarnessArgs {
 pub fn run_install(args: InstallArgs) -> Outcome {
     if let Some(harness) = args.harness.harness {
         let user = args.harness.user;
-        return Outcome::report(args.json, crate::harness::install(harness, user));
+        // The shim the harness's hooks put first on PATH, or rewrite commands through.
+        let result = install_shim(None, false).and_then(|(shim, _)| {
+            let (mut value, text) = crate::harness::install(harness, user)?;
+            value["shim_dir"] = shim["shim_dir"].clone();
+            Ok((value, text))
+        });
+        return Outcome::report(args.json, result);
     }
     if let Some(dir) = &args.shim {
         return Outcome::report(args.json, install_shim(dir.as_deref(), args.force));

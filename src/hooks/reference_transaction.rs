@@ -89,13 +89,20 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
     match state {
         "preparing" | "prepared" => gate(state, stdin),
         "committed" => {
+            super::ward_refs::keep_displaced(stdin);
             journal(stdin);
             watch_drift(stdin);
             Ok(exit::OK)
         }
         "aborted" => {
-            if let Some(path) = Dirs::find().and_then(|d| tx_file(&d, stdin)) {
-                let _ = std::fs::remove_file(path);
+            if let Some(dirs) = Dirs::find() {
+                let files = [
+                    tx_file(&dirs, stdin),
+                    super::ward_refs::displaced_file(&dirs, stdin),
+                ];
+                for path in files.into_iter().flatten() {
+                    let _ = std::fs::remove_file(path);
+                }
             }
             Ok(exit::OK)
         }
@@ -155,7 +162,7 @@ fn watch_drift(stdin: &[u8]) {
 
 /// The carry-over file of this transaction: git's pid and a hash of the input,
 /// which is the same in every state of one transaction.
-fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
+pub(super) fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
     let hash = crate::facts::settings_cache::fnv(stdin);
     let ppid = std::os::unix::process::parent_id();
     Some(
@@ -168,7 +175,7 @@ fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
 
 fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     let started = SystemTime::now();
-    if let Some(code) = super::ward_refs::gate(stdin)? {
+    if let Some(code) = super::ward_refs::gate(state, stdin)? {
         return Ok(code);
     }
     let lines = parse(stdin);
@@ -177,6 +184,9 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     }
     if let Some(code) = store_elsewhere(started)? {
         return Ok(code);
+    }
+    if state == "prepared" {
+        warn_leased(&lines);
     }
     let tracing = env::var(env::WARD_TRACE_ID).is_some();
     if !tracing && !lines.iter().any(|l| policed(&l.refname)) {
@@ -305,6 +315,49 @@ fn store_elsewhere(started: SystemTime) -> Result<Option<u8>> {
     let mut rec = record("reference-transaction", actor, contract, started);
     rec.operation = operation;
     Ok(Some(conclude(Some(&dirs), rec, &decision, true)))
+}
+
+/// A person's move of HEAD or of its branch in a worktree a live session
+/// holds (`reset`, `checkout`, `merge` ... by the real git): a warning, as
+/// SPEC section 11 gives people (an agent is refused, EN-GIT-D-007, by the
+/// shim and by pre-commit). A commit's was said by pre-commit already.
+/// Costs one failed `open` where no lease is.
+fn warn_leased(lines: &[Line]) {
+    if !lines
+        .iter()
+        .any(|l| l.refname == "HEAD" || l.refname.starts_with("refs/heads/"))
+    {
+        return;
+    }
+    let Some(dirs) = Dirs::find() else {
+        return;
+    };
+    let Some(lease) = crate::facts::lease::live(&dirs.git_dir) else {
+        return;
+    };
+    let branch = crate::facts::head_branch_file(&dirs.git_dir).map(|b| format!("refs/heads/{b}"));
+    if !lines
+        .iter()
+        .any(|l| l.refname == "HEAD" || Some(&l.refname) == branch.as_ref())
+    {
+        return;
+    }
+    let operation = super::parent_operation(&super::parent_argv());
+    let Ok(loaded) = Quick::load(&dirs) else {
+        return;
+    };
+    if operation == "git.commit" {
+        return;
+    }
+    let mut facts = crate::decide::Facts::agent_on("", None);
+    facts.actor = loaded.quick.actor();
+    facts.lease_here = Some(lease.held());
+    let command = operation.strip_prefix("git.").unwrap_or("update-ref");
+    let action = crate::action::Action::mutating(command);
+    let effect = crate::action::Effect::Mutating;
+    if let Some(w) = crate::decide::lanes::warning(&action, &facts, effect) {
+        crate::output::errln!("{w}");
+    }
 }
 
 /// For a branch named like a remote-tracking ref of a protected branch
@@ -447,15 +500,18 @@ fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], acto
             .unwrap_or_else(|| zero_like(&l.new, &l.old));
         text.push_str(&format!("{}\t{}\n", l.refname, old));
     }
+    write_carry_over(&path, &text, "record the ref journal");
+}
+
+/// Writes a file `prepared` leaves for `committed`; a failure is a
+/// warning (`what` the file is for), never fatal.
+pub(super) fn write_carry_over(path: &std::path::Path, text: &str, what: &str) {
     let result = path
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, text));
+        .and_then(|()| std::fs::write(path, text));
     if let Err(e) = result {
-        crate::output::errln!(
-            "ward: warning: cannot record the ref journal in {}: {e}",
-            path.display()
-        );
+        crate::output::errln!("ward: warning: cannot {what} in {}: {e}", path.display());
     }
 }
 

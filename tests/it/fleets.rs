@@ -206,6 +206,14 @@ fn another_contract_changes_nothing_in_a_leased_worktree() {
     repo.git_in(&wt, ["commit", "-q", "-m", "by a person"])
         .ok()
         .stderr_has("leased by a live session");
+    // And where git moves HEAD or its branch, with no hook before it
+    // (`reset`), after the fact.
+    repo.git_in(&wt, ["reset", "-q", "--hard", "HEAD~1"])
+        .ok()
+        .stderr_has("ward: warning: worktree")
+        .stderr_has("leased by a live session of contract 'a'");
+    assert_eq!(repo.git_in(&wt, ["rev-parse", "HEAD"]).ok().stdout, before);
+    repo.git_in(&wt, ["status"]).ok().stderr_lacks("leased");
     stop(owner, libc::SIGTERM);
     assert!(!lease.exists(), "the lease goes with its session");
     repo.shim_in(&wt, ["commit", "--allow-empty", "-m", "later"], b)

@@ -99,6 +99,32 @@ fn claude_project_settings_keep_their_hooks_gain_ours_and_come_back_byte_for_byt
         "{answer}"
     );
 
+    // Its SessionStart hook puts the shim first on the PATH of Claude
+    // Code's shell commands, through the file it sources before each.
+    let start = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let env_file = repo.tmp.path().join("claude-env");
+    let mut cmd = Command::new("sh");
+    repo.hermetic(&mut cmd);
+    let run = cmd
+        .args([
+            "-c",
+            &format!("{start}\n{start}\n. \"$CLAUDE_ENV_FILE\" && command -v git"),
+        ])
+        .env("CLAUDE_ENV_FILE", &env_file)
+        .output()
+        .unwrap();
+    let first = String::from_utf8_lossy(&run.stdout);
+    let shim = repo.home.join(".local/share/git-ward/shim/git");
+    assert_eq!(first.trim(), shim.to_str().unwrap(), "{run:?}");
+    assert!(std::fs::read_link(&shim).is_ok(), "the shim is made");
+    // Without the variable (an older Claude Code), it does nothing.
+    let mut cmd = Command::new("sh");
+    repo.hermetic(&mut cmd);
+    assert!(cmd.args(["-c", &start]).status().unwrap().success());
+
     // Twice is once.
     let before = repo.read(".claude/settings.json");
     let (_, v) = repo.ward_json(["install", "--harness", "claude", "--json"], &[]);
@@ -242,4 +268,46 @@ fn each_command_docs_integrations_shows_works() {
         undo[0] = "uninstall";
         repo.ward(undo).ok();
     }
+}
+
+#[test]
+fn user_scope_follows_codex_home_and_copilot_home() {
+    let repo = TestRepo::new();
+    // Copilot CLI reads the user's hooks from `~/.copilot/hooks/*.json`.
+    repo.ward(["install", "--harness", "copilot", "--user"])
+        .ok();
+    let hooks = repo.home.join(".copilot/hooks/git-ward.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&hooks).unwrap()).unwrap();
+    let bash = v["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+    assert!(bash.ends_with(" pretool copilot"), "{bash}");
+    repo.ward(["uninstall", "--harness", "copilot", "--user"])
+        .ok();
+    assert!(!hooks.exists());
+
+    let elsewhere = repo.tmp.path().join("codex-home");
+    let copilot = repo.tmp.path().join("copilot-home");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("config.toml"), CODEX_CONFIG).unwrap();
+    let env = [
+        ("CODEX_HOME", elsewhere.to_str().unwrap()),
+        ("COPILOT_HOME", copilot.to_str().unwrap()),
+    ];
+    repo.ward_env(["install", "--harness", "codex", "--user"], &env)
+        .ok();
+    repo.ward_env(["install", "--harness", "copilot", "--user"], &env)
+        .ok();
+    let config = std::fs::read_to_string(elsewhere.join("config.toml")).unwrap();
+    assert!(config.starts_with(CODEX_CONFIG), "{config}");
+    assert!(config.contains("[mcp_servers.git-ward]"), "{config}");
+    assert!(elsewhere.join("hooks.json").exists());
+    assert!(copilot.join("hooks/git-ward.json").exists());
+    assert!(copilot.join("mcp-config.json").exists());
+    assert!(!repo.home.join(".codex").exists(), "not in ~/.codex");
+    repo.ward_env(["uninstall", "--harness", "codex", "--user"], &env)
+        .ok();
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("config.toml")).unwrap(),
+        CODEX_CONFIG
+    );
+    assert!(!elsewhere.join("hooks.json").exists());
 }
