@@ -498,6 +498,7 @@ pub fn writes_into_guarded(
         .writes_files
         .iter()
         .map(|file| (resolve(&cwd, Path::new(file)), WRITES))
+        .chain(trace_files().into_iter().map(|file| (file, TRACES)))
         .chain(
             trees
                 .iter()
@@ -542,7 +543,8 @@ pub fn writes_into_guarded(
     }
     targets.iter().find_map(|(target, how)| {
         let holds_policy = *how == NEW_TREE && policy_files.iter().any(|f| f.starts_with(target));
-        if (*how == WRITES && policy_files.contains(target)) || holds_policy {
+        let writes = *how == WRITES || *how == TRACES;
+        if (writes && policy_files.contains(target)) || holds_policy {
             return Some(format!(
                 "writes into git-ward's policy file ({})",
                 target.display()
@@ -552,6 +554,23 @@ pub fn writes_into_guarded(
         (in_git_dir(target) && !in_bare_unread)
             .then(|| format!("{how} the git directory ({})", target.display()))
     })
+}
+
+/// How [`writes_into_guarded`] names a trace file the environment sends
+/// git's tracing to.
+const TRACES: &str = "writes its trace (GIT_TRACE...) into";
+
+/// The files (or, for `GIT_TRACE2*`, directories) the environment sends
+/// git's tracing to: each `GIT_TRACE*` variable holding an absolute path,
+/// which git appends to whatever the command, a read-only one too.
+pub fn trace_files() -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    std::env::vars_os()
+        .filter(|(k, v)| {
+            k.as_bytes().starts_with(b"GIT_TRACE") && v.as_bytes().first() == Some(&b'/')
+        })
+        .map(|(_, v)| PathBuf::from(v))
+        .collect()
 }
 
 /// Where the template files `init` copies come from, when not git's own:

@@ -391,6 +391,7 @@ fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) 
         || crate::classify::may_write_file(command, &pre.rest[1..])
         || !facts::env_config().is_empty()
         || std::env::var_os("GIT_INDEX_FILE").is_some()
+        || !facts::trace_files().is_empty()
     {
         return None;
     }

@@ -9,6 +9,7 @@ mod clean_check;
 mod common;
 mod context_bytes;
 mod context_config;
+mod context_env;
 mod context_hooks;
 mod context_knobs;
 mod drift;
