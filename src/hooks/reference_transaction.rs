@@ -88,13 +88,20 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
     match state {
         "preparing" | "prepared" => gate(state, stdin),
         "committed" => {
+            super::ward_refs::keep_displaced(stdin);
             journal(stdin);
             watch_drift(stdin);
             Ok(exit::OK)
         }
         "aborted" => {
-            if let Some(path) = Dirs::find().and_then(|d| tx_file(&d, stdin)) {
-                let _ = std::fs::remove_file(path);
+            if let Some(dirs) = Dirs::find() {
+                let files = [
+                    tx_file(&dirs, stdin),
+                    super::ward_refs::displaced_file(&dirs, stdin),
+                ];
+                for path in files.into_iter().flatten() {
+                    let _ = std::fs::remove_file(path);
+                }
             }
             Ok(exit::OK)
         }
@@ -154,7 +161,7 @@ fn watch_drift(stdin: &[u8]) {
 
 /// The carry-over file of this transaction: git's pid and a hash of the input,
 /// which is the same in every state of one transaction.
-fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
+pub(super) fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
     let hash = crate::facts::settings_cache::fnv(stdin);
     let ppid = std::os::unix::process::parent_id();
     Some(
@@ -167,7 +174,7 @@ fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
 
 fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     let started = SystemTime::now();
-    if let Some(code) = super::ward_refs::gate(stdin)? {
+    if let Some(code) = super::ward_refs::gate(state, stdin)? {
         return Ok(code);
     }
     let lines = parse(stdin);
@@ -464,15 +471,18 @@ fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], acto
             .unwrap_or_else(|| zero_like(&l.new, &l.old));
         text.push_str(&format!("{}\t{}\n", l.refname, old));
     }
+    write_carry_over(&path, &text, "record the ref journal");
+}
+
+/// Writes a file `prepared` leaves for `committed`; a failure is a
+/// warning (`what` the file is for), never fatal.
+pub(super) fn write_carry_over(path: &std::path::Path, text: &str, what: &str) {
     let result = path
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, text));
+        .and_then(|()| std::fs::write(path, text));
     if let Err(e) = result {
-        crate::output::errln!(
-            "ward: warning: cannot record the ref journal in {}: {e}",
-            path.display()
-        );
+        crate::output::errln!("ward: warning: cannot {what} in {}: {e}", path.display());
     }
 }
 

@@ -337,6 +337,28 @@ fn an_agents_git_that_skips_the_shim_writes_no_ref_under_refs_ward() {
     repo.git(["update-ref", "-d", &name]).ok();
 }
 
+/// Checkpoint `name`'s commit written again without its `Ward-Pinned`
+/// trailer (and so another commit); its id.
+fn unpinned(repo: &TestRepo, name: &str) -> String {
+    let raw = repo.git(["cat-file", "commit", name]).ok().stdout;
+    let text: String = raw
+        .lines()
+        .filter(|l| !l.starts_with("Ward-Pinned:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let args = ["hash-object", "-t", "commit", "-w", "--stdin"];
+    repo.git_stdin(args, &text).ok().stdout.trim().to_string()
+}
+
+/// `n` checkpoints, each of a change, through the shim and the tool.
+fn flood(repo: &TestRepo, n: usize) {
+    for i in 0..n {
+        repo.write("f.txt", &format!("{i}\n"));
+        repo.shim(["checkout", "--", "."]).ok();
+        repo.ward(["checkpoint", "-m", "flood"]).ok();
+    }
+}
+
 #[test]
 fn a_pinned_checkpoint_survives_a_rewrite_a_deletion_and_a_flood() {
     let repo = TestRepo::new();
@@ -344,18 +366,89 @@ fn a_pinned_checkpoint_survives_a_rewrite_a_deletion_and_a_flood() {
     repo.local_policy("[checkpoint]\nkeep = 3\n");
     let id = pinned(&repo);
     let name = format!("refs/ward/checkpoints/{id}");
+    let kept = format!("refs/ward/kept/{id}/made");
     let before = repo.rev(&name).unwrap();
     let head = repo.rev("HEAD").unwrap();
+    // An agent's, through the shim and around it: refused.
     repo.shim(["update-ref", &name, &head]).code(1);
     refused(repo.git_env(["update-ref", "-d", &name], AGENT));
-    for n in 0..12 {
-        repo.write("f.txt", &format!("{n}\n"));
-        repo.shim(["checkout", "--", "."]).ok();
-        repo.ward(["checkpoint", "-m", "flood"]).ok();
-    }
-    assert_eq!(repo.rev(&name), Some(before));
+    let forged = unpinned(&repo, &name);
+    refused(repo.git_env(["update-ref", &name, &forged], AGENT));
+    flood(&repo, 12);
+    assert_eq!(repo.rev(&name).as_deref(), Some(before.as_str()));
     let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
     assert!(v.to_string().contains(&id), "{v}");
+    // An agent's git with the hooks off rewrites it without its pin:
+    // retention still spares it, and keeps the commit git-ward made.
+    let off = [
+        "-c",
+        "core.hooksPath=/dev/null",
+        "update-ref",
+        &name,
+        &forged,
+    ];
+    repo.git_env(off, AGENT).ok();
+    flood(&repo, 12);
+    assert_eq!(repo.rev(&name), Some(forged), "the pinned id was pruned");
+    assert_eq!(repo.rev(&kept).as_deref(), Some(before.as_str()));
+    repo.ward(["rollback", &id, "--dry-run"])
+        .ok()
+        .stdout_has(&format!("(kept as {kept})"));
+    // Retention deletes nothing it keeps.
+    flood(&repo, 12);
+    assert_eq!(repo.rev(&kept), Some(before));
+}
+
+/// A person's plain git may rewrite or delete a checkpoint (a recent one
+/// here, unpinned): the reference-transaction hook keeps the commit
+/// git-ward made, and says where.
+#[test]
+fn a_persons_rewrite_or_deletion_of_a_checkpoint_keeps_what_git_ward_made() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.write("a.txt", "v1\n");
+    let id = repo.checkpoint("recent");
+    let name = format!("refs/ward/checkpoints/{id}");
+    let kept = format!("refs/ward/kept/{id}/made");
+    let made = repo.rev(&name).unwrap();
+    let head = repo.rev("HEAD").unwrap();
+    repo.git(["update-ref", &name, &head])
+        .ok()
+        .stderr_has(&format!("checkpoint {id} was rewritten"))
+        .stderr_has(&kept);
+    assert_eq!(repo.rev(&kept).as_deref(), Some(made.as_str()));
+    // Put back and deleted: still kept, said once.
+    repo.git(["update-ref", &name, &made]).ok();
+    repo.git(["update-ref", "-d", &name]).ok();
+    assert_eq!(repo.rev(&kept).as_deref(), Some(made.as_str()));
+    // A second one, deleted outright.
+    repo.write("a.txt", "v2\n");
+    let other = repo.checkpoint("another");
+    let other_name = format!("refs/ward/checkpoints/{other}");
+    let other_made = repo.rev(&other_name).unwrap();
+    repo.git(["update-ref", "-d", &other_name])
+        .ok()
+        .stderr_has(&format!("checkpoint {other} was deleted"));
+    assert_eq!(
+        repo.rev(&format!("refs/ward/kept/{other}/made")),
+        Some(other_made)
+    );
+    // git-ward's own deletions (retention) and a pack-refs keep nothing.
+    repo.git(["pack-refs", "--all"]).ok().stderr_lacks("was ");
+    repo.local_policy("[checkpoint]\nkeep = 2\n");
+    let first = repo.checkpoint("first");
+    for n in 0..6 {
+        repo.write("a.txt", &format!("{n}\n"));
+        repo.ward(["checkpoint", "-m", "more"])
+            .ok()
+            .stderr_lacks("kept as");
+    }
+    assert_eq!(
+        repo.rev(&format!("refs/ward/checkpoints/{first}")),
+        None,
+        "pruned"
+    );
+    assert_eq!(repo.rev(&format!("refs/ward/kept/{first}/made")), None);
 }
 
 /// A checkpoint whose ref was rewritten, or that git-ward has no record
@@ -416,7 +509,8 @@ fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
         .stdout
         .trim()
         .to_string();
-    forge(&repo, &id, "");
+    forge(&repo, &id, "Ward-Mode: 777 ..\n");
+    let above = mode_of(repo.tmp.path());
     repo.ward(["undo", "--yes"])
         .code(1)
         .stderr_has("EN-GIT-D-001")
@@ -424,4 +518,5 @@ fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
     assert_eq!(repo.read("a.txt").as_deref(), Some("v1\n"));
     repo.ward(["undo", "--yes", "--accept-changed"]).code(3);
     assert_eq!(repo.read("a.txt").as_deref(), Some("mine\n"));
+    nothing_escaped(&repo, above);
 }
