@@ -1103,6 +1103,11 @@ fn decide_push(
         Some((push_ref(dst, &d.src), d.force || push.force))
     });
     for (full, force) in dests {
+        if agent && full.starts_with("refs/ward/") {
+            // Into this repository (`push .`) or another with git-ward:
+            // checkpoints there are git-ward's alone.
+            return Some(refs::deny_ward_ref(word, &full));
+        }
         if force && agent && !policy.force_allowed(&full) {
             return Some(Decision::deny(
                 Code::D005,

@@ -285,10 +285,20 @@ fn an_agent_writes_no_ref_under_refs_ward_through_the_shim() {
     let id = pinned(&repo);
     let name = format!("refs/ward/checkpoints/{id}");
     let before = repo.rev(&name).unwrap();
+    let onto = format!("+HEAD:{name}");
+    let delete = format!(":{name}");
     for args in [
         vec!["update-ref", "refs/ward/checkpoints/chk-local-9", "HEAD"],
         vec!["update-ref", &name, "HEAD"],
         vec!["update-ref", "-d", &name],
+        // Into the repository itself, no hook installed to stop it.
+        vec!["fetch", "-q", ".", "HEAD:refs/ward/checkpoints/chk-local-9"],
+        vec!["fetch", "-q", ".", &onto],
+        vec!["fetch", "-q", ".", "+refs/heads/*:refs/ward/checkpoints/*"],
+        vec!["push", "-q", ".", "HEAD:refs/ward/checkpoints/chk-local-9"],
+        vec!["push", "-q", ".", &onto],
+        vec!["push", "-q", ".", &delete],
+        vec!["push", "-q", "--delete", ".", &name],
     ] {
         repo.shim(&args)
             .code(1)
