@@ -716,6 +716,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         if full.starts_with("refs/ward/") && agent {
             return refs::deny_ward_ref(&action.operation(), &full);
         }
+        if refs::in_git_dir_root(&full) && agent {
+            return refs::deny_git_dir_ref(&action.operation(), &full);
+        }
         if full.starts_with("refs/replace/")
             && write.op != RefOp::Delete
             && policy.protects_anything()
