@@ -141,6 +141,15 @@ fn exit_status_and_signals_pass_through() {
     repo.ward(["run", "--", "true"])
         .code(2)
         .stderr_has("EN-GIT-I-001");
+    // With --json, as one JSON object on stderr; stdout stays the command's.
+    let run = repo.ward(["run", "--json", "--", "true"]).code(2);
+    assert_eq!(run.stdout, "");
+    let err: serde_json::Value = serde_json::from_str(run.stderr.trim()).unwrap();
+    assert_eq!(err["code"], "EN-GIT-I-001", "{err}");
+    // The command's stdout is its own; the summary follows on stderr.
+    let run = run_sh(&repo, &["--json", "--contract", "a"], "echo out");
+    assert_eq!(run.stdout, "out\n");
+    assert_eq!(summary(&run)["exit_code"], 0);
 }
 
 #[test]
