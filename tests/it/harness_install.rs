@@ -339,3 +339,23 @@ fn user_scope_follows_codex_home_and_copilot_home() {
     );
     assert!(!elsewhere.join("hooks.json").exists());
 }
+
+#[test]
+fn a_harness_is_set_up_even_where_the_shim_cannot_be_made() {
+    let repo = TestRepo::new();
+    let shim = repo.home.join(".local/share/git-ward/shim");
+    std::fs::create_dir_all(&shim).unwrap();
+    std::fs::write(shim.join("git"), "someone else's\n").unwrap();
+    repo.ward(["install", "--harness", "claude"])
+        .ok()
+        .stdout_has("note: no shim:");
+    let settings = json_at(&repo, ".claude/settings.json");
+    let ours = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(ours.ends_with(" pretool claude"), "{ours}");
+    assert_eq!(
+        std::fs::read_to_string(shim.join("git")).unwrap(),
+        "someone else's\n"
+    );
+}
