@@ -734,6 +734,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         if full.starts_with("refs/ward/") && agent {
             return refs::deny_ward_ref(&action.operation(), &full);
         }
+        if refs::in_git_dir_root(&full) && agent {
+            return refs::deny_git_dir_ref(&action.operation(), &full);
+        }
         if full.starts_with("refs/replace/")
             && write.op != RefOp::Delete
             && policy.protects_anything()
@@ -1132,6 +1135,11 @@ fn decide_push(
         Some((push_ref(dst, &d.src), d.force || push.force))
     });
     for (full, force) in dests {
+        if agent && full.starts_with("refs/ward/") {
+            // Into this repository (`push .`) or another with git-ward:
+            // checkpoints there are git-ward's alone.
+            return Some(refs::deny_ward_ref(word, &full));
+        }
         if force && agent && !policy.force_allowed(&full) {
             return Some(Decision::deny(
                 Code::D005,

@@ -285,10 +285,20 @@ fn an_agent_writes_no_ref_under_refs_ward_through_the_shim() {
     let id = pinned(&repo);
     let name = format!("refs/ward/checkpoints/{id}");
     let before = repo.rev(&name).unwrap();
+    let onto = format!("+HEAD:{name}");
+    let delete = format!(":{name}");
     for args in [
         vec!["update-ref", "refs/ward/checkpoints/chk-local-9", "HEAD"],
         vec!["update-ref", &name, "HEAD"],
         vec!["update-ref", "-d", &name],
+        // Into the repository itself, no hook installed to stop it.
+        vec!["fetch", "-q", ".", "HEAD:refs/ward/checkpoints/chk-local-9"],
+        vec!["fetch", "-q", ".", &onto],
+        vec!["fetch", "-q", ".", "+refs/heads/*:refs/ward/checkpoints/*"],
+        vec!["push", "-q", ".", "HEAD:refs/ward/checkpoints/chk-local-9"],
+        vec!["push", "-q", ".", &onto],
+        vec!["push", "-q", ".", &delete],
+        vec!["push", "-q", "--delete", ".", &name],
     ] {
         repo.shim(&args)
             .code(1)
@@ -519,4 +529,44 @@ fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
     repo.ward(["undo", "--yes", "--accept-changed"]).code(3);
     assert_eq!(repo.read("a.txt").as_deref(), Some("mine\n"));
     nothing_escaped(&repo, above);
+}
+
+/// git-ward's state files under the git directory (the record of the
+/// checkpoints it made, the lease, the agent's remotes, the local policy) are
+/// written by no git command an agent runs: through the shim, and as refs
+/// named like them by a git that skips the shim and meets the hooks.
+#[test]
+fn an_agent_plants_no_state_file_through_git() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let id = pinned(&repo);
+    let record = repo.dir.join(".git/ward/made").join(&id);
+    let before = std::fs::read_to_string(&record).unwrap();
+    let head = repo.rev("HEAD").unwrap();
+    let made = format!("ward/made/{id}");
+    let out = format!("--output=.git/ward/made/{id}");
+    for name in [
+        made.as_str(),
+        "ward/lease",
+        "ward/agent-remotes",
+        "ward/policy.toml",
+    ] {
+        repo.shim(["update-ref", name, &head])
+            .code(1)
+            .stderr_has("EN-GIT-D-004");
+        let run = repo.git_env(["update-ref", name, &head], AGENT);
+        assert_ne!(run.code, Some(0), "{}", run.stderr);
+        assert!(run.stderr.contains("EN-GIT-D-004"), "{}", run.stderr);
+    }
+    repo.shim(["log", "-1", "--format=%H", &out])
+        .code(1)
+        .stderr_has("EN-GIT-D-004");
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), before);
+    for file in ["lease", "agent-remotes", "policy.toml"] {
+        let path = repo.dir.join(".git/ward").join(file);
+        assert!(
+            std::fs::read_to_string(&path).map_or(true, |t| !t.contains(&head)),
+            "{file} planted"
+        );
+    }
 }
