@@ -570,3 +570,30 @@ fn an_agent_plants_no_state_file_through_git() {
         );
     }
 }
+
+/// Through the MCP tools too: a checkpoint pinned when it was made, its
+/// ref since rewritten without the pin by an agent's git with the hooks
+/// off, outlives a flood of `checkpoint_create` calls, and the commit
+/// git-ward made stays reachable.
+#[test]
+fn a_pinned_checkpoint_outlives_a_flood_of_mcp_checkpoints() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.local_policy("[checkpoint]\nkeep = 3\n");
+    let id = pinned(&repo);
+    let name = format!("refs/ward/checkpoints/{id}");
+    let before = repo.rev(&name).unwrap();
+    let forged = unpinned(&repo, &name);
+    let off = ["-c", "core.hooksPath=/dev/null", "update-ref", &name, &forged];
+    repo.git_env(off, AGENT).ok();
+    let mut s = Raw::start(&repo);
+    for n in 0..12 {
+        repo.write("f.txt", &format!("{n}\n"));
+        let r = s.call(n + 1, "checkpoint_create", json!({"message": "flood"}));
+        assert_ne!(r["isError"], true, "{r}");
+    }
+    let list = s.call(99, "checkpoint_list", json!({}));
+    assert!(list.to_string().contains(&id), "{list}");
+    assert_eq!(repo.rev(&name), Some(forged));
+    assert_eq!(repo.rev(&format!("refs/ward/kept/{id}/made")), Some(before));
+}
