@@ -584,7 +584,13 @@ fn a_pinned_checkpoint_outlives_a_flood_of_mcp_checkpoints() {
     let name = format!("refs/ward/checkpoints/{id}");
     let before = repo.rev(&name).unwrap();
     let forged = unpinned(&repo, &name);
-    let off = ["-c", "core.hooksPath=/dev/null", "update-ref", &name, &forged];
+    let off = [
+        "-c",
+        "core.hooksPath=/dev/null",
+        "update-ref",
+        &name,
+        &forged,
+    ];
     repo.git_env(off, AGENT).ok();
     let mut s = Raw::start(&repo);
     for n in 0..12 {
@@ -596,4 +602,38 @@ fn a_pinned_checkpoint_outlives_a_flood_of_mcp_checkpoints() {
     assert!(list.to_string().contains(&id), "{list}");
     assert_eq!(repo.rev(&name), Some(forged));
     assert_eq!(repo.rev(&format!("refs/ward/kept/{id}/made")), Some(before));
+}
+
+/// A checkpoint of a linked worktree an agent removed names where the
+/// worktree was (`Ward-Workdir`); rewritten to name a place outside, undo
+/// makes no worktree there, even on a person's `--accept-changed`.
+#[test]
+fn undo_makes_no_worktree_where_a_rewritten_checkpoint_says() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("a.txt", "a1\n").commit("a1");
+    repo.ward(["install"]).ok();
+    let wt = repo.path("wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1-side", path])
+        .ok();
+    std::fs::write(wt.join("a.txt"), "wip\n").unwrap();
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.shim_env(["worktree", "remove", "--force", "../wt"], c1)
+        .ok();
+    let elsewhere = crate::common::sibling(&repo, "elsewhere");
+    let workdir = format!("Ward-Workdir: {}", wt.display());
+    let forged = format!("Ward-Workdir: {}", elsewhere.display());
+    let name = "refs/ward/checkpoints/chk-c1-1";
+    let raw = repo.git(["cat-file", "commit", name]).ok().stdout;
+    assert!(raw.contains(&workdir), "{raw}");
+    let text = raw.replace(&workdir, &forged);
+    let args = ["hash-object", "-t", "commit", "-w", "--stdin"];
+    let commit = repo.git_stdin(args, &text).ok().stdout;
+    repo.git(["update-ref", name, commit.trim()]).ok();
+    repo.ward(["undo", "--yes", "--accept-changed"])
+        .code(2)
+        .stderr_has("a worktree is made again only from a checkpoint as git-ward made it");
+    assert!(!elsewhere.exists(), "a worktree was made outside");
+    assert!(!wt.exists());
 }
