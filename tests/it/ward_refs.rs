@@ -103,6 +103,12 @@ fn unpinned(repo: &TestRepo, name: &str) -> String {
     repo.git_stdin(args, &text).ok().stdout.trim().to_string()
 }
 
+/// An agent's git with the hooks off sets `name` to `commit`.
+fn hooks_off_update(repo: &TestRepo, name: &str, commit: &str) {
+    let off = ["-c", "core.hooksPath=/dev/null", "update-ref", name, commit];
+    repo.git_env(off, AGENT).ok();
+}
+
 /// `n` checkpoints, each of a change, through the shim and the tool.
 fn flood(repo: &TestRepo, n: usize) {
     for i in 0..n {
@@ -133,14 +139,7 @@ fn a_pinned_checkpoint_survives_a_rewrite_a_deletion_and_a_flood() {
     assert!(v.to_string().contains(&id), "{v}");
     // An agent's git with the hooks off rewrites it without its pin:
     // retention still spares it, and keeps the commit git-ward made.
-    let off = [
-        "-c",
-        "core.hooksPath=/dev/null",
-        "update-ref",
-        &name,
-        &forged,
-    ];
-    repo.git_env(off, AGENT).ok();
+    hooks_off_update(&repo, &name, &forged);
     flood(&repo, 12);
     assert_eq!(repo.rev(&name), Some(forged), "the pinned id was pruned");
     assert_eq!(repo.rev(&kept).as_deref(), Some(before.as_str()));
@@ -257,14 +256,7 @@ fn a_pinned_checkpoint_outlives_a_flood_of_mcp_checkpoints() {
     let name = format!("refs/ward/checkpoints/{id}");
     let before = repo.rev(&name).unwrap();
     let forged = unpinned(&repo, &name);
-    let off = [
-        "-c",
-        "core.hooksPath=/dev/null",
-        "update-ref",
-        &name,
-        &forged,
-    ];
-    repo.git_env(off, AGENT).ok();
+    hooks_off_update(&repo, &name, &forged);
     let mut s = Raw::start(&repo);
     for n in 0..12 {
         repo.write("f.txt", &format!("{n}\n"));
