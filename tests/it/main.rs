@@ -44,6 +44,7 @@ mod tracking;
 mod undo;
 mod undo_state;
 mod unnamed_refs;
+mod ward_refs;
 mod workflow;
 mod worktrees;
 mod written_files;
