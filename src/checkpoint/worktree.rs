@@ -131,6 +131,7 @@ impl Gone {
         let mut plan = super::plan::compute(ctx, &start, &cp.tree, &[], &[], files, false)?;
         plan.left_out = super::plan::left_out(&self.path, &cp.skipped, &[]);
         plan.keep_modes(&cp.modes);
+        plan.keep_bytes(&super::bytes::kept(ctx, &cp.id));
         let present = super::snapshot::trees(ctx)?;
         Ok(Prepared { present, plan })
     }
