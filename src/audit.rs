@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -306,69 +306,19 @@ pub fn new_trace_id() -> String {
 
 /// `SystemTime` as RFC 3339 UTC with milliseconds: `2026-11-21T22:55:40.123Z`.
 pub fn rfc3339(time: SystemTime) -> String {
-    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_secs() as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        since.subsec_millis()
-    )
+    // A time before 1970 or past jiff's range (year 9999) is no record's.
+    let ts = jiff::Timestamp::try_from(time).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
-/// Parses what [`rfc3339`] writes (and `Z`-suffixed times without millis).
+/// Parses what [`rfc3339`] writes: an RFC 3339 time in UTC (`Z`), with or
+/// without fractions of a second. Anything else a log line may hold is `None`.
 pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
-    let text = text.strip_suffix('Z')?;
-    let (date, time) = text.split_once('T')?;
-    let mut d = date.split('-').map(|p| p.parse::<i64>().ok());
-    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-    let (hms, millis) = match time.split_once('.') {
-        Some((hms, frac)) => (hms, frac.get(..3).unwrap_or(frac).parse::<u64>().ok()?),
-        None => (time, 0),
-    };
-    let mut t = hms.split(':').map(|p| p.parse::<i64>().ok());
-    let (h, mi, s) = (t.next()??, t.next()??, t.next()??);
-    // Fields in range keep the arithmetic far from overflow (a log line
-    // may hold anything).
-    let in_range = (0..=9999).contains(&y)
-        && (1..=12).contains(&m)
-        && (1..=31).contains(&day)
-        && (0..24).contains(&h)
-        && (0..60).contains(&mi)
-        && (0..=60).contains(&s);
-    if !in_range {
+    if !text.ends_with('Z') {
         return None;
     }
-    let secs = days_from_civil(y, m, day) * 86_400 + h * 3600 + mi * 60 + s;
-    let secs = u64::try_from(secs).ok()?;
-    UNIX_EPOCH.checked_add(Duration::from_secs(secs) + Duration::from_millis(millis))
-}
-
-// Howard Hinnant's civil calendar algorithms.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    let ts: jiff::Timestamp = text.parse().ok()?;
+    Some(SystemTime::from(ts))
 }
 
 #[cfg(test)]
@@ -377,7 +327,7 @@ mod tests {
 
     #[test]
     fn timestamps_round_trip() {
-        let t = UNIX_EPOCH + Duration::from_millis(1_795_301_740_123);
+        let t = UNIX_EPOCH + std::time::Duration::from_millis(1_795_301_740_123);
         let text = rfc3339(t);
         assert_eq!(text, "2026-11-21T22:55:40.123Z");
         assert_eq!(parse_rfc3339(&text), Some(t));

@@ -172,7 +172,7 @@ fn dispatch(command: Command) -> Outcome {
         Command::Save(args) => crate::commands::save::run(args),
         Command::Mcp(args) => done(crate::mcp::run(args)),
         Command::Demo(args) => done(crate::commands::demo::run(args)),
-        Command::Run(args) => done(crate::commands::run::run(args)),
+        Command::Run(args) => crate::commands::run::run(args),
         Command::Drift(args) => crate::commands::drift::run(args),
         Command::Completions(args) => Outcome::Report {
             json: false,
@@ -214,6 +214,29 @@ fn print(outcome: Outcome) -> Result<u8> {
         Outcome::Report { json, result } => finish(json, result),
         Outcome::Coded { json, result } => finish_coded(json, result),
         Outcome::Done(code) => code,
+        Outcome::Ended { json, result } => ended(json, result),
+    }
+}
+
+/// Prints a session's summary on stderr (stdout was its command's), and
+/// ends as its command did.
+fn ended(json: bool, result: Result<crate::commands::Ended>) -> Result<u8> {
+    match result {
+        Ok(end) => {
+            match json {
+                true => crate::output::errln!("{}", end.value),
+                false => crate::output::errln!("{}", end.text),
+            }
+            if let Some(sig) = end.signal {
+                crate::shim::reraise(sig);
+            }
+            Ok(end.code)
+        }
+        Err(err) if json => {
+            crate::output::errln!("{}", err.to_json());
+            Ok(err.exit_code())
+        }
+        Err(err) => Err(err),
     }
 }
 

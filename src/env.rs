@@ -61,6 +61,12 @@ pub const WARD_AGENT_NAME: &str = "WARD_AGENT_NAME";
 pub const WARD_AGENT_MODEL: &str = "WARD_AGENT_MODEL";
 /// The user's home directory.
 pub const HOME: &str = "HOME";
+/// Codex's configuration directory (`~/.codex` when unset), for
+/// `install --harness codex --user`.
+pub const CODEX_HOME: &str = "CODEX_HOME";
+/// GitHub Copilot CLI's configuration directory (`~/.copilot` when
+/// unset), for `install --harness copilot --user`.
+pub const COPILOT_HOME: &str = "COPILOT_HOME";
 
 /// The variables whose presence marks an agent before any policy is read:
 /// the built-in `enforce.agent_env` (`policy.toml` says the same, which a

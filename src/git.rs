@@ -10,7 +10,6 @@ use std::io::Write;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::env;
@@ -18,6 +17,7 @@ use crate::error::{exit, Error, Result};
 
 mod dialog;
 pub mod own;
+mod wait;
 pub use dialog::{Dialog, Ending};
 
 /// Variables that point git at one particular repository or index. A child
@@ -201,26 +201,16 @@ impl Git {
                 let _ = pipe.write_all(&data);
             });
         }
-        let pid = child.id();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait_with_output());
-        });
-        match rx.recv_timeout(self.timeout) {
-            Ok(result) => result.map_err(|e| Error::internal(format!("git failed to run: {e}"))),
-            Err(_) => {
-                // SAFETY: kill(2) on a pid we spawned and have not reaped yet.
-                unsafe {
-                    libc::kill(pid as libc::pid_t, libc::SIGKILL);
-                }
-                Err(Error::internal(format!(
-                    "git {} timed out after {}s",
-                    display_args(&args),
-                    self.timeout.as_secs()
-                ))
-                .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow")
-                .of_kind(crate::error::Kind::TimedOut))
-            }
+        match wait::output_within(child, self.timeout) {
+            Ok(Some(out)) => Ok(out),
+            Ok(None) => Err(Error::internal(format!(
+                "git {} timed out after {}s",
+                display_args(&args),
+                self.timeout.as_secs()
+            ))
+            .with_hint("raise `timeouts.git_seconds` in the policy if this repository is slow")
+            .of_kind(crate::error::Kind::TimedOut)),
+            Err(e) => Err(Error::internal(format!("git failed to run: {e}"))),
         }
     }
 

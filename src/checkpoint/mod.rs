@@ -19,7 +19,9 @@
 //!   edits of HEAD's tree), [`status`] (its records) and [`import`] (the
 //!   fast-import stream);
 //! - [`store`]: ids, trailers, listing, retention, with [`cquote`] (paths
-//!   in git's C-style quoting, exact in a trailer);
+//!   in git's C-style quoting, exact in a trailer) and [`made`] (the
+//!   record of each checkpoint git-ward made, and its commit kept once
+//!   its ref is rewritten);
 //! - [`stash`]: the stash list, recorded and put back in order;
 //! - [`merge`]: a merge in progress, recorded and put back;
 //! - [`lost`]: commits only reflogs keep, kept before they are expired;
@@ -31,6 +33,7 @@
 
 mod before;
 pub(crate) mod busy;
+mod bytes;
 pub mod clean;
 pub mod cquote;
 pub mod direct;
@@ -38,6 +41,7 @@ pub mod ignored;
 pub mod import;
 mod in_tree;
 pub mod lost;
+pub mod made;
 pub mod merge;
 pub mod plan;
 pub mod rollback;

@@ -27,7 +27,7 @@ use serde::Serialize;
 
 use super::cquote::{quote_text, unquote_text};
 use super::Ctx;
-use crate::error::{Error, IoContext, Result};
+use crate::error::{Error, Result};
 
 /// The namespace of checkpoint refs.
 pub const PREFIX: &str = "refs/ward/checkpoints/";
@@ -570,42 +570,7 @@ pub fn find(ctx: &Ctx, id: &str) -> Result<Checkpoint> {
     }
 }
 
-/// Where git-ward records the commit of each checkpoint it makes
-/// (`<git-common-dir>/ward/made/<id>`): a file, which no git command
-/// writes, so that a checkpoint ref written by anything else is known.
-fn made_file(ctx: &Ctx, id: &str) -> std::path::PathBuf {
-    ctx.common_dir.join("ward").join("made").join(id)
-}
-
-/// Records that git-ward made checkpoint `cp` with its commit.
-pub fn record_made(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
-    let path = made_file(ctx, &cp.id);
-    crate::state_file::replace(&path, format!("{}\n", cp.commit).as_bytes()).at("write", &path)
-}
-
-/// Why `cp` is not the checkpoint git-ward made under its id, if it is
-/// not: its commit changed since, or git-ward has no record of making it.
-pub fn changed(ctx: &Ctx, cp: &Checkpoint) -> Option<String> {
-    let made = crate::state_file::read_text(&made_file(ctx, &cp.id)).ok();
-    match made.as_deref().map(str::trim) {
-        Some(commit) if commit == cp.commit => None,
-        Some(commit) => Some(format!(
-            "checkpoint {} is commit {}, and git-ward made it as {}: its ref was rewritten since",
-            cp.id,
-            short(&cp.commit),
-            short(commit)
-        )),
-        None => Some(format!(
-            "git-ward has no record of making checkpoint {} (commit {}): it was written by something else, or by a git-ward that kept no record",
-            cp.id,
-            short12(&cp.commit)
-        )),
-    }
-}
-
-fn short12(id: &str) -> &str {
-    id.get(..12).unwrap_or(id)
-}
+pub use super::made::{changed, record_made};
 
 /// Where this worktree's count of checkpoints is remembered: the one the
 /// last retention left, plus one per checkpoint taken since. It may count
@@ -685,7 +650,7 @@ fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
         .iter()
         .take(excess)
         .filter(|c| {
-            !c.pinned
+            !super::made::pinned(ctx, c)
                 && !spare.contains(&Some(c.id.as_str()))
                 && !newest_turns.contains(&c.id.as_str())
                 && !passing_turns.contains(&c.id.as_str())
@@ -694,6 +659,10 @@ fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
     // Counted as at most `keep`: those that stay beyond it (pinned, spared)
     // would otherwise make every next checkpoint read them all again.
     let left = ((mine.len() - doomed.len()) as u64).min(u64::from(keep));
+    super::made::keep_rewritten(
+        ctx,
+        mine.iter().filter(|c| !doomed.iter().any(|d| d.id == c.id)),
+    );
     if doomed.is_empty() {
         write_count(ctx, left);
         return Ok(Vec::new());
@@ -729,7 +698,7 @@ fn retain(ctx: &Ctx, keep: u32, spare: &[Option<&str>]) -> Result<Vec<String>> {
         }
     }
     for id in &deleted {
-        let _ = std::fs::remove_file(made_file(ctx, id));
+        super::made::forget(ctx, id);
     }
     write_count(ctx, left);
     Ok(deleted)

@@ -42,6 +42,20 @@ pub enum Outcome {
     },
     /// Everything printed already (a stream, a story): the exit code.
     Done(Result<u8>),
+    /// A session's end (`git ward run`): its command had stdout, so the
+    /// summary goes to stderr; then its exit code, or its signal again.
+    Ended { json: bool, result: Result<Ended> },
+}
+
+/// What a session ended with.
+pub struct Ended {
+    /// The summary for `--json`.
+    pub value: serde_json::Value,
+    /// The summary for people.
+    pub text: String,
+    pub code: u8,
+    /// The signal that ended the command, raised again by `cli`.
+    pub signal: Option<i32>,
 }
 
 impl Outcome {

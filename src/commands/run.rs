@@ -106,8 +106,17 @@ fn path_with(shim: &Path) -> OsString {
     std::env::join_paths(dirs).unwrap_or(rest)
 }
 
-/// Runs `git ward run`.
-pub fn run(args: RunArgs) -> Result<u8> {
+/// Runs `git ward run`; `cli` prints the summary.
+pub fn run(args: RunArgs) -> super::Outcome {
+    let json = args.json;
+    super::Outcome::Ended {
+        json,
+        result: session(args),
+    }
+}
+
+/// The session, from taking its lane and lease to what it did.
+fn session(args: RunArgs) -> Result<super::Ended> {
     let repo = Repo::for_tool("run it inside the repository the agent works on")?;
     let policy = facts::load_policy(Some(&repo), false)?;
     let contract = contract_of(&args, &repo)?;
@@ -222,9 +231,5 @@ pub fn run(args: RunArgs) -> Result<u8> {
         (None, Some(sig)) => (128 + sig, Some(sig)),
         _ => (1, None),
     };
-    end.print(args.json, code, signal);
-    if let Some(sig) = signal {
-        crate::shim::reraise(sig);
-    }
-    Ok(code.clamp(0, 255) as u8)
+    Ok(end.ended(code, signal))
 }

@@ -24,6 +24,7 @@ use std::time::SystemTime;
 
 use super::{conclude, is_zero, record};
 use crate::audit::{self, Record};
+use crate::decide::pointers::decide_store;
 use crate::decide::refs::{
     decide_transaction, guarded, in_git_dir_root, never_denied, shadowed_branch, shadows_tracking,
     RefChange,
@@ -88,13 +89,20 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
     match state {
         "preparing" | "prepared" => gate(state, stdin),
         "committed" => {
+            super::ward_refs::keep_displaced(stdin);
             journal(stdin);
             watch_drift(stdin);
             Ok(exit::OK)
         }
         "aborted" => {
-            if let Some(path) = Dirs::find().and_then(|d| tx_file(&d, stdin)) {
-                let _ = std::fs::remove_file(path);
+            if let Some(dirs) = Dirs::find() {
+                let files = [
+                    tx_file(&dirs, stdin),
+                    super::ward_refs::displaced_file(&dirs, stdin),
+                ];
+                for path in files.into_iter().flatten() {
+                    let _ = std::fs::remove_file(path);
+                }
             }
             Ok(exit::OK)
         }
@@ -154,7 +162,7 @@ fn watch_drift(stdin: &[u8]) {
 
 /// The carry-over file of this transaction: git's pid and a hash of the input,
 /// which is the same in every state of one transaction.
-fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
+pub(super) fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
     let hash = crate::facts::settings_cache::fnv(stdin);
     let ppid = std::os::unix::process::parent_id();
     Some(
@@ -167,12 +175,18 @@ fn tx_file(dirs: &Dirs, stdin: &[u8]) -> Option<PathBuf> {
 
 fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     let started = SystemTime::now();
-    if let Some(code) = super::ward_refs::gate(stdin)? {
+    if let Some(code) = super::ward_refs::gate(state, stdin)? {
         return Ok(code);
     }
     let lines = parse(stdin);
     if lines.is_empty() {
         return Ok(exit::OK);
+    }
+    if let Some(code) = store_elsewhere(started)? {
+        return Ok(code);
+    }
+    if state == "prepared" {
+        warn_leased(&lines);
     }
     let tracing = env::var(env::WARD_TRACE_ID).is_some();
     if !tracing && !lines.iter().any(|l| policed(&l.refname)) {
@@ -276,6 +290,74 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
         capture(&dirs, &mut store, &lines, stdin, actor);
     }
     Ok(exit::OK)
+}
+
+/// Refs moved by a git whose environment takes its objects out of the
+/// repository's store ([`crate::decide::pointers`]): the conclusion, for
+/// an agent's; `None` (and nothing read) where no such variable is set.
+fn store_elsewhere(started: SystemTime) -> Result<Option<u8>> {
+    if !crate::facts::pointers::store_pointed() {
+        return Ok(None);
+    }
+    let Some(dirs) = Dirs::find() else {
+        return Ok(None);
+    };
+    let Some(why) = crate::facts::pointers::store_elsewhere(&dirs.common_dir) else {
+        return Ok(None);
+    };
+    let actor = Quick::load(&dirs)?.quick.actor();
+    let operation = super::parent_operation(&super::parent_argv());
+    let decision = decide_store(actor, &operation, &why);
+    if decision.denial().is_none() {
+        return Ok(None);
+    }
+    let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);
+    let mut rec = record("reference-transaction", actor, contract, started);
+    rec.operation = operation;
+    Ok(Some(conclude(Some(&dirs), rec, &decision, true)))
+}
+
+/// A person's move of HEAD or of its branch in a worktree a live session
+/// holds (`reset`, `checkout`, `merge` ... by the real git): a warning, as
+/// SPEC section 11 gives people (an agent is refused, EN-GIT-D-007, by the
+/// shim and by pre-commit). A commit's was said by pre-commit already.
+/// Costs one failed `open` where no lease is.
+fn warn_leased(lines: &[Line]) {
+    if !lines
+        .iter()
+        .any(|l| l.refname == "HEAD" || l.refname.starts_with("refs/heads/"))
+    {
+        return;
+    }
+    let Some(dirs) = Dirs::find() else {
+        return;
+    };
+    let Some(lease) = crate::facts::lease::live(&dirs.git_dir) else {
+        return;
+    };
+    let branch = crate::facts::head_branch_file(&dirs.git_dir).map(|b| format!("refs/heads/{b}"));
+    if !lines
+        .iter()
+        .any(|l| l.refname == "HEAD" || Some(&l.refname) == branch.as_ref())
+    {
+        return;
+    }
+    let operation = super::parent_operation(&super::parent_argv());
+    let Ok(loaded) = Quick::load(&dirs) else {
+        return;
+    };
+    if operation == "git.commit" {
+        return;
+    }
+    let mut facts = crate::decide::Facts::agent_on("", None);
+    facts.actor = loaded.quick.actor();
+    facts.lease_here = Some(lease.held());
+    let command = operation.strip_prefix("git.").unwrap_or("update-ref");
+    let action = crate::action::Action::mutating(command);
+    let effect = crate::action::Effect::Mutating;
+    if let Some(w) = crate::decide::lanes::warning(&action, &facts, effect) {
+        crate::output::errln!("{w}");
+    }
 }
 
 /// For a branch named like a remote-tracking ref of a protected branch
@@ -418,15 +500,18 @@ fn capture(dirs: &Dirs, store: &mut RefStore, lines: &[Line], stdin: &[u8], acto
             .unwrap_or_else(|| zero_like(&l.new, &l.old));
         text.push_str(&format!("{}\t{}\n", l.refname, old));
     }
+    write_carry_over(&path, &text, "record the ref journal");
+}
+
+/// Writes a file `prepared` leaves for `committed`; a failure is a
+/// warning (`what` the file is for), never fatal.
+pub(super) fn write_carry_over(path: &std::path::Path, text: &str, what: &str) {
     let result = path
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, text));
+        .and_then(|()| std::fs::write(path, text));
     if let Err(e) = result {
-        crate::output::errln!(
-            "ward: warning: cannot record the ref journal in {}: {e}",
-            path.display()
-        );
+        crate::output::errln!("ward: warning: cannot {what} in {}: {e}", path.display());
     }
 }
 

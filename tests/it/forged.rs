@@ -6,6 +6,8 @@
 
 use std::os::unix::fs::PermissionsExt;
 
+pub use crate::ward_refs::AGENT;
+
 use crate::common::{sibling, TestRepo};
 use crate::mcp::Raw;
 use serde_json::json;
@@ -264,100 +266,6 @@ fn a_branch_an_agent_may_move_still_comes_back_from_the_record() {
     assert_eq!(repo.rev("refs/heads/feature"), Some(feature));
 }
 
-/// The id of a checkpoint a person pinned.
-fn pinned(repo: &TestRepo) -> String {
-    let (_, v) = repo.ward_json(["checkpoint", "-m", "keep", "--pin", "--json"], &[]);
-    v["checkpoint"]["id"].as_str().unwrap().to_string()
-}
-
-const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
-
-/// git failed, refused by the reference-transaction hook.
-#[track_caller]
-fn refused(run: crate::common::Run) {
-    assert_ne!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.stderr.contains("EN-GIT-D-001"), "{}", run.stderr);
-}
-
-#[test]
-fn an_agent_writes_no_ref_under_refs_ward_through_the_shim() {
-    let repo = TestRepo::new();
-    let id = pinned(&repo);
-    let name = format!("refs/ward/checkpoints/{id}");
-    let before = repo.rev(&name).unwrap();
-    for args in [
-        vec!["update-ref", "refs/ward/checkpoints/chk-local-9", "HEAD"],
-        vec!["update-ref", &name, "HEAD"],
-        vec!["update-ref", "-d", &name],
-    ] {
-        repo.shim(&args)
-            .code(1)
-            .stderr_has("EN-GIT-D-001")
-            .stderr_has("git-ward's own")
-            .stderr_has("git ward checkpoint");
-    }
-    assert_eq!(repo.rev(&name), Some(before));
-    assert_eq!(repo.rev("refs/ward/checkpoints/chk-local-9"), None);
-}
-
-#[test]
-fn an_agents_git_that_skips_the_shim_writes_no_ref_under_refs_ward() {
-    let repo = TestRepo::new();
-    repo.ward(["install"]).ok();
-    let id = pinned(&repo);
-    let name = format!("refs/ward/checkpoints/{id}");
-    let before = repo.rev(&name).unwrap();
-    let head = repo.rev("HEAD").unwrap();
-    // Neither the variable git-ward's own gits carry nor a pipe on it
-    // makes an agent's git git-ward's.
-    for env in [AGENT, &[("WARD_AGENT", "1"), ("WARD_OWN_FD", "0")]] {
-        refused(repo.git_env(["update-ref", "-d", &name], env));
-        refused(repo.git_env(["update-ref", &name, &head], env));
-        refused(repo.git_env(["update-ref", "refs/ward/kept/x/y", &head], env));
-        let fetch = ["fetch", "-q", ".", "HEAD:refs/ward/checkpoints/chk-local-7"];
-        refused(repo.git_env(fetch, env));
-    }
-    assert_eq!(repo.rev(&name), Some(before.clone()));
-    assert_eq!(repo.rev("refs/ward/kept/x/y"), None);
-    assert_eq!(repo.rev("refs/ward/checkpoints/chk-local-7"), None);
-    // git-ward's own writes pass, for an agent too: a checkpoint, and
-    // retention deleting one.
-    repo.local_policy("[checkpoint]\nkeep = 2\n");
-    for n in 0..6 {
-        repo.write("f.txt", &format!("{n}\n"));
-        repo.ward_env(["checkpoint", "-m", "flood"], AGENT).ok();
-    }
-    assert_eq!(
-        repo.rev(&name).as_deref(),
-        Some(before.as_str()),
-        "the pinned one"
-    );
-    assert!(repo.checkpoint_count() <= 4, "retention ran");
-    // A person's plain git is a person's.
-    repo.git(["update-ref", "-d", &name]).ok();
-}
-
-#[test]
-fn a_pinned_checkpoint_survives_a_rewrite_a_deletion_and_a_flood() {
-    let repo = TestRepo::new();
-    repo.ward(["install"]).ok();
-    repo.local_policy("[checkpoint]\nkeep = 3\n");
-    let id = pinned(&repo);
-    let name = format!("refs/ward/checkpoints/{id}");
-    let before = repo.rev(&name).unwrap();
-    let head = repo.rev("HEAD").unwrap();
-    repo.shim(["update-ref", &name, &head]).code(1);
-    refused(repo.git_env(["update-ref", "-d", &name], AGENT));
-    for n in 0..12 {
-        repo.write("f.txt", &format!("{n}\n"));
-        repo.shim(["checkout", "--", "."]).ok();
-        repo.ward(["checkpoint", "-m", "flood"]).ok();
-    }
-    assert_eq!(repo.rev(&name), Some(before));
-    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
-    assert!(v.to_string().contains(&id), "{v}");
-}
-
 /// A checkpoint whose ref was rewritten, or that git-ward has no record
 /// of making, is shown with the reason and restored only on a person's
 /// `--accept-changed`; never on an agent's.
@@ -416,7 +324,8 @@ fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
         .stdout
         .trim()
         .to_string();
-    forge(&repo, &id, "");
+    forge(&repo, &id, "Ward-Mode: 777 ..\n");
+    let above = mode_of(repo.tmp.path());
     repo.ward(["undo", "--yes"])
         .code(1)
         .stderr_has("EN-GIT-D-001")
@@ -424,4 +333,39 @@ fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
     assert_eq!(repo.read("a.txt").as_deref(), Some("v1\n"));
     repo.ward(["undo", "--yes", "--accept-changed"]).code(3);
     assert_eq!(repo.read("a.txt").as_deref(), Some("mine\n"));
+    nothing_escaped(&repo, above);
+}
+
+/// A checkpoint of a linked worktree an agent removed names where the
+/// worktree was (`Ward-Workdir`); rewritten to name a place outside, undo
+/// makes no worktree there, even on a person's `--accept-changed`.
+#[test]
+fn undo_makes_no_worktree_where_a_rewritten_checkpoint_says() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("a.txt", "a1\n").commit("a1");
+    repo.ward(["install"]).ok();
+    let wt = repo.path("wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1-side", path])
+        .ok();
+    std::fs::write(wt.join("a.txt"), "wip\n").unwrap();
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.shim_env(["worktree", "remove", "--force", "../wt"], c1)
+        .ok();
+    let elsewhere = crate::common::sibling(&repo, "elsewhere");
+    let workdir = format!("Ward-Workdir: {}", wt.display());
+    let forged = format!("Ward-Workdir: {}", elsewhere.display());
+    let name = "refs/ward/checkpoints/chk-c1-1";
+    let raw = repo.git(["cat-file", "commit", name]).ok().stdout;
+    assert!(raw.contains(&workdir), "{raw}");
+    let text = raw.replace(&workdir, &forged);
+    let args = ["hash-object", "-t", "commit", "-w", "--stdin"];
+    let commit = repo.git_stdin(args, &text).ok().stdout;
+    repo.git(["update-ref", name, commit.trim()]).ok();
+    repo.ward(["undo", "--yes", "--accept-changed"])
+        .code(2)
+        .stderr_has("a worktree is made again only from a checkpoint as git-ward made it");
+    assert!(!elsewhere.exists(), "a worktree was made outside");
+    assert!(!wt.exists());
 }

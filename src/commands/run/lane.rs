@@ -129,6 +129,11 @@ pub fn ensure(
                 "pass a branch or commit: `--from main`",
             )
         })?;
+    // git writes every file of the tree: as long as that takes (a day,
+    // in practice), never cut short halfway (a half-made worktree).
+    let adder = git
+        .clone()
+        .with_timeout(std::time::Duration::from_secs(24 * 3600));
     if exists {
         if from.is_some() {
             notes.push(format!("{branch} exists: --from is not used"));
@@ -139,9 +144,9 @@ pub fn ensure(
             .iter()
             .any(|w| branch_of(&w.git_dir).as_deref() == Some(branch) && !w.top.exists());
         let force = if missing { "-f" } else { "-q" };
-        git.run(["worktree", "add", "-q", force, &path, branch])?;
+        adder.run(["worktree", "add", "-q", force, &path, branch])?;
     } else {
-        git.run(["worktree", "add", "-q", "-b", branch, &path, &base])?;
+        adder.run(["worktree", "add", "-q", "-b", branch, &path, &base])?;
     }
     let made = Repo::at(&top)
         .ok_or_else(|| Error::internal(format!("cannot open the worktree made at {path}")))?;

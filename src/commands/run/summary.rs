@@ -9,7 +9,6 @@ use std::time::SystemTime;
 use serde::Serialize;
 
 use crate::git::Git;
-use crate::output::errln;
 
 /// The session's start, to count from.
 pub struct Before {
@@ -132,17 +131,14 @@ impl Summary {
         }
     }
 
-    /// Prints it on stderr: one line for people, one JSON object with `--json`.
-    pub fn print(&self, json: bool, code: i32, signal: Option<i32>) {
-        if json {
-            let mut value = serde_json::to_value(self).unwrap_or_default();
-            if let Some(map) = value.as_object_mut() {
-                map.insert("status".into(), "S".into());
-                map.insert("exit_code".into(), code.into());
-                map.insert("signal".into(), signal.into());
-            }
-            errln!("{value}");
-            return;
+    /// What `cli` prints on stderr: one line for people, one JSON object
+    /// for `--json`; and how the session's command ended.
+    pub fn ended(&self, code: i32, signal: Option<i32>) -> crate::commands::Ended {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            map.insert("status".into(), "S".into());
+            map.insert("exit_code".into(), code.into());
+            map.insert("signal".into(), signal.into());
         }
         let ended = match signal {
             Some(sig) => format!("killed by signal {sig}"),
@@ -150,7 +146,7 @@ impl Summary {
         };
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        errln!(
+        let text = format!(
             "ward: session {} ({}) ended, {ended}: branch {}, {}, {} uncommitted, {}, {}",
             self.session,
             self.contract,
@@ -160,5 +156,11 @@ impl Summary {
             plural(self.checkpoints, "checkpoint", "checkpoints"),
             plural(self.denials, "denial", "denials"),
         );
+        crate::commands::Ended {
+            value,
+            text,
+            code: code.clamp(0, 255) as u8,
+            signal,
+        }
     }
 }

@@ -1,0 +1,152 @@
+//! The record of the checkpoints git-ward made: `<git-common-dir>/ward/made/<id>`
+//! holds the commit git-ward wrote under `refs/ward/checkpoints/<id>`, and
+//! `pinned` on a second line when a person pinned it.
+//!
+//! A file, which no git command writes, so that a checkpoint ref written
+//! by anything else is known: rollback and undo compare ([`changed`]),
+//! retention spares a checkpoint pinned when it was made whatever its
+//! trailers say now ([`pinned`]), and the commit git-ward made stays
+//! reachable, as `refs/ward/kept/<id>/made`, once its ref is rewritten or
+//! deleted: by the reference-transaction hook when the write ran with the
+//! hooks on, by retention ([`keep_rewritten`]) when it did not.
+
+use std::path::{Path, PathBuf};
+
+use super::store::{short, Checkpoint, KEPT};
+use super::Ctx;
+use crate::error::{IoContext, Result};
+
+/// The leaf under `refs/ward/kept/<id>/` that keeps the commit git-ward
+/// made once its checkpoint ref was rewritten or deleted.
+pub const LEAF: &str = "made";
+
+/// What git-ward recorded when it made a checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Made {
+    pub commit: String,
+    pub pinned: bool,
+}
+
+fn path(common_dir: &Path, id: &str) -> PathBuf {
+    common_dir.join("ward").join("made").join(id)
+}
+
+/// The record of checkpoint `id` in the repository whose common git
+/// directory is `common_dir`, if git-ward made it.
+pub fn read(common_dir: &Path, id: &str) -> Option<Made> {
+    let text = crate::state_file::read_text(&path(common_dir, id)).ok()?;
+    let mut lines = text.lines();
+    let commit = lines.next()?.trim().to_string();
+    crate::git::is_object_id(&commit).then(|| Made {
+        commit,
+        pinned: lines.any(|l| l.trim() == "pinned"),
+    })
+}
+
+/// The ref that keeps checkpoint `id`'s commit once its ref was rewritten.
+pub fn kept_ref(id: &str) -> String {
+    format!("{KEPT}{id}/{LEAF}")
+}
+
+/// Records that git-ward made checkpoint `cp` with its commit.
+pub fn record_made(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
+    let path = path(&ctx.common_dir, &cp.id);
+    let pinned = if cp.pinned { "pinned\n" } else { "" };
+    crate::state_file::replace(&path, format!("{}\n{pinned}", cp.commit).as_bytes())
+        .at("write", &path)
+}
+
+/// Forgets checkpoint `id`, which retention deleted.
+pub fn forget(ctx: &Ctx, id: &str) {
+    let _ = std::fs::remove_file(path(&ctx.common_dir, id));
+}
+
+/// Was checkpoint `cp` pinned, by its trailer or by git-ward's record of
+/// making it (a rewrite that drops the trailer does not unpin it)?
+pub fn pinned(ctx: &Ctx, cp: &Checkpoint) -> bool {
+    cp.pinned || read(&ctx.common_dir, &cp.id).is_some_and(|m| m.pinned)
+}
+
+/// Why `cp` is not the checkpoint git-ward made under its id, if it is
+/// not: its commit changed since, or git-ward has no record of making it.
+pub fn changed(ctx: &Ctx, cp: &Checkpoint) -> Option<String> {
+    match read(&ctx.common_dir, &cp.id) {
+        Some(made) if made.commit == cp.commit => None,
+        Some(made) => {
+            let name = kept_ref(&cp.id);
+            let kept = ctx
+                .git
+                .output(["rev-parse", "-q", "--verify", &name])
+                .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == made.commit);
+            Some(format!(
+                "checkpoint {} is commit {}, and git-ward made it as {}{}: its ref was rewritten since",
+                cp.id,
+                short(&cp.commit),
+                short(&made.commit),
+                if kept { format!(" (kept as {name})") } else { String::new() }
+            ))
+        }
+        None => Some(format!(
+            "git-ward has no record of making checkpoint {} (commit {}): it was written by something else, or by a git-ward that kept no record",
+            cp.id,
+            cp.commit.get(..12).unwrap_or(&cp.commit)
+        )),
+    }
+}
+
+/// For retention: each of `checkpoints` whose ref no longer holds the
+/// commit git-ward made (rewritten with the hooks off, so that no hook
+/// kept it) gets that commit kept as `refs/ward/kept/<id>/made`, while
+/// the object is still there.
+pub fn keep_rewritten<'a>(ctx: &Ctx, checkpoints: impl IntoIterator<Item = &'a Checkpoint>) {
+    let mut stdin = String::new();
+    for cp in checkpoints {
+        let Some(made) = read(&ctx.common_dir, &cp.id) else {
+            continue;
+        };
+        let name = kept_ref(&cp.id);
+        let kept = || ctx.git.run(["rev-parse", "-q", "--verify", &name]).is_ok();
+        if made.commit == cp.commit || kept() {
+            continue;
+        }
+        let exists = ctx
+            .git
+            .run(["cat-file", "-e", &format!("{}^{{commit}}", made.commit)])
+            .is_ok();
+        if exists {
+            stdin.push_str(&format!("update {name} {}\n", made.commit));
+        }
+    }
+    if !stdin.is_empty() {
+        let _ = ctx
+            .git
+            .run_with(["update-ref", "--stdin"], &[], Some(stdin.as_bytes()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_read_with_their_pin_and_older_ones_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ward/made");
+        std::fs::create_dir_all(&dir).unwrap();
+        let id = "a".repeat(40);
+        std::fs::write(dir.join("old"), format!("{id}\n")).unwrap();
+        std::fs::write(dir.join("pin"), format!("{id}\npinned\n")).unwrap();
+        std::fs::write(dir.join("odd"), "not a commit\npinned\n").unwrap();
+        let read = |n| read(tmp.path(), n);
+        assert_eq!(
+            read("old"),
+            Some(Made {
+                commit: id.clone(),
+                pinned: false
+            })
+        );
+        assert_eq!(read("pin").map(|m| m.pinned), Some(true));
+        assert_eq!(read("odd"), None);
+        assert_eq!(read("none"), None);
+    }
+}
