@@ -268,3 +268,38 @@ fn a_pinned_checkpoint_outlives_a_flood_of_mcp_checkpoints() {
     assert_eq!(repo.rev(&name), Some(forged));
     assert_eq!(repo.rev(&format!("refs/ward/kept/{id}/made")), Some(before));
 }
+
+/// Deleted with the hooks off (no hook sees it), a pinned and a recent
+/// checkpoint leave git-ward's record of them: the next retention keeps
+/// both commits, and nothing of the checkpoints it prunes itself.
+#[test]
+fn a_checkpoint_deleted_with_the_hooks_off_is_kept_by_retention() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.local_policy("[checkpoint]\nkeep = 3\n");
+    let pin = pinned(&repo);
+    repo.write("a.txt", "recent\n");
+    let recent = repo.checkpoint("recent");
+    let mut made = Vec::new();
+    for id in [&pin, &recent] {
+        let name = format!("refs/ward/checkpoints/{id}");
+        made.push(repo.rev(&name).unwrap());
+        let off = ["-c", "core.hooksPath=/dev/null", "update-ref", "-d", &name];
+        repo.git_env(off, AGENT).ok();
+        assert_eq!(repo.rev(&name), None);
+    }
+    flood(&repo, 8);
+    let kept = repo
+        .git([
+            "for-each-ref",
+            "--format=%(refname) %(objectname)",
+            "refs/ward/kept/",
+        ])
+        .ok()
+        .stdout;
+    let expected = format!(
+        "refs/ward/kept/{pin}/made {}\nrefs/ward/kept/{recent}/made {}\n",
+        made[0], made[1]
+    );
+    assert_eq!(kept, expected);
+}
