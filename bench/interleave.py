@@ -15,7 +15,9 @@ Each command is compared with the one named BASE (default: the first).
 `--prepare 'NAME=command line'` runs that command, untimed, before each
 timed run of NAME; `--stdin 'NAME=FILE'` gives NAME that file as its input
 (else /dev/null).
-Commands are split on blanks (no shell). stdout and stderr go to /dev/null.
+Commands are split on blanks (no shell). stdout and stderr go to /dev/null;
+with BENCH_CHECK=1 in the environment, a command (or a --prepare) that
+exits non-zero stops the run with its stderr.
 """
 import argparse
 import os
@@ -30,12 +32,15 @@ import time
 def run_once(argv, cwd, stdin=None):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, input=stdin,
-                   stdin=None if stdin is not None else subprocess.DEVNULL,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = subprocess.run(argv, cwd=cwd, input=stdin,
+                          stdin=None if stdin is not None else subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0 and os.environ.get("BENCH_CHECK"):
+        raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n"
+                         + done.stderr.decode(errors="replace"))
     return wall, cpu
 
 

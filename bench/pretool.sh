@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One `git ward pretool claude` call against one `git-ward explain` process,
 # on a small repository (10 files), interleaved.
-#   bench/pretool.sh [BINARY]
+#   bench/pretool.sh [BINARY]     ROUNDS=20
 set -euo pipefail
 bin=${1:-$(dirname "$0")/../target/release/git-ward}
 bin=$(realpath "$bin")
@@ -22,7 +22,7 @@ input() {
 input "git status" > "$tmp/status.json"
 input "git push --force origin main" > "$tmp/push.json"
 input "cd . && git status && git log -1" > "$tmp/two.json"
-python3 "$here/interleave.py" --rounds 20 --per-round 3 --cwd "$tmp/repo" \
+python3 "$here/interleave.py" --rounds "${ROUNDS:-20}" --per-round 3 --cwd "$tmp/repo" \
   --stdin "pretool-status=$tmp/status.json" \
   --stdin "pretool-push=$tmp/push.json" \
   --stdin "pretool-two=$tmp/two.json" \

@@ -265,6 +265,23 @@ impl Action {
                 ))
     }
 
+    /// The commit a checkout moves to, as git resolves it from the command
+    /// line; `None` when it is not known before the command runs.
+    pub fn incoming(&self) -> Option<String> {
+        Some(match self.checkout.as_ref()? {
+            CheckoutTarget::Local(name) => format!("refs/heads/{name}"),
+            CheckoutTarget::Special(name) if name == "-" => "@{-1}".into(),
+            CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) => name.clone(),
+            CheckoutTarget::Detach(rev) => rev.clone(),
+            // A new branch starts where its ref write says, else at HEAD.
+            CheckoutTarget::New(_) => self
+                .refs
+                .iter()
+                .find_map(|w| w.start.clone())
+                .unwrap_or_else(|| "HEAD".into()),
+        })
+    }
+
     /// 0 for read-only, 1 for state-changing.
     pub fn tier(&self) -> u8 {
         match self.effect {

@@ -117,13 +117,18 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 facts.remotes = remotes.clone();
                 // Asked only where it matters: a command that changes something.
                 let changes = decide::effective_effect(policy, &action) != Effect::Read;
-                if facts.env_hooks_off.is_none() && changes {
-                    facts.env_hooks_off = repo.as_ref().and_then(facts::made_git_dir_hooks_off);
+                if changes {
+                    let global_args = &args[..args.len() - git.rest.len()];
+                    let agent = facts.actor == Actor::Agent;
+                    let context =
+                        facts::context::resolve(repo.as_ref(), &git.globals, global_args, agent);
+                    facts.env_hooks_off = context.hooks_off;
+                    facts.pointers = context.pointers;
                 }
-                if facts.env_hooks_off.is_none() && changes && facts.actor == Actor::Agent {
-                    facts.env_hooks_off = repo
-                        .as_ref()
-                        .and_then(|repo| context_hooks_off(args, &git, repo));
+                if let Some(repo) = repo.as_ref() {
+                    if changes && facts.actor == Actor::Agent && action.may_drop_ignored() {
+                        facts.ignored_in_the_way = facts::ignored::overwritten(repo, &action);
+                    }
                 }
                 if let Some(repo) = repo.as_ref().filter(|_| changes) {
                     facts.gates_replaced = facts::gates::replaced(repo);
@@ -185,11 +190,4 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         facts,
         decision,
     }
-}
-
-/// Hooks the command's context switches off ([`facts::context::hooks_off`]),
-fn context_hooks_off(args: &[OsString], git: &classify::GitArgs, repo: &Repo) -> Option<String> {
-    let real = crate::git::Git::locate().ok()?;
-    let global_args = &args[..args.len() - git.rest.len()];
-    facts::context::hooks_off(&real, &git.globals, global_args, repo.common_dir())
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::action::{Action, CheckoutTarget, Effect, RefOp, RefTarget};
 use crate::error::{Code, Error};
 use crate::policy::{short_name, Actors, CapabilityFor, Policy, UnknownAs};
+pub use pointers::Pointers;
 
 /// Who runs the command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -62,8 +63,18 @@ pub struct Facts {
     pub contract_from_env: bool,
     /// `None` outside a repository.
     pub head: Option<Head>,
-    /// The environment switches hooks off (`GIT_CONFIG_*` carrying `core.hooksPath`).
+    /// The command's context switches hooks off (`GIT_CONFIG_*` carrying
+    /// `core.hooksPath`, a config file or repository pointer the
+    /// environment names: [`crate::facts::context::resolve`]).
     pub env_hooks_off: Option<String>,
+    /// Ignored files an agent's checkout would overwrite, from the top
+    /// ([`crate::facts::ignored`]): checkpointed first.
+    #[serde(skip)]
+    pub ignored_in_the_way: Vec<Vec<u8>>,
+    /// Repository pointers of the environment that lead away from the
+    /// repository's own object store or index (read for an agent's
+    /// command that changes something).
+    pub pointers: Pointers,
     /// A gate hook git-ward installed is no longer the one git runs (nor
     /// run by it): how, as a clause ([`crate::facts::gates::replaced`]).
     pub gates_replaced: Option<String>,
@@ -141,6 +152,8 @@ impl Facts {
             contract_from_env: false,
             head: Some(Head::Branch(branch.to_string())),
             env_hooks_off: None,
+            pointers: Pointers::default(),
+            ignored_in_the_way: Vec::new(),
             gates_replaced: None,
             drift: Vec::new(),
             writes_guarded: None,
@@ -582,6 +595,11 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         }
     }
 
+    let changes = effective_effect(policy, action) != Effect::Read;
+    if let Some(d) = pointers::deny(action, &facts.pointers, facts.actor, changes) {
+        return d;
+    }
+
     // Another hook manager replaced a gate: the hooks check nothing.
     if let Some(how) = facts.gates_replaced.as_ref().filter(|_| agent) {
         if effective_effect(policy, action) != Effect::Read {
@@ -715,6 +733,9 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         };
         if full.starts_with("refs/ward/") && agent {
             return refs::deny_ward_ref(&action.operation(), &full);
+        }
+        if refs::in_git_dir_root(&full) && agent {
+            return refs::deny_git_dir_ref(&action.operation(), &full);
         }
         if full.starts_with("refs/replace/")
             && write.op != RefOp::Delete
@@ -904,6 +925,17 @@ pub fn decide(policy: &Policy, action: &Action, facts: &Facts) -> Decision {
         d.checkpoint = true;
         d.rule = then(&d, "may overwrite or delete ignored files that checkpoint.include_ignored keeps: checkpoint them if one is in the way, then run");
         d.key = d.key.or(Some("checkpoint.include_ignored"));
+    } else if settings.checkpoint.before_destructive
+        && !facts.ignored_in_the_way.is_empty()
+        && action.may_drop_ignored()
+    {
+        // git replaces an ignored file in a checkout's way without a word.
+        d.checkpoint = true;
+        d.rule = then(
+            &d,
+            "overwrites ignored files in its way: checkpoint them, then run",
+        );
+        d.key = d.key.or(Some("checkpoint.before_destructive"));
     }
     d
 }
@@ -1103,6 +1135,11 @@ fn decide_push(
         Some((push_ref(dst, &d.src), d.force || push.force))
     });
     for (full, force) in dests {
+        if agent && full.starts_with("refs/ward/") {
+            // Into this repository (`push .`) or another with git-ward:
+            // checkpoints there are git-ward's alone.
+            return Some(refs::deny_ward_ref(word, &full));
+        }
         if force && agent && !policy.force_allowed(&full) {
             return Some(Decision::deny(
                 Code::D005,
@@ -1142,6 +1179,7 @@ mod tests;
 
 pub mod attribution;
 pub mod lanes;
+pub mod pointers;
 pub mod reach;
 pub mod refs;
 pub mod unheld;

@@ -18,8 +18,10 @@ mod dirs;
 pub mod discover;
 pub mod drift;
 pub mod gates;
+pub mod ignored;
 pub mod install_record;
 pub mod lease;
+pub mod pointers;
 mod reach;
 pub mod refstore;
 mod repo;
@@ -233,6 +235,24 @@ fn hooks_path_in(path: &Path, depth: usize, found: &mut Option<(String, PathBuf)
             }
         }
     }
+}
+
+/// `core.hooksPath` that config from the environment sets for this
+/// command: its pairs ([`env_config`]), or the files it names
+/// ([`env_file_hooks_path`]); as a clause.
+pub fn env_hooks_off() -> Option<String> {
+    env_config()
+        .into_iter()
+        .find(|(k, _)| k == "core.hookspath")
+        .map(|(_, v)| format!("core.hooksPath={v} from the environment"))
+        .or_else(|| {
+            env_file_hooks_path().map(|(v, file)| {
+                format!(
+                    "core.hooksPath={v} from {}, a config file the environment names",
+                    file.display()
+                )
+            })
+        })
 }
 
 /// Hooks switched off by a git directory made by hand: one that names the
@@ -478,6 +498,7 @@ pub fn writes_into_guarded(
         .writes_files
         .iter()
         .map(|file| (resolve(&cwd, Path::new(file)), WRITES))
+        .chain(trace_files().into_iter().map(|file| (file, TRACES)))
         .chain(
             trees
                 .iter()
@@ -522,7 +543,8 @@ pub fn writes_into_guarded(
     }
     targets.iter().find_map(|(target, how)| {
         let holds_policy = *how == NEW_TREE && policy_files.iter().any(|f| f.starts_with(target));
-        if (*how == WRITES && policy_files.contains(target)) || holds_policy {
+        let writes = *how == WRITES || *how == TRACES;
+        if (writes && policy_files.contains(target)) || holds_policy {
             return Some(format!(
                 "writes into git-ward's policy file ({})",
                 target.display()
@@ -532,6 +554,23 @@ pub fn writes_into_guarded(
         (in_git_dir(target) && !in_bare_unread)
             .then(|| format!("{how} the git directory ({})", target.display()))
     })
+}
+
+/// How [`writes_into_guarded`] names a trace file the environment sends
+/// git's tracing to.
+const TRACES: &str = "writes its trace (GIT_TRACE...) into";
+
+/// The files (or, for `GIT_TRACE2*`, directories) the environment sends
+/// git's tracing to: each `GIT_TRACE*` variable holding an absolute path,
+/// which git appends to whatever the command, a read-only one too.
+pub fn trace_files() -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    std::env::vars_os()
+        .filter(|(k, v)| {
+            k.as_bytes().starts_with(b"GIT_TRACE") && v.as_bytes().first() == Some(&b'/')
+        })
+        .map(|(_, v)| PathBuf::from(v))
+        .collect()
 }
 
 /// Where the template files `init` copies come from, when not git's own:
@@ -712,24 +751,14 @@ pub fn gather_at(
     let contract = contract(repo)?;
     let contract_from_env = matches!(contract, Some((_, ContractSource::Env)));
     let contract = contract.map(|(id, _)| id);
-    let env_hooks_off = env_config()
-        .into_iter()
-        .find(|(k, _)| k == "core.hookspath")
-        .map(|(_, v)| format!("core.hooksPath={v} from the environment"))
-        .or_else(|| {
-            env_file_hooks_path().map(|(v, file)| {
-                format!(
-                    "core.hooksPath={v} from {}, a config file the environment names",
-                    file.display()
-                )
-            })
-        });
     Ok(Facts {
         actor: actor(policy, via_shim),
         contract,
         contract_from_env,
         head,
-        env_hooks_off,
+        env_hooks_off: None,
+        pointers: crate::decide::Pointers::default(),
+        ignored_in_the_way: Vec::new(),
         gates_replaced: None,
         drift: Vec::new(),
         writes_guarded: None,

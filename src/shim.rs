@@ -144,6 +144,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
                 action: &a.action,
                 cwd: &facts::effective_cwd(&pre.globals),
                 paths: pathspecs_as_written(&pre.globals, &a.action),
+                keep_ignored: a.facts.as_ref().map_or(&[], |f| &f.ignored_in_the_way),
             },
             contract.as_deref(),
             &trace_id,
@@ -390,6 +391,7 @@ fn fast_read(real: &Git, args: &[OsString], pre: &GitArgs, started: SystemTime) 
         || crate::classify::may_write_file(command, &pre.rest[1..])
         || !facts::env_config().is_empty()
         || std::env::var_os("GIT_INDEX_FILE").is_some()
+        || !facts::trace_files().is_empty()
     {
         return None;
     }

@@ -1,5 +1,9 @@
 //! Tables for people: each column as wide as its widest cell, two spaces
-//! between columns, the last one unpadded. Pure: text in, text out.
+//! between columns, the last one unpadded. Widths are what a terminal
+//! shows (unicode-width: a CJK character takes two columns, a combining
+//! mark none), not bytes or chars. Pure: text in, text out.
+
+use unicode_width::UnicodeWidthStr;
 
 /// Rows of cells under a header.
 pub struct Table {
@@ -39,7 +43,7 @@ impl Table {
             self.rows
                 .iter()
                 .filter_map(|r| r.get(col))
-                .map(|c| c.chars().count())
+                .map(|c| c.width())
                 .max()
                 .unwrap_or(0)
         };
@@ -51,7 +55,7 @@ impl Table {
                 if col > 0 {
                     line.push_str("  ");
                 }
-                let pad = widths[col] - cell.chars().count();
+                let pad = widths[col] - cell.width();
                 let last = col + 1 == row.len();
                 if self.right.contains(&col) {
                     line.push_str(&" ".repeat(pad));
@@ -96,5 +100,19 @@ mod tests {
              chk-10  b                           120  y z\n"
         );
         assert_eq!(Table::new(&[]).render(), "");
+    }
+
+    #[test]
+    fn wide_characters_take_the_columns_a_terminal_gives_them() {
+        let mut t = Table::new(&["BRANCH", "FILES"]).right(1);
+        t.row(vec!["agent/修正".into(), "3".into()]);
+        t.row(vec!["agent/fix-a".into(), "12".into()]);
+        // `修正` is four columns wide: both rows end at the same column.
+        assert_eq!(
+            t.render(),
+            "BRANCH       FILES\n\
+             agent/修正       3\n\
+             agent/fix-a     12\n"
+        );
     }
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use super::clean::{Scope, Verdict};
 use super::snapshot::head_tree;
 use super::{lost, plan, snapshot, store, unheld, Ctx, Kind};
-use crate::action::{Action, CheckoutTarget, RefTarget};
+use crate::action::{Action, RefTarget};
 use crate::error::Result;
 use crate::facts::Repo;
 use crate::git::Git;
@@ -19,6 +19,9 @@ use crate::policy::Settings;
 /// A command an agent is about to run (through the shim, or the MCP server).
 pub struct Pending<'a> {
     pub action: &'a Action,
+    /// Ignored files the command would overwrite, which its checkpoint
+    /// holds too ([`crate::decide::Facts::ignored_in_the_way`]).
+    pub keep_ignored: &'a [Vec<u8>],
     /// The directory git will run it in.
     pub cwd: &'a std::path::Path,
     /// The pathspecs it is limited to ([`Action::paths`]), when git reads
@@ -40,7 +43,12 @@ pub fn before_destructive(
     contract: Option<&str>,
     trace_id: &str,
 ) -> Result<Option<String>> {
-    let Pending { action, cwd, paths } = *command;
+    let Pending {
+        action,
+        cwd,
+        paths,
+        keep_ignored,
+    } = *command;
     if repo.workdir().is_none() {
         return Ok(None);
     }
@@ -62,12 +70,13 @@ pub fn before_destructive(
         return take(ctx, action).map(Some);
     }
     if action.destructive.is_none() {
-        // Checkpointed for the ignored files the policy keeps (decide):
-        // git overwrites (or, removing a worktree, deletes) nothing else here.
-        if !ignored_in_the_way(ctx, action)? {
+        // Checkpointed for the ignored files in the way (decide): those the
+        // policy keeps, and those a checkout would overwrite; git
+        // overwrites (or, removing a worktree, deletes) nothing else here.
+        if keep_ignored.is_empty() && !ignored_in_the_way(ctx, action)? {
             return Ok(None);
         }
-        return take(ctx, action).map(Some);
+        return take(&keeping(ctx, keep_ignored), action).map(Some);
     }
     if let Some(ignored_too) = action.removes_repositories {
         unheld::refuse_nested_repositories(ctx, ignored_too)?;
@@ -174,7 +183,7 @@ pub fn before_destructive(
         return Ok(None);
     }
     // The commit whose files a checkout or a reset writes.
-    let written = incoming(action).or_else(|| match action.command.as_str() {
+    let written = action.incoming().or_else(|| match action.command.as_str() {
         "reset" => action.refs.iter().find_map(|w| w.start.clone()),
         _ => None,
     });
@@ -256,6 +265,39 @@ fn ctx_for<'r>(
     )
 }
 
+/// `ctx`, its checkpoints holding the ignored files `files` too (as
+/// `checkpoint.include_ignored` patterns naming each, from the top).
+fn keeping<'r>(ctx: &Ctx<'r>, files: &[Vec<u8>]) -> Ctx<'r> {
+    let mut settings = ctx.settings.clone();
+    let literal = |path: &str| {
+        let mut pattern = String::from("/");
+        for c in path.chars() {
+            if matches!(c, '*' | '?' | '[' | '\\') {
+                pattern.push('\\');
+            }
+            pattern.push(c);
+        }
+        pattern
+    };
+    settings.checkpoint.include_ignored.extend(
+        files
+            .iter()
+            .filter_map(|f| std::str::from_utf8(f).ok())
+            .map(literal),
+    );
+    Ctx {
+        git: ctx.git.clone(),
+        repo: ctx.repo,
+        workdir: ctx.workdir.clone(),
+        git_dir: ctx.git_dir.clone(),
+        common_dir: ctx.common_dir.clone(),
+        settings,
+        contract: ctx.contract.clone(),
+        trace_id: ctx.trace_id.clone(),
+        actor: ctx.actor,
+    }
+}
+
 /// Takes the pre-destructive checkpoint; returns its id.
 fn take(ctx: &Ctx, action: &Action) -> Result<String> {
     take_as(ctx, action, command_line(action))
@@ -299,7 +341,7 @@ fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
     }
     // A stash's files come in too (`stash branch` checks out its base,
     // then applies it): not one tree to look in.
-    let Some(tree) = incoming(action).filter(|_| action.command != "stash") else {
+    let Some(tree) = action.incoming().filter(|_| action.command != "stash") else {
         return Ok(true);
     };
     let mut args: Vec<&OsStr> = ["ls-tree", "-r", "--name-only", "-z", &tree, "--"]
@@ -309,23 +351,6 @@ fn ignored_in_the_way(ctx: &Ctx, action: &Action) -> Result<bool> {
     args.extend(kept.iter().map(|p| OsStr::from_bytes(p)));
     let out = ctx.git.output(args)?;
     Ok(!out.status.success() || !out.stdout.is_empty())
-}
-
-/// The commit a checkout moves to, as git resolves it from the command
-/// line; `None` when it is not known before the command runs.
-fn incoming(action: &Action) -> Option<String> {
-    Some(match action.checkout.as_ref()? {
-        CheckoutTarget::Local(name) => format!("refs/heads/{name}"),
-        CheckoutTarget::Special(name) if name == "-" => "@{-1}".into(),
-        CheckoutTarget::Remote(name) | CheckoutTarget::Special(name) => name.clone(),
-        CheckoutTarget::Detach(rev) => rev.clone(),
-        // A new branch starts where its ref write says, else at HEAD.
-        CheckoutTarget::New(_) => action
-            .refs
-            .iter()
-            .find_map(|w| w.start.clone())
-            .unwrap_or_else(|| "HEAD".into()),
-    })
 }
 
 /// Can the command move or delete a ref (so it needs a record even on a
@@ -568,7 +593,7 @@ fn whole_tree(ctx: &Ctx, limit: Option<(&Path, &[String])>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::action::{RefOp, RefWrite};
+    use crate::action::{CheckoutTarget, RefOp, RefWrite};
 
     #[test]
     fn staged_versions_the_working_tree_no_longer_holds() {
@@ -647,7 +672,7 @@ mod tests {
             (Action::mutating("merge"), None),
         ];
         for (action, want) in rows {
-            assert_eq!(incoming(&action).as_deref(), want, "{action:?}");
+            assert_eq!(action.incoming().as_deref(), want, "{action:?}");
         }
     }
 }

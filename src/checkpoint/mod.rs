@@ -33,6 +33,7 @@
 
 mod before;
 pub(crate) mod busy;
+mod bytes;
 pub mod clean;
 pub mod cquote;
 pub mod direct;

@@ -59,6 +59,10 @@ pub struct Entry {
     /// them (a file others could not read: [`Plan::keep_modes`]).
     #[serde(skip)]
     pub private: Option<u32>,
+    /// `blob` holds the bytes that were on disk, written as they are, not
+    /// as a checkout would ([`Plan::keep_bytes`]).
+    #[serde(skip)]
+    pub as_on_disk: bool,
 }
 
 /// Every path that differs, and how many do not.
@@ -381,6 +385,7 @@ pub fn compute(
             mode: m2.to_string(),
             blob: s2.to_string(),
             private: None,
+            as_on_disk: false,
         });
     }
     leave_ignored_there(ctx, &mut plan, target, !paths.is_empty())?;
@@ -428,6 +433,18 @@ impl Plan {
     /// Takes the permission bits a checkpoint recorded ([`Checkpoint::modes`]):
     /// its files are written with them, its directories set to them.
     /// A `Ward-Mode` path git would not take is refused, never set.
+    /// Writes the files whose bytes on disk the checkpoint kept besides
+    /// its tree ([`super::bytes`]) as those bytes.
+    pub fn keep_bytes(&mut self, kept: &std::collections::HashMap<Vec<u8>, String>) {
+        for e in &mut self.entries {
+            let writes = matches!(e.status, Status::Restore | Status::Missing);
+            if let Some(blob) = kept.get(&e.raw).filter(|_| writes) {
+                e.blob = blob.clone();
+                e.as_on_disk = true;
+            }
+        }
+    }
+
     pub fn keep_modes(&mut self, modes: &[(u32, Vec<u8>)]) {
         let (modes, bad): (Vec<_>, Vec<_>) = modes
             .iter()
@@ -509,15 +526,16 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry], plan: &Plan) -> Result<Vec<Failure>>
         return Ok(failures);
     }
     // Files come back as git would check them out (smudge filters and
-    // end-of-line conversion by path); a symlink's blob is its target.
+    // end-of-line conversion by path), but for the bytes on disk a
+    // checkpoint kept besides; a symlink's blob is its target.
     let files: Vec<&Entry> = writes
         .iter()
-        .filter(|e| e.mode != "160000" && e.mode != "120000")
+        .filter(|e| e.mode != "160000" && e.mode != "120000" && !e.as_on_disk)
         .map(|e| **e)
         .collect();
-    let links: Vec<&Entry> = writes
+    let as_stored: Vec<&Entry> = writes
         .iter()
-        .filter(|e| e.mode == "120000")
+        .filter(|e| e.mode == "120000" || e.as_on_disk)
         .map(|e| **e)
         .collect();
     let mut contents: std::collections::HashMap<&str, Option<Vec<u8>>> =
@@ -525,7 +543,7 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry], plan: &Plan) -> Result<Vec<Failure>>
     for (e, content) in files.iter().zip(checked_out(ctx, &tmp_dir, &files)?) {
         contents.insert(e.path.as_str(), content);
     }
-    for (e, content) in links.iter().zip(read_blobs(ctx, &links)?) {
+    for (e, content) in as_stored.iter().zip(read_blobs(ctx, &as_stored)?) {
         contents.insert(e.path.as_str(), content);
     }
     for (n, e) in writes.iter().enumerate() {
@@ -967,6 +985,7 @@ mod screen {
             mode: String::new(),
             blob: String::new(),
             private: None,
+            as_on_disk: false,
         };
         let mut plan = Plan {
             entries: (0..SCREEN + 5).map(|i| entry(i, Status::Restore)).collect(),

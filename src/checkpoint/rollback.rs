@@ -47,6 +47,7 @@ pub fn prepare(ctx: &Ctx, cp: &Checkpoint, paths: &[PathBuf], verbose: bool) -> 
     )?;
     plan.left_out = plan::left_out(&ctx.workdir, &cp.skipped, paths);
     plan.keep_modes(&cp.modes);
+    plan.keep_bytes(&super::bytes::kept(ctx, &cp.id));
     Ok(Prepared { present, plan })
 }
 
@@ -80,7 +81,9 @@ pub fn take_safety(
     opts.description = description.to_string();
     opts.keep_stashes = true;
     opts.spare = from.map(str::to_string);
-    Ok(snapshot::store(ctx, present, opts)?.id)
+    let cp = snapshot::store(ctx, present, opts)?;
+    super::bytes::record(ctx, &cp)?;
+    Ok(cp.id)
 }
 
 /// The line naming the safety checkpoint.

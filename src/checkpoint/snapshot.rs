@@ -601,11 +601,12 @@ pub(super) fn commit_tree(
 
 /// Snapshots and stores a checkpoint. Returns it, as stored.
 pub fn checkpoint(ctx: &Ctx, opts: Options) -> Result<Checkpoint> {
-    if let Some(cp) = super::direct::checkpoint(ctx, &opts)? {
-        return Ok(cp);
-    }
-    let trees = trees(ctx)?;
-    store(ctx, &trees, opts)
+    let cp = match super::direct::checkpoint(ctx, &opts)? {
+        Some(cp) => cp,
+        None => store(ctx, &trees(ctx)?, opts)?,
+    };
+    super::bytes::record(ctx, &cp)?;
+    Ok(cp)
 }
 
 /// Stores snapshot trees as a checkpoint under a new id.

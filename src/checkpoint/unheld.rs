@@ -6,7 +6,6 @@
 //! destroy more, it does not run.
 
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::before::read_within;
@@ -84,18 +83,7 @@ pub(super) fn refuse_ignored_in_place(ctx: &Ctx, paths: &[Vec<u8>]) -> Result<()
             end = slash;
         }
     }
-    let mut args: Vec<&OsStr> = [
-        "--literal-pathspecs",
-        "ls-files",
-        "-z",
-        "-o",
-        "-i",
-        "--exclude-standard",
-        "--",
-    ]
-    .map(OsStr::new)
-    .to_vec();
-    args.extend(places.iter().map(|p| OsStr::from_bytes(p)));
+    let args = crate::facts::ignored::list_ignored(&places);
     let out = ctx.git.output_with(args, &[], None)?;
     if !out.status.success() {
         return Err(crate::error::Error::internal(format!(

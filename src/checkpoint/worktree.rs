@@ -131,6 +131,7 @@ impl Gone {
         let mut plan = super::plan::compute(ctx, &start, &cp.tree, &[], &[], files, false)?;
         plan.left_out = super::plan::left_out(&self.path, &cp.skipped, &[]);
         plan.keep_modes(&cp.modes);
+        plan.keep_bytes(&super::bytes::kept(ctx, &cp.id));
         let present = super::snapshot::trees(ctx)?;
         Ok(Prepared { present, plan })
     }
@@ -156,6 +157,17 @@ pub fn gone(ctx: &Ctx, cp: &Checkpoint) -> Result<Option<Gone>> {
     let Some(path) = elsewhere(ctx, cp).filter(|dir| open(ctx, dir).is_none()) else {
         return Ok(None);
     };
+    if let Some(why) = super::made::changed(ctx, cp) {
+        // Its `Ward-Workdir` names the place: only as git-ward wrote it.
+        return Err(Error::invalid(
+            format!(
+                "checkpoint {} would bring back a worktree at {}, and {why}: a worktree is made again only from a checkpoint as git-ward made it",
+                cp.id,
+                path.display()
+            ),
+            "make a worktree there yourself if it should be, then restore into it from inside: `git -C <it> ward rollback <id> --accept-changed`",
+        ));
+    }
     let empty = |d: &Path| std::fs::read_dir(d).is_ok_and(|mut d| d.next().is_none());
     if path.is_dir() && !empty(&path) && !path.join(".git").exists() {
         // No worktree of any repository: a directory given as the working

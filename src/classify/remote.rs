@@ -105,6 +105,15 @@ fn refspec(spec: &str, ctx: &Context, push: &mut Push) {
         _ => (src_of(body), same_name(src_of(body), ctx)),
     };
     if dst.contains('*') {
+        if dst.starts_with("refs/ward/") {
+            // git-ward's own namespace: named, so that `decide` sees it.
+            push.dests.push(PushDest {
+                dst: Some(dst.clone()),
+                src: src.to_string(),
+                force,
+                delete: false,
+            });
+        }
         if dst.starts_with("refs/tags/") {
             push.tags = true;
         } else {
@@ -368,6 +377,16 @@ pub(super) fn fetch(args: &[String], ctx: &Context, a: &mut Action) {
         } else {
             format!("refs/heads/{dst}")
         };
+        if full.starts_with("refs/ward/") {
+            // git-ward's own namespace (checkpoints): `decide` refuses an
+            // agent's write there, a pattern's too.
+            a.refs.push(RefWrite {
+                target: RefTarget::Named(full),
+                op: RefOp::Update,
+                start: None,
+            });
+            continue;
+        }
         let local = full.starts_with("refs/heads/") || full.starts_with("refs/tags/");
         if !local {
             continue;

@@ -64,11 +64,23 @@ pub struct HarnessArgs {
 pub fn run_install(args: InstallArgs) -> Outcome {
     if let Some(harness) = args.harness.harness {
         let user = args.harness.user;
-        // The shim the harness's hooks put first on PATH, or rewrite commands through.
-        let result = install_shim(None, false).and_then(|(shim, _)| {
-            let (mut value, text) = crate::harness::install(harness, user)?;
-            value["shim_dir"] = shim["shim_dir"].clone();
-            Ok((value, text))
+        // The shim the harness's hooks put first on PATH, or rewrite
+        // commands through; the harness is set up without it too.
+        let shim = install_shim(None, false);
+        let result = crate::harness::install(harness, user).map(|(mut value, mut text)| {
+            match shim {
+                Ok((shim, _)) => value["shim_dir"] = shim["shim_dir"].clone(),
+                Err(err) => {
+                    let note = format!(
+                        "no shim: {} ({})",
+                        err.message,
+                        err.hint.unwrap_or_default()
+                    );
+                    text.push_str(&format!("note: {note}\n"));
+                    value["notes"] = serde_json::json!([note]);
+                }
+            }
+            (value, text)
         });
         return Outcome::report(args.json, result);
     }

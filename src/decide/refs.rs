@@ -158,13 +158,18 @@ fn decide_git_dir_file(
     if !binds(policy, actor) {
         return Decision::allow(BINDS_AGENTS_ONLY);
     }
+    deny_git_dir_ref(operation, &change.refname)
+}
+
+/// EN-GIT-D-004 for an agent's write of `refname`, a ref git keeps as a
+/// file in the git directory ([`in_git_dir_root`]): git-ward's state
+/// (`ward/made/<id>`, `ward/lease`, `ward/policy.toml`) among them.
+pub fn deny_git_dir_ref(operation: &str, refname: &str) -> Decision {
     Decision::deny(
         Code::D004,
         format!(
-            "{} writes the ref '{}', which is the file $GIT_DIR/{} in the git directory, where hooks and policy live",
+            "{} writes the ref '{refname}', which is the file $GIT_DIR/{refname} in the git directory, where hooks and policy live",
             command_word(operation),
-            change.refname,
-            change.refname
         ),
         "name refs under refs/ (refs/heads/agent/<name>, or refs/<namespace>/<name> of your own)",
         "enforce.actors",

@@ -17,7 +17,9 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 use crate::classify::Globals;
+use crate::decide::Pointers;
 use crate::env;
+use crate::facts::Repo;
 use crate::git::Git;
 
 /// Variables that change which repository, or which config, git reads.
@@ -73,11 +75,60 @@ fn recorded_config_home(common_dir: &Path) -> Option<(Option<OsString>, Option<O
     Some((some(home), some(xdg)))
 }
 
+/// The context one command runs in, resolved once, for a command that
+/// changes something (the read-only path resolves nothing): what `decide`
+/// needs of it.
+pub struct Resolved {
+    /// Why git would run no hook of git-ward's for it, as a clause.
+    pub hooks_off: Option<String>,
+    /// The environment's pointers away from the repository's object store
+    /// and index (an agent's command only).
+    pub pointers: Pointers,
+}
+
+/// Resolves the context of a command in `repo`, in this order, stopping
+/// at the first route that switches hooks off: config from the
+/// environment and the files it names, a git directory made by hand, and
+/// for an agent git's own answer for the hooks directory (started only
+/// where the context differs from a person's). `global_args` are the
+/// command line's words before the subcommand, as written.
+pub fn resolve(
+    repo: Option<&Repo>,
+    globals: &Globals,
+    global_args: &[OsString],
+    agent: bool,
+) -> Resolved {
+    let Some(repo) = repo else {
+        return Resolved {
+            hooks_off: super::env_hooks_off(),
+            pointers: Pointers::default(),
+        };
+    };
+    let hooks_off = super::env_hooks_off()
+        .or_else(|| super::made_git_dir_hooks_off(repo))
+        .or_else(|| {
+            let real = Git::locate().ok().filter(|_| agent)?;
+            hooks_off(&real, globals, global_args, repo.common_dir())
+        });
+    let pointers = match agent {
+        true => {
+            let cwd = crate::facts::effective_cwd(globals);
+            let base = repo.workdir().unwrap_or(&cwd);
+            super::pointers::read(repo.git_dir(), repo.common_dir(), base, repo.object_hash())
+        }
+        false => Pointers::default(),
+    };
+    Resolved {
+        hooks_off,
+        pointers,
+    }
+}
+
 /// Why git would run no hook of git-ward's for this command where a
 /// person's git would: as a clause for the denial. `global_args` are the
 /// command line's words before the subcommand, as written; `common_dir`
 /// the repository's as git-ward opened it.
-pub fn hooks_off(
+fn hooks_off(
     real: &Git,
     globals: &Globals,
     global_args: &[OsString],

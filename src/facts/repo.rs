@@ -103,6 +103,14 @@ impl Repo {
         if let Some(tree) = told {
             let tree = cwd.join(tree);
             repo.workdir = Some(tree.canonicalize().unwrap_or(tree));
+        } else if repo.workdir.is_some()
+            && (globals.git_dir.is_some() || env::var_os("GIT_DIR").is_some())
+            && repo.config.string("core.worktree").is_none()
+        {
+            // A git directory named with no working tree and no
+            // `core.worktree`: git takes the directory it runs in as the
+            // working tree's top, wherever that is.
+            repo.workdir = Some(cwd.canonicalize().unwrap_or(cwd));
         }
         Some(repo)
     }

@@ -14,7 +14,11 @@ use std::time::{Duration, Instant};
 /// `limit`. `Ok(None)`: the limit passed; the child was killed and reaped
 /// (a process it started that still holds a pipe is left to end alone).
 pub fn output_within(mut child: Child, limit: Duration) -> io::Result<Option<Output>> {
-    let deadline = Instant::now() + limit;
+    // A limit past what an `Instant` can hold (`Duration::MAX`: no
+    // limit) is ten years away.
+    let deadline = Instant::now()
+        .checked_add(limit)
+        .unwrap_or_else(|| Instant::now() + Duration::from_secs(10 * 365 * 24 * 3600));
     let result = collect(&mut child, deadline);
     if !matches!(result, Ok(Some(_))) {
         let _ = child.kill();

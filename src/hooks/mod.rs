@@ -242,7 +242,7 @@ fn inside_receive_pack() -> bool {
             .first()
             .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
         if program == "git" || program.starts_with("git-") {
-            return parent_operation(&argv) == "git.receive-pack";
+            return parent_operation(&argv) == "git.receive-pack" || program == "git-receive-pack";
         }
         match crate::facts::starter::parent_of(pid) {
             Some(p) if p > 1 => pid = p,
@@ -273,7 +273,10 @@ pub fn parent_operation(argv: &[String]) -> String {
     let program = argv
         .first()
         .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
-    if let Some(builtin) = program.strip_prefix("git-") {
+    if let Some(builtin) = program
+        .strip_prefix("git-")
+        .filter(|b| crate::classify::is_command(b))
+    {
         return format!("git.{builtin}");
     }
     let mut it = argv.iter().skip(1);
@@ -329,4 +332,26 @@ pub fn conclude(dirs: Option<&Dirs>, mut rec: Record, decision: &Decision, log: 
         }
     }
     code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parent_operation;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn a_dashed_builtin_names_its_operation() {
+        let op = |s| parent_operation(&argv(s));
+        assert_eq!(op("git-receive-pack /srv/x.git"), "git.receive-pack");
+        assert_eq!(
+            op("/usr/lib/git-core/git-receive-pack ."),
+            "git.receive-pack"
+        );
+        assert_eq!(op("git -C d update-ref x y"), "git.update-ref");
+        // A program named like one that is no git command is read as git.
+        assert_eq!(op("git-wrapper commit"), "git.commit");
+    }
 }

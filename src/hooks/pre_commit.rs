@@ -67,9 +67,9 @@ pub fn run() -> Result<u8> {
         None => facts::load_policy(repo.as_ref(), false)?,
     };
     let head = Some(Head::Branch(branch.to_string()));
+    // The hooks are running, so nothing switched them off: the command's
+    // context is not resolved here.
     let mut facts = facts::gather_at(&policy, repo.as_ref(), head, false)?;
-    // The hooks are running, so nothing switched them off.
-    facts.env_hooks_off = None;
     // A hook cannot switch branches: decide says where to go instead.
     facts.in_hook = true;
     if let Some(repo) = repo.as_ref() {

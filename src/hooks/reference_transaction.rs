@@ -24,6 +24,7 @@ use std::time::SystemTime;
 
 use super::{conclude, is_zero, record};
 use crate::audit::{self, Record};
+use crate::decide::pointers::decide_store;
 use crate::decide::refs::{
     decide_transaction, guarded, in_git_dir_root, never_denied, shadowed_branch, shadows_tracking,
     RefChange,
@@ -182,6 +183,9 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     if lines.is_empty() {
         return Ok(exit::OK);
     }
+    if let Some(code) = store_elsewhere(started)? {
+        return Ok(code);
+    }
     if state == "prepared" {
         warn_leased(&lines);
     }
@@ -287,6 +291,31 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
         capture(&dirs, &mut store, &lines, stdin, actor);
     }
     Ok(exit::OK)
+}
+
+/// Refs moved by a git whose environment takes its objects out of the
+/// repository's store ([`crate::decide::pointers`]): the conclusion, for
+/// an agent's; `None` (and nothing read) where no such variable is set.
+fn store_elsewhere(started: SystemTime) -> Result<Option<u8>> {
+    if !crate::facts::pointers::store_pointed() {
+        return Ok(None);
+    }
+    let Some(dirs) = Dirs::find() else {
+        return Ok(None);
+    };
+    let Some(why) = crate::facts::pointers::store_elsewhere(&dirs.common_dir) else {
+        return Ok(None);
+    };
+    let actor = Quick::load(&dirs)?.quick.actor();
+    let operation = super::parent_operation(&super::parent_argv());
+    let decision = decide_store(actor, &operation, &why);
+    if decision.denial().is_none() {
+        return Ok(None);
+    }
+    let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);
+    let mut rec = record("reference-transaction", actor, contract, started);
+    rec.operation = operation;
+    Ok(Some(conclude(Some(&dirs), rec, &decision, true)))
 }
 
 /// A person's move of HEAD or of its branch in a worktree a live session

@@ -53,6 +53,7 @@ pub fn checkout(ctx: &mut Ctx) -> ToolResult {
                 action: &g.a.action,
                 cwd: &g.dir,
                 paths: None,
+                keep_ignored: g.a.facts.as_ref().map_or(&[], |f| &f.ignored_in_the_way),
             },
             g.contract.as_deref(),
             &g.trace_id,

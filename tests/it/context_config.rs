@@ -173,3 +173,20 @@ fn checkout_that_a_config_file_lets_overwrite_an_untracked_file_is_undoable() {
         );
     }
 }
+
+#[test]
+fn checkout_over_a_file_the_working_trees_ignore_rules_hide_is_undoable() {
+    // The repository's own rules, as the working tree has them now: an
+    // `info/exclude` and a `.gitignore` no commit holds yet.
+    for (file, rule) in [(".git/info/exclude", "*\n"), (".gitignore", "x.txt\n")] {
+        let repo = untracked_in_the_way();
+        std::fs::write(repo.dir.join(file), rule).unwrap();
+        repo.shim_env(["checkout", "-q", "other"], &[C1]).ok();
+        overwritten_then_undone(&repo);
+    }
+    // Nothing ignored in the way: no checkpoint.
+    let repo = untracked_in_the_way();
+    std::fs::remove_file(repo.dir.join("x.txt")).unwrap();
+    repo.shim_env(["checkout", "-q", "other"], &[C1]).ok();
+    assert_eq!(repo.checkpoint_count(), 0);
+}

@@ -141,6 +141,15 @@ fn exit_status_and_signals_pass_through() {
     repo.ward(["run", "--", "true"])
         .code(2)
         .stderr_has("EN-GIT-I-001");
+    // With --json, as one JSON object on stderr; stdout stays the command's.
+    let run = repo.ward(["run", "--json", "--", "true"]).code(2);
+    assert_eq!(run.stdout, "");
+    let err: serde_json::Value = serde_json::from_str(run.stderr.trim()).unwrap();
+    assert_eq!(err["code"], "EN-GIT-I-001", "{err}");
+    // The command's stdout is its own; the summary follows on stderr.
+    let run = run_sh(&repo, &["--json", "--contract", "a"], "echo out");
+    assert_eq!(run.stdout, "out\n");
+    assert_eq!(summary(&run)["exit_code"], 0);
 }
 
 #[test]
@@ -214,6 +223,26 @@ fn another_contract_changes_nothing_in_a_leased_worktree() {
         .stderr_has("leased by a live session of contract 'a'");
     assert_eq!(repo.git_in(&wt, ["rev-parse", "HEAD"]).ok().stdout, before);
     repo.git_in(&wt, ["status"]).ok().stderr_lacks("leased");
+    // Switching branches moves HEAD alone, which gits from 2.46 on tell the hook.
+    let version = repo.git(["version"]).ok().stdout;
+    let numbers: Vec<u32> = version
+        .trim()
+        .trim_start_matches("git version ")
+        .split('.')
+        .take(2)
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let reports_head = numbers >= vec![2, 46];
+    let switched = repo
+        .git_in(&wt, ["checkout", "-q", "-b", "by-a-person"])
+        .ok();
+    assert_eq!(
+        switched.stderr.contains("leased by a live session"),
+        reports_head,
+        "{version}: {}",
+        switched.stderr
+    );
+    repo.git_in(&wt, ["checkout", "-q", "agent/a"]).ok();
     stop(owner, libc::SIGTERM);
     assert!(!lease.exists(), "the lease goes with its session");
     repo.shim_in(&wt, ["commit", "--allow-empty", "-m", "later"], b)

@@ -6,6 +6,8 @@
 
 use std::os::unix::fs::PermissionsExt;
 
+pub use crate::ward_refs::AGENT;
+
 use crate::common::{sibling, TestRepo};
 use crate::mcp::Raw;
 use serde_json::json;
@@ -264,193 +266,6 @@ fn a_branch_an_agent_may_move_still_comes_back_from_the_record() {
     assert_eq!(repo.rev("refs/heads/feature"), Some(feature));
 }
 
-/// The id of a checkpoint a person pinned.
-fn pinned(repo: &TestRepo) -> String {
-    let (_, v) = repo.ward_json(["checkpoint", "-m", "keep", "--pin", "--json"], &[]);
-    v["checkpoint"]["id"].as_str().unwrap().to_string()
-}
-
-const AGENT: &[(&str, &str)] = &[("WARD_AGENT", "1")];
-
-/// git failed, refused by the reference-transaction hook.
-#[track_caller]
-fn refused(run: crate::common::Run) {
-    assert_ne!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.stderr.contains("EN-GIT-D-001"), "{}", run.stderr);
-}
-
-#[test]
-fn an_agent_writes_no_ref_under_refs_ward_through_the_shim() {
-    let repo = TestRepo::new();
-    let id = pinned(&repo);
-    let name = format!("refs/ward/checkpoints/{id}");
-    let before = repo.rev(&name).unwrap();
-    for args in [
-        vec!["update-ref", "refs/ward/checkpoints/chk-local-9", "HEAD"],
-        vec!["update-ref", &name, "HEAD"],
-        vec!["update-ref", "-d", &name],
-    ] {
-        repo.shim(&args)
-            .code(1)
-            .stderr_has("EN-GIT-D-001")
-            .stderr_has("git-ward's own")
-            .stderr_has("git ward checkpoint");
-    }
-    assert_eq!(repo.rev(&name), Some(before));
-    assert_eq!(repo.rev("refs/ward/checkpoints/chk-local-9"), None);
-}
-
-#[test]
-fn an_agents_git_that_skips_the_shim_writes_no_ref_under_refs_ward() {
-    let repo = TestRepo::new();
-    repo.ward(["install"]).ok();
-    let id = pinned(&repo);
-    let name = format!("refs/ward/checkpoints/{id}");
-    let before = repo.rev(&name).unwrap();
-    let head = repo.rev("HEAD").unwrap();
-    // Neither the variable git-ward's own gits carry nor a pipe on it
-    // makes an agent's git git-ward's.
-    for env in [AGENT, &[("WARD_AGENT", "1"), ("WARD_OWN_FD", "0")]] {
-        refused(repo.git_env(["update-ref", "-d", &name], env));
-        refused(repo.git_env(["update-ref", &name, &head], env));
-        refused(repo.git_env(["update-ref", "refs/ward/kept/x/y", &head], env));
-        let fetch = ["fetch", "-q", ".", "HEAD:refs/ward/checkpoints/chk-local-7"];
-        refused(repo.git_env(fetch, env));
-    }
-    assert_eq!(repo.rev(&name), Some(before.clone()));
-    assert_eq!(repo.rev("refs/ward/kept/x/y"), None);
-    assert_eq!(repo.rev("refs/ward/checkpoints/chk-local-7"), None);
-    // git-ward's own writes pass, for an agent too: a checkpoint, and
-    // retention deleting one.
-    repo.local_policy("[checkpoint]\nkeep = 2\n");
-    for n in 0..6 {
-        repo.write("f.txt", &format!("{n}\n"));
-        repo.ward_env(["checkpoint", "-m", "flood"], AGENT).ok();
-    }
-    assert_eq!(
-        repo.rev(&name).as_deref(),
-        Some(before.as_str()),
-        "the pinned one"
-    );
-    assert!(repo.checkpoint_count() <= 4, "retention ran");
-    // A person's plain git is a person's.
-    repo.git(["update-ref", "-d", &name]).ok();
-}
-
-/// Checkpoint `name`'s commit written again without its `Ward-Pinned`
-/// trailer (and so another commit); its id.
-fn unpinned(repo: &TestRepo, name: &str) -> String {
-    let raw = repo.git(["cat-file", "commit", name]).ok().stdout;
-    let text: String = raw
-        .lines()
-        .filter(|l| !l.starts_with("Ward-Pinned:"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let args = ["hash-object", "-t", "commit", "-w", "--stdin"];
-    repo.git_stdin(args, &text).ok().stdout.trim().to_string()
-}
-
-/// `n` checkpoints, each of a change, through the shim and the tool.
-fn flood(repo: &TestRepo, n: usize) {
-    for i in 0..n {
-        repo.write("f.txt", &format!("{i}\n"));
-        repo.shim(["checkout", "--", "."]).ok();
-        repo.ward(["checkpoint", "-m", "flood"]).ok();
-    }
-}
-
-#[test]
-fn a_pinned_checkpoint_survives_a_rewrite_a_deletion_and_a_flood() {
-    let repo = TestRepo::new();
-    repo.ward(["install"]).ok();
-    repo.local_policy("[checkpoint]\nkeep = 3\n");
-    let id = pinned(&repo);
-    let name = format!("refs/ward/checkpoints/{id}");
-    let kept = format!("refs/ward/kept/{id}/made");
-    let before = repo.rev(&name).unwrap();
-    let head = repo.rev("HEAD").unwrap();
-    // An agent's, through the shim and around it: refused.
-    repo.shim(["update-ref", &name, &head]).code(1);
-    refused(repo.git_env(["update-ref", "-d", &name], AGENT));
-    let forged = unpinned(&repo, &name);
-    refused(repo.git_env(["update-ref", &name, &forged], AGENT));
-    flood(&repo, 12);
-    assert_eq!(repo.rev(&name).as_deref(), Some(before.as_str()));
-    let (_, v) = repo.ward_json(["checkpoints", "--json"], &[]);
-    assert!(v.to_string().contains(&id), "{v}");
-    // An agent's git with the hooks off rewrites it without its pin:
-    // retention still spares it, and keeps the commit git-ward made.
-    let off = [
-        "-c",
-        "core.hooksPath=/dev/null",
-        "update-ref",
-        &name,
-        &forged,
-    ];
-    repo.git_env(off, AGENT).ok();
-    flood(&repo, 12);
-    assert_eq!(repo.rev(&name), Some(forged), "the pinned id was pruned");
-    assert_eq!(repo.rev(&kept).as_deref(), Some(before.as_str()));
-    repo.ward(["rollback", &id, "--dry-run"])
-        .ok()
-        .stdout_has(&format!("(kept as {kept})"));
-    // Retention deletes nothing it keeps.
-    flood(&repo, 12);
-    assert_eq!(repo.rev(&kept), Some(before));
-}
-
-/// A person's plain git may rewrite or delete a checkpoint (a recent one
-/// here, unpinned): the reference-transaction hook keeps the commit
-/// git-ward made, and says where.
-#[test]
-fn a_persons_rewrite_or_deletion_of_a_checkpoint_keeps_what_git_ward_made() {
-    let repo = TestRepo::new();
-    repo.ward(["install"]).ok();
-    repo.write("a.txt", "v1\n");
-    let id = repo.checkpoint("recent");
-    let name = format!("refs/ward/checkpoints/{id}");
-    let kept = format!("refs/ward/kept/{id}/made");
-    let made = repo.rev(&name).unwrap();
-    let head = repo.rev("HEAD").unwrap();
-    repo.git(["update-ref", &name, &head])
-        .ok()
-        .stderr_has(&format!("checkpoint {id} was rewritten"))
-        .stderr_has(&kept);
-    assert_eq!(repo.rev(&kept).as_deref(), Some(made.as_str()));
-    // Put back and deleted: still kept, said once.
-    repo.git(["update-ref", &name, &made]).ok();
-    repo.git(["update-ref", "-d", &name]).ok();
-    assert_eq!(repo.rev(&kept).as_deref(), Some(made.as_str()));
-    // A second one, deleted outright.
-    repo.write("a.txt", "v2\n");
-    let other = repo.checkpoint("another");
-    let other_name = format!("refs/ward/checkpoints/{other}");
-    let other_made = repo.rev(&other_name).unwrap();
-    repo.git(["update-ref", "-d", &other_name])
-        .ok()
-        .stderr_has(&format!("checkpoint {other} was deleted"));
-    assert_eq!(
-        repo.rev(&format!("refs/ward/kept/{other}/made")),
-        Some(other_made)
-    );
-    // git-ward's own deletions (retention) and a pack-refs keep nothing.
-    repo.git(["pack-refs", "--all"]).ok().stderr_lacks("was ");
-    repo.local_policy("[checkpoint]\nkeep = 2\n");
-    let first = repo.checkpoint("first");
-    for n in 0..6 {
-        repo.write("a.txt", &format!("{n}\n"));
-        repo.ward(["checkpoint", "-m", "more"])
-            .ok()
-            .stderr_lacks("kept as");
-    }
-    assert_eq!(
-        repo.rev(&format!("refs/ward/checkpoints/{first}")),
-        None,
-        "pruned"
-    );
-    assert_eq!(repo.rev(&format!("refs/ward/kept/{first}/made")), None);
-}
-
 /// A checkpoint whose ref was rewritten, or that git-ward has no record
 /// of making, is shown with the reason and restored only on a person's
 /// `--accept-changed`; never on an agent's.
@@ -519,4 +334,38 @@ fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
     repo.ward(["undo", "--yes", "--accept-changed"]).code(3);
     assert_eq!(repo.read("a.txt").as_deref(), Some("mine\n"));
     nothing_escaped(&repo, above);
+}
+
+/// A checkpoint of a linked worktree an agent removed names where the
+/// worktree was (`Ward-Workdir`); rewritten to name a place outside, undo
+/// makes no worktree there, even on a person's `--accept-changed`.
+#[test]
+fn undo_makes_no_worktree_where_a_rewritten_checkpoint_says() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "agent/c1"]).ok();
+    repo.write("a.txt", "a1\n").commit("a1");
+    repo.ward(["install"]).ok();
+    let wt = repo.path("wt");
+    let path = wt.to_str().unwrap();
+    repo.git(["worktree", "add", "-q", "-b", "agent/c1-side", path])
+        .ok();
+    std::fs::write(wt.join("a.txt"), "wip\n").unwrap();
+    let c1 = &[("WARD_CONTRACT", "c1")];
+    repo.shim_env(["worktree", "remove", "--force", "../wt"], c1)
+        .ok();
+    let elsewhere = crate::common::sibling(&repo, "elsewhere");
+    let workdir = format!("Ward-Workdir: {}", wt.display());
+    let forged = format!("Ward-Workdir: {}", elsewhere.display());
+    let name = "refs/ward/checkpoints/chk-c1-1";
+    let raw = repo.git(["cat-file", "commit", name]).ok().stdout;
+    assert!(raw.contains(&workdir), "{raw}");
+    let text = raw.replace(&workdir, &forged);
+    let args = ["hash-object", "-t", "commit", "-w", "--stdin"];
+    let commit = repo.git_stdin(args, &text).ok().stdout;
+    repo.git(["update-ref", name, commit.trim()]).ok();
+    repo.ward(["undo", "--yes", "--accept-changed"])
+        .code(2)
+        .stderr_has("a worktree is made again only from a checkpoint as git-ward made it");
+    assert!(!elsewhere.exists(), "a worktree was made outside");
+    assert!(!wt.exists());
 }

@@ -31,6 +31,16 @@ const CLAUDE_SETTINGS: &str = r#"{
 
 const CODEX_CONFIG: &str = "# my codex settings\nmodel = \"gpt-5\"   # the best one\n\n[mcp_servers.docs]\ncommand = \"docs-server\"\n\n[features]\nhooks = true\n";
 
+const CODEX_HOOKS: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "apply_patch", "hooks": [{ "type": "command", "command": "python3 .codex/check.py" }] }
+    ],
+    "Stop": [{ "hooks": [{ "type": "command", "command": "echo stop" }] }]
+  }
+}
+"#;
+
 fn json_at(repo: &TestRepo, rel: &str) -> Value {
     serde_json::from_str(&repo.read(rel).unwrap_or_else(|| panic!("{rel} missing"))).unwrap()
 }
@@ -146,6 +156,7 @@ fn claude_project_settings_keep_their_hooks_gain_ours_and_come_back_byte_for_byt
 fn codex_config_keeps_its_comments_and_comes_back_byte_for_byte() {
     let repo = TestRepo::new();
     repo.write(".codex/config.toml", CODEX_CONFIG);
+    repo.write(".codex/hooks.json", CODEX_HOOKS);
     repo.ward(["install", "--harness", "codex", "--project"])
         .ok();
     let config = repo.read(".codex/config.toml").unwrap();
@@ -159,11 +170,28 @@ fn codex_config_keeps_its_comments_and_comes_back_byte_for_byte() {
         table["mcp_servers"]["git-ward"]["args"][0].as_str(),
         Some("mcp")
     );
+    // The hooks that were there stay, in their order; ours comes last.
     let hooks = json_at(&repo, ".codex/hooks.json");
-    let command = hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-        .as_str()
-        .unwrap();
+    let pre = hooks["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 2, "{hooks:#}");
+    assert_eq!(pre[0]["hooks"][0]["command"], "python3 .codex/check.py");
+    assert_eq!(
+        hooks["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "echo stop"
+    );
+    let command = pre[1]["hooks"][0]["command"].as_str().unwrap();
     assert!(command.ends_with(" pretool codex"), "{command}");
+    // And it works: Codex's input in, a denial with the code out.
+    let input = serde_json::json!({
+        "session_id": "s", "cwd": repo.dir, "hook_event_name": "PreToolUse",
+        "model": "gpt-5", "tool_name": "Bash",
+        "tool_input": {"command": "git push --force origin main"},
+    });
+    let answer = run_hook(&repo, command, &input.to_string());
+    let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(reason.contains("[EN-GIT-D-00"), "{answer}");
     repo.ward(["install", "--harness", "codex"]).ok();
     assert_eq!(repo.read(".codex/config.toml").unwrap(), config);
 
@@ -173,7 +201,7 @@ fn codex_config_keeps_its_comments_and_comes_back_byte_for_byte() {
         repo.read(".codex/config.toml").as_deref(),
         Some(CODEX_CONFIG)
     );
-    assert_eq!(repo.read(".codex/hooks.json"), None);
+    assert_eq!(repo.read(".codex/hooks.json").as_deref(), Some(CODEX_HOOKS));
 }
 
 #[test]
@@ -310,4 +338,24 @@ fn user_scope_follows_codex_home_and_copilot_home() {
         CODEX_CONFIG
     );
     assert!(!elsewhere.join("hooks.json").exists());
+}
+
+#[test]
+fn a_harness_is_set_up_even_where_the_shim_cannot_be_made() {
+    let repo = TestRepo::new();
+    let shim = repo.home.join(".local/share/git-ward/shim");
+    std::fs::create_dir_all(&shim).unwrap();
+    std::fs::write(shim.join("git"), "someone else's\n").unwrap();
+    repo.ward(["install", "--harness", "claude"])
+        .ok()
+        .stdout_has("note: no shim:");
+    let settings = json_at(&repo, ".claude/settings.json");
+    let ours = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(ours.ends_with(" pretool claude"), "{ours}");
+    assert_eq!(
+        std::fs::read_to_string(shim.join("git")).unwrap(),
+        "someone else's\n"
+    );
 }

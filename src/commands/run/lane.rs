@@ -129,9 +129,11 @@ pub fn ensure(
                 "pass a branch or commit: `--from main`",
             )
         })?;
-    // git writes every file of the tree: as long as that takes, never
-    // cut short halfway by a timeout (a half-made worktree).
-    let adder = git.clone().with_timeout(std::time::Duration::MAX);
+    // git writes every file of the tree: as long as that takes (a day,
+    // in practice), never cut short halfway (a half-made worktree).
+    let adder = git
+        .clone()
+        .with_timeout(std::time::Duration::from_secs(24 * 3600));
     if exists {
         if from.is_some() {
             notes.push(format!("{branch} exists: --from is not used"));
