@@ -220,8 +220,16 @@ fn command_v_only_looks_git_up() {
 /// an empty word, again and again, until memory ran out.
 #[test]
 fn a_backquote_closing_an_open_parenthesis_is_unreadable() {
-    for line in ["(git `(o`t a;;s $(git", "echo `(git push`", "x `(a` && git status"] {
-        assert!(split(line).unreadable.is_some(), "{line:?}: {:?}", split(line));
+    for line in [
+        "(git `(o`t a;;s $(git",
+        "echo `(git push`",
+        "x `(a` && git status",
+    ] {
+        assert!(
+            split(line).unreadable.is_some(),
+            "{line:?}: {:?}",
+            split(line)
+        );
     }
     assert_eq!(calls("echo `git rev-parse HEAD`").len(), 1);
 }
