@@ -13,8 +13,6 @@ use crate::audit::{self, Record};
 
 pub(crate) mod head;
 
-pub(crate) use head::{head_step, switch_head};
-
 pub(crate) use crate::audit::ZERO_ID as ZERO;
 
 /// One ref change in the journal.

@@ -212,6 +212,14 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_past_the_clock_is_no_limit() {
+        let out = output_within(sh("printf ok"), Duration::MAX)
+            .unwrap()
+            .unwrap();
+        assert_eq!(out.stdout, b"ok");
+    }
+
+    #[test]
     fn a_child_past_the_limit_is_killed_and_reaped() {
         let child = sh("exec sleep 30");
         let pid = child.id();
