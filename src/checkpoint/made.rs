@@ -8,7 +8,8 @@
 //! trailers say now ([`pinned`]), and the commit git-ward made stays
 //! reachable, as `refs/ward/kept/<id>/made`, once its ref is rewritten or
 //! deleted: by the reference-transaction hook when the write ran with the
-//! hooks on, by retention ([`keep_rewritten`]) when it did not.
+//! hooks on, by retention ([`keep_rewritten`]) when it did not (a record
+//! outlives its checkpoint ref until retention prunes that checkpoint).
 
 use std::path::{Path, PathBuf};
 
@@ -94,27 +95,51 @@ pub fn changed(ctx: &Ctx, cp: &Checkpoint) -> Option<String> {
     }
 }
 
-/// For retention: each of `checkpoints` whose ref no longer holds the
-/// commit git-ward made (rewritten with the hooks off, so that no hook
-/// kept it) gets that commit kept as `refs/ward/kept/<id>/made`, while
-/// the object is still there.
+/// For retention: the commit git-ward made of each checkpoint whose ref
+/// no longer holds it, and that no hook kept (rewritten or deleted with
+/// the hooks off), is kept as `refs/ward/kept/<id>/made` while git still
+/// has it. `checkpoints` are those retention keeps; a record whose
+/// checkpoint ref is gone altogether (not deleted by retention, which
+/// forgets its records) is found in `ward/made/`. A record whose commit
+/// git no longer has is forgotten.
 pub fn keep_rewritten<'a>(ctx: &Ctx, checkpoints: impl IntoIterator<Item = &'a Checkpoint>) {
+    let kept: std::collections::HashSet<String> = ctx
+        .repo
+        .ref_names(KEPT)
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let mut lost: Vec<(String, String)> = checkpoints
+        .into_iter()
+        .filter_map(|cp| {
+            let made = read(&ctx.common_dir, &cp.id)?;
+            (made.commit != cp.commit).then(|| (cp.id.clone(), made.commit))
+        })
+        .collect();
+    let present = super::store::ids(ctx);
+    let records = std::fs::read_dir(ctx.common_dir.join("ward").join("made"));
+    for entry in records.into_iter().flatten().flatten() {
+        let id = entry.file_name().to_string_lossy().into_owned();
+        if !present.contains(&id) {
+            if let Some(made) = read(&ctx.common_dir, &id) {
+                lost.push((id, made.commit));
+            }
+        }
+    }
     let mut stdin = String::new();
-    for cp in checkpoints {
-        let Some(made) = read(&ctx.common_dir, &cp.id) else {
-            continue;
-        };
-        let name = kept_ref(&cp.id);
-        let kept = || ctx.git.run(["rev-parse", "-q", "--verify", &name]).is_ok();
-        if made.commit == cp.commit || kept() {
+    for (id, commit) in lost {
+        let name = kept_ref(&id);
+        if kept.contains(&name) {
             continue;
         }
         let exists = ctx
             .git
-            .run(["cat-file", "-e", &format!("{}^{{commit}}", made.commit)])
+            .run(["cat-file", "-e", &format!("{commit}^{{commit}}")])
             .is_ok();
         if exists {
-            stdin.push_str(&format!("update {name} {}\n", made.commit));
+            stdin.push_str(&format!("update {name} {commit}\n"));
+        } else if !present.contains(&id) {
+            forget(ctx, &id);
         }
     }
     if !stdin.is_empty() {

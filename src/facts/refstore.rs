@@ -20,14 +20,23 @@ pub enum Value {
 pub struct RefStore<'a> {
     dirs: &'a Dirs,
     packed: Option<Option<String>>,
+    /// `packed-refs` by name, made once lookups pass [`SCANS`]: a hook
+    /// asked about every ref of a big fetch would scan the file per ref.
+    packed_map: Option<std::collections::HashMap<String, String>>,
+    lookups: usize,
     reftable: bool,
 }
+
+/// Lookups in `packed-refs` made by scanning the text before it is indexed.
+const SCANS: usize = 8;
 
 impl<'a> RefStore<'a> {
     pub fn new(dirs: &'a Dirs) -> Self {
         RefStore {
             dirs,
             packed: None,
+            packed_map: None,
+            lookups: 0,
             reftable: crate::facts::uses_reftable(&dirs.common_dir),
         }
     }
@@ -58,18 +67,29 @@ impl<'a> RefStore<'a> {
 
     /// The value `packed-refs` holds for `name`.
     pub fn packed(&mut self, name: &str) -> Option<String> {
+        if let Some(map) = &self.packed_map {
+            return map.get(name).cloned();
+        }
         let text = self
             .packed
             .get_or_insert_with(|| {
                 std::fs::read_to_string(self.dirs.common_dir.join("packed-refs")).ok()
             })
             .as_deref()?;
-        text.lines()
+        let mut entries = text
+            .lines()
             .filter(|l| !l.starts_with('#') && !l.starts_with('^'))
-            .find_map(|l| {
-                let (id, refname) = l.split_once(' ')?;
-                (refname == name).then(|| id.to_string())
-            })
+            .filter_map(|l| l.split_once(' '));
+        self.lookups += 1;
+        if self.lookups <= SCANS {
+            return entries.find_map(|(id, refname)| (refname == name).then(|| id.to_string()));
+        }
+        let map: std::collections::HashMap<String, String> = entries
+            .map(|(id, refname)| (refname.to_string(), id.to_string()))
+            .collect();
+        let found = map.get(name).cloned();
+        self.packed_map = Some(map);
+        found
     }
 
     /// The ref's stored value: loose, else packed. `None` when absent.
@@ -167,6 +187,36 @@ pub fn stamp(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::stamp;
+
+    /// Lookups past the first few read an index of `packed-refs`: the same
+    /// answers, present and absent, loose files first.
+    #[test]
+    fn many_lookups_in_packed_refs_answer_as_the_first_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let common = dir.path().to_path_buf();
+        let mut text = "# pack-refs with: peeled fully-peeled sorted \n".to_string();
+        for i in 0..40 {
+            text += &format!("{:040x} refs/tags/v{i}\n^{:040x}\n", i, i + 1000);
+        }
+        std::fs::write(common.join("packed-refs"), text).unwrap();
+        std::fs::create_dir_all(common.join("refs/tags")).unwrap();
+        std::fs::write(common.join("refs/tags/v3"), format!("{:040x}\n", 7777)).unwrap();
+        let dirs = super::Dirs {
+            git_dir: common.clone(),
+            common_dir: common,
+            work_tree: None,
+        };
+        let mut store = super::RefStore::new(&dirs);
+        for round in 0..2 {
+            for i in 0..40 {
+                let want = if i == 3 { 7777 } else { i };
+                let got = store.resolve(&format!("refs/tags/v{i}"));
+                assert_eq!(got, Some(format!("{want:040x}")), "{round} {i}");
+                assert_eq!(store.resolve(&format!("refs/tags/w{i}")), None);
+            }
+        }
+        assert!(store.packed_map.is_some());
+    }
 
     #[test]
     fn a_stamp_changes_with_every_replacement_and_tells_a_dangling_link_from_nothing() {

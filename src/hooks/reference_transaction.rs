@@ -543,12 +543,14 @@ fn journal(stdin: &[u8]) {
         .find_map(|c| c.strip_prefix(ACTOR)?.strip_prefix('\t'))
         .unwrap_or("agent")
         .to_string();
+    // By name: a fetch of many refs has as many lines.
+    let olds: std::collections::HashMap<&str, &str> = captured
+        .lines()
+        .filter_map(|c| c.split_once('\t'))
+        .collect();
     let mut records = Vec::new();
     for l in parse(stdin) {
-        let Some(old) = captured.lines().find_map(|c| {
-            let (r, v) = c.split_once('\t')?;
-            (r == l.refname).then(|| v.to_string())
-        }) else {
+        let Some(old) = olds.get(l.refname.as_str()).map(|v| v.to_string()) else {
             continue;
         };
         let new = if is_zero(&l.new) {

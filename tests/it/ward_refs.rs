@@ -103,9 +103,10 @@ fn unpinned(repo: &TestRepo, name: &str) -> String {
     repo.git_stdin(args, &text).ok().stdout.trim().to_string()
 }
 
-/// An agent's git with the hooks off sets `name` to `commit`.
-fn hooks_off_update(repo: &TestRepo, name: &str, commit: &str) {
-    let off = ["-c", "core.hooksPath=/dev/null", "update-ref", name, commit];
+/// An agent's git with the hooks off runs `args`.
+fn hooks_off(repo: &TestRepo, args: &[&str]) {
+    let mut off = vec!["-c", "core.hooksPath=/dev/null"];
+    off.extend(args);
     repo.git_env(off, AGENT).ok();
 }
 
@@ -139,7 +140,7 @@ fn a_pinned_checkpoint_survives_a_rewrite_a_deletion_and_a_flood() {
     assert!(v.to_string().contains(&id), "{v}");
     // An agent's git with the hooks off rewrites it without its pin:
     // retention still spares it, and keeps the commit git-ward made.
-    hooks_off_update(&repo, &name, &forged);
+    hooks_off(&repo, &["update-ref", &name, &forged]);
     flood(&repo, 12);
     assert_eq!(repo.rev(&name), Some(forged), "the pinned id was pruned");
     assert_eq!(repo.rev(&kept).as_deref(), Some(before.as_str()));
@@ -256,7 +257,7 @@ fn a_pinned_checkpoint_outlives_a_flood_of_mcp_checkpoints() {
     let name = format!("refs/ward/checkpoints/{id}");
     let before = repo.rev(&name).unwrap();
     let forged = unpinned(&repo, &name);
-    hooks_off_update(&repo, &name, &forged);
+    hooks_off(&repo, &["update-ref", &name, &forged]);
     let mut s = Raw::start(&repo);
     for n in 0..12 {
         repo.write("f.txt", &format!("{n}\n"));
@@ -267,4 +268,31 @@ fn a_pinned_checkpoint_outlives_a_flood_of_mcp_checkpoints() {
     assert!(list.to_string().contains(&id), "{list}");
     assert_eq!(repo.rev(&name), Some(forged));
     assert_eq!(repo.rev(&format!("refs/ward/kept/{id}/made")), Some(before));
+}
+
+/// Deleted with the hooks off (no hook sees it), a pinned and a recent
+/// checkpoint leave git-ward's record of them: the next retention keeps
+/// both commits, and nothing of the checkpoints it prunes itself.
+#[test]
+fn a_checkpoint_deleted_with_the_hooks_off_is_kept_by_retention() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    repo.local_policy("[checkpoint]\nkeep = 3\n");
+    let pin = pinned(&repo);
+    repo.write("a.txt", "recent\n");
+    let recent = repo.checkpoint("recent");
+    let mut made = Vec::new();
+    for id in [&pin, &recent] {
+        let name = format!("refs/ward/checkpoints/{id}");
+        made.push(repo.rev(&name).unwrap());
+        hooks_off(&repo, &["update-ref", "-d", &name]);
+        assert_eq!(repo.rev(&name), None);
+    }
+    flood(&repo, 8);
+    let kept = repo.git(["for-each-ref", "refs/ward/kept/"]).ok().stdout;
+    let expected = format!(
+        "{} commit\trefs/ward/kept/{pin}/made\n{} commit\trefs/ward/kept/{recent}/made\n",
+        made[0], made[1]
+    );
+    assert_eq!(kept, expected);
 }
