@@ -9,8 +9,9 @@
 //! `refs/ward/kept/<id>/bytes`, and a restore writes those bytes back as
 //! they were.
 //!
-//! Only files that differ from the index are hashed again, without
-//! filters; a checkpoint whose files all round-trip keeps nothing more.
+//! The direct recipe hashes its files both ways at once; the index recipe
+//! hashes again, without filters, the files that differ from the index. A
+//! checkpoint whose files all round-trip keeps nothing more.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -30,7 +31,7 @@ pub fn record(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
         return Ok(());
     }
     let mut stdin = Vec::new();
-    for (_, _, path) in &files {
+    for (_, path) in &files {
         stdin.extend_from_slice(&super::cquote::quote(path));
         stdin.push(b'\n');
     }
@@ -39,17 +40,32 @@ pub fn record(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
         &[],
         Some(&stdin),
     )?;
-    let raw: Vec<&[u8]> = out.stdout.split(|b| *b == b'\n').collect();
-    if !out.status.success() || raw.len() < files.len() {
+    let raw: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    if !out.status.success() || raw.len() != files.len() {
         // A file changed since the scan: its checkpoint blob is all there is.
         return Ok(());
     }
+    let (clean, paths): (Vec<String>, Vec<Vec<u8>>) = files.into_iter().unzip();
+    keep(ctx, &cp.id, &paths, &clean, &raw)
+}
+
+/// Keeps, for checkpoint `id`, the bytes on disk (`raw`, blobs already
+/// written) of the files at `paths` whose checkpoint blobs (`clean`)
+/// differ from them; nothing where none does.
+pub fn keep(
+    ctx: &Ctx,
+    id: &str,
+    paths: &[Vec<u8>],
+    clean: &[String],
+    raw: &[String],
+) -> Result<()> {
     let mut info = Vec::new();
-    for ((mode, clean, path), raw) in files.iter().zip(raw) {
-        if raw != clean.as_bytes() {
-            info.extend_from_slice(format!("{mode} ").as_bytes());
-            info.extend_from_slice(raw);
-            info.push(b'\t');
+    for ((path, clean), raw) in paths.iter().zip(clean).zip(raw) {
+        if raw != clean {
+            info.extend_from_slice(format!("100644 {raw}\t").as_bytes());
             info.extend_from_slice(path);
             info.push(0);
         }
@@ -69,7 +85,7 @@ pub fn record(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     })();
     let _ = std::fs::remove_file(&index);
     let commit = super::snapshot::commit_tree(ctx, &tree?, &[], "ward: bytes on disk\n")?;
-    super::lost::keep_as(ctx, &cp.id, LEAF, "bytes on disk", &[commit])
+    super::lost::keep_as(ctx, id, LEAF, "bytes on disk", &[commit])
 }
 
 /// The bytes on disk `id` kept, by path: their blobs.
@@ -94,8 +110,8 @@ pub fn kept(ctx: &Ctx, id: &str) -> HashMap<Vec<u8>, String> {
 }
 
 /// Regular files whose blob in `to` differs from `from`'s (the files a
-/// checkpoint hashed from disk): mode, blob and path.
-fn changed_files(ctx: &Ctx, from: &str, to: &str) -> Result<Vec<(String, String, Vec<u8>)>> {
+/// checkpoint hashed from disk): blob and path.
+fn changed_files(ctx: &Ctx, from: &str, to: &str) -> Result<Vec<(String, Vec<u8>)>> {
     let out = ctx.git.output([
         "diff-tree",
         "-r",
@@ -117,7 +133,7 @@ fn changed_files(ctx: &Ctx, from: &str, to: &str) -> Result<Vec<(String, String,
         let f: Vec<&str> = meta.trim_start_matches(':').split(' ').collect();
         if let [_, mode, _, blob, _] = f[..] {
             if mode == "100644" || mode == "100755" {
-                files.push((mode.to_string(), blob.to_string(), path.to_vec()));
+                files.push((blob.to_string(), path.to_vec()));
             }
         }
     }

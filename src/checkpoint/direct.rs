@@ -11,7 +11,8 @@
 //! 2. `hash-object -w --stdin-paths` of the files that differ: each goes
 //!    through its clean filter and end-of-line conversion by its path, as
 //!    `git add` does. Symbolic links are stored as git stores them, their
-//!    target's bytes.
+//!    target's bytes. Beside it, the same with `--no-filters`: where the
+//!    two differ, the bytes on disk are kept too ([`super::bytes`]).
 //! 3. One `fast-import`: the staged tree's commit (when it is not HEAD's
 //!    tree), its root tree id read back, then the checkpoint commit with
 //!    its trailers, and the ref. The id is checked free just before; at
@@ -48,6 +49,11 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
     let hasher = ctx
         .git
         .dialog(&["hash-object", "-w", "--stdin-paths"], &[])?;
+    // The same files' bytes as they are on disk, kept where git's
+    // conversion changes them ([`super::bytes`]).
+    let raw_hasher = ctx
+        .git
+        .dialog(&["hash-object", "-w", "--no-filters", "--stdin-paths"], &[])?;
     // The index is read while status scans: `status` believes its
     // assume-unchanged and skip-worktree marks, which only the index
     // recipe sees through.
@@ -89,8 +95,14 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
         abandon(fi);
         return Ok(None);
     };
+    let raw = hash(raw_hasher, &scan.to_hash)?;
+    let paths = scan.to_hash.clone();
     let idents = Idents { author, committer };
-    write(ctx, fi, &idents, scan, &hashed, opts).map(Some)
+    let cp = write(ctx, fi, &idents, scan, &hashed, opts)?;
+    if let Some(raw) = raw {
+        super::bytes::keep(ctx, &cp.id, &paths, &hashed, &raw)?;
+    }
+    Ok(Some(cp))
 }
 
 /// Ends a fast-import that is not needed, cleanly (it removes its empty pack).

@@ -601,10 +601,10 @@ pub(super) fn commit_tree(
 
 /// Snapshots and stores a checkpoint. Returns it, as stored.
 pub fn checkpoint(ctx: &Ctx, opts: Options) -> Result<Checkpoint> {
-    let cp = match super::direct::checkpoint(ctx, &opts)? {
-        Some(cp) => cp,
-        None => store(ctx, &trees(ctx)?, opts)?,
-    };
+    if let Some(cp) = super::direct::checkpoint(ctx, &opts)? {
+        return Ok(cp);
+    }
+    let cp = store(ctx, &trees(ctx)?, opts)?;
     super::bytes::record(ctx, &cp)?;
     Ok(cp)
 }

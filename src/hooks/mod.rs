@@ -28,11 +28,11 @@ mod chain;
 mod footer;
 pub mod install;
 pub mod managers;
-mod message;
+pub(crate) mod message;
 mod pre_commit;
-mod pre_push;
-mod pre_receive;
-mod reference_transaction;
+pub(crate) mod pre_push;
+pub(crate) mod pre_receive;
+pub(crate) mod reference_transaction;
 mod ward_refs;
 
 /// The hooks git-ward installs (and answers to as `argv[0]`).
