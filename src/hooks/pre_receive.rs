@@ -193,10 +193,14 @@ pub fn parse_batch(out: &[u8]) -> HashMap<String, Commit> {
         let Ok(size) = size.parse::<usize>() else {
             break;
         };
-        let Some(body) = rest.get(eol + 1..eol + 1 + size) else {
+        // A size past the output (however large) ends the reading.
+        let Some(body) = (eol + 1)
+            .checked_add(size)
+            .and_then(|end| rest.get(eol + 1..end))
+        else {
             break;
         };
-        rest = rest.get(eol + 2 + size..).unwrap_or_default();
+        rest = rest.get(eol + 2 + body.len()..).unwrap_or_default();
         if kind == "commit" {
             commits.insert(id.to_string(), parse_commit(body));
         }
@@ -300,4 +304,24 @@ fn team_facts(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_batch;
+
+    #[test]
+    fn a_batch_reads_each_commit_and_stops_at_a_size_past_the_output() {
+        let a = "a".repeat(40);
+        let body = format!("tree {a}\nparent {a}\n\nSubject\n");
+        let out = format!("{a} commit {}\n{body}\n", body.len());
+        let commits = parse_batch(out.as_bytes());
+        assert_eq!(commits[&a].first_parent.as_deref(), Some(a.as_str()));
+        assert_eq!(commits[&a].message, "Subject\n");
+        // Found by fuzzing (docs/fuzzing.md): a size that overflowed the
+        // end of the record.
+        let huge = format!("{a} commit {}\nx\n", usize::MAX);
+        assert!(parse_batch(huge.as_bytes()).is_empty());
+        assert!(parse_batch(format!("{a} commit 99\nshort\n").as_bytes()).is_empty());
+    }
 }
