@@ -42,3 +42,19 @@ pub mod shim;
 pub mod state_file;
 pub mod table;
 pub mod team_cache;
+
+/// The parsers the fuzz targets (`fuzz/`) drive that are not public
+/// elsewhere: re-exported as they are, for nothing else to use.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::hooks::message::{is_footer, is_trailer, trailer_block, Message};
+    pub use crate::hooks::pre_push::parse_line as pre_push_line;
+    pub use crate::hooks::pre_receive::{
+        parse_batch as pre_receive_batch, parse_line as pre_receive_line,
+    };
+    pub use crate::hooks::reference_transaction::parse as reference_transaction_lines;
+    pub use crate::mcp::jsonrpc::{
+        parse_line as mcp_line, read_line as mcp_read_line, response as mcp_response, Frame,
+        Incoming, Line as McpLine,
+    };
+}

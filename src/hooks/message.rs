@@ -16,17 +16,17 @@ fn before_scissors(text: &str, comment: char) -> &str {
 }
 
 /// A message's lines, and its paragraphs as git's cleanup leaves them.
-pub(super) struct Message<'a> {
+pub struct Message<'a> {
     lines: Vec<&'a str>,
     /// Where the text ends: trailing blank and comment lines, and the
     /// scissors line with all after it, come after.
     end: usize,
     /// Each paragraph's lines (comment lines skipped), the title first.
-    pub(super) paragraphs: Vec<Vec<usize>>,
+    pub paragraphs: Vec<Vec<usize>>,
 }
 
 impl<'a> Message<'a> {
-    pub(super) fn parse(text: &'a str, comment: char) -> Message<'a> {
+    pub fn parse(text: &'a str, comment: char) -> Message<'a> {
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let mut end = before_scissors(text, comment).split_inclusive('\n').count();
         let is_comment = |l: &str| l.starts_with(comment);
@@ -55,7 +55,7 @@ impl<'a> Message<'a> {
     }
 
     /// A paragraph's lines, without their line ends.
-    pub(super) fn lines_of(&self, paragraph: usize) -> Vec<&'a str> {
+    pub fn lines_of(&self, paragraph: usize) -> Vec<&'a str> {
         self.paragraphs[paragraph]
             .iter()
             .map(|&i| self.lines[i].trim_end_matches(['\n', '\r']))
@@ -65,7 +65,7 @@ impl<'a> Message<'a> {
     /// The lines that are copies of `footer` in the paragraphs `range`
     /// made of trailers and the footer only, with the blank lines before
     /// a paragraph that is the footer alone.
-    pub(super) fn copies(&self, footer: &str, range: std::ops::Range<usize>) -> Vec<usize> {
+    pub fn copies(&self, footer: &str, range: std::ops::Range<usize>) -> Vec<usize> {
         let mut out = Vec::new();
         for p in range {
             let lines = self.lines_of(p);
@@ -95,7 +95,7 @@ impl<'a> Message<'a> {
 
     /// The message without the lines `drop`, and with `append` (the footer,
     /// and whether it joins the last paragraph) after its text.
-    pub(super) fn render(&self, drop: &[usize], append: Option<(&str, bool)>) -> String {
+    pub fn render(&self, drop: &[usize], append: Option<(&str, bool)>) -> String {
         let mut out: String = (0..self.end)
             .filter(|i| !drop.contains(i))
             .map(|i| self.lines[i])
@@ -122,7 +122,7 @@ impl<'a> Message<'a> {
 /// Is `line` the footer as git reads it? A trailer's key in any case, its
 /// separator with any blanks around it (`contract:c1` is `Contract: c1`);
 /// another footer as written.
-pub(super) fn is_footer(line: &str, footer: &str) -> bool {
+pub fn is_footer(line: &str, footer: &str) -> bool {
     let line = line.trim();
     let split = |t: &str| {
         t.split_once(':')
@@ -148,7 +148,7 @@ const GIT_GENERATED: [&str; 2] = ["Signed-off-by: ", "(cherry picked from commit
 /// Is this line a trailer to git: one it writes itself, or `Key: value`
 /// (`find_separator` of git's trailer.c: letters, digits and `-`, then
 /// perhaps blanks, then the `:`)?
-pub(super) fn is_trailer(line: &str) -> bool {
+pub fn is_trailer(line: &str) -> bool {
     if GIT_GENERATED.iter().any(|p| line.starts_with(p)) {
         return true;
     }
@@ -168,7 +168,7 @@ pub(super) fn is_trailer(line: &str) -> bool {
 /// All its lines trailers, or, with one that git writes itself, at least a
 /// quarter; lines that start with a blank continue the trailer above them,
 /// and count as others where no trailer is above them.
-pub(super) fn trailer_block(lines: &[&str]) -> bool {
+pub fn trailer_block(lines: &[&str]) -> bool {
     let (mut trailers, mut others, mut continued, mut generated) = (0, 0, 0, false);
     for line in lines.iter().rev() {
         if is_trailer(line) {

@@ -17,7 +17,7 @@ use crate::facts::Dirs;
 use crate::facts::{self, Repo};
 
 /// Parses one input line into the remote ref's update (ancestry not yet known).
-fn parse_line(line: &str) -> Option<PushUpdate> {
+pub fn parse_line(line: &str) -> Option<PushUpdate> {
     let mut it = line.rsplitn(4, ' ');
     let remote_id = it.next()?;
     let remote_ref = it.next()?;

@@ -41,8 +41,7 @@ pub fn run(stdin: &[u8]) -> Result<u8> {
         .as_ref()
         .is_some_and(|d| facts::uses_reftable(&d.common_dir));
     for line in String::from_utf8_lossy(stdin).lines() {
-        let mut it = line.splitn(3, ' ');
-        let (Some(old), Some(new), Some(pushed)) = (it.next(), it.next(), it.next()) else {
+        let Some((old, new, pushed)) = parse_line(line) else {
             continue;
         };
         let refname = match (reftable, store.as_mut()) {
@@ -92,6 +91,12 @@ pub fn run(stdin: &[u8]) -> Result<u8> {
     Ok(exit::OK)
 }
 
+/// One input line, `<old> <new> <ref>`; `None` for a line of fewer fields.
+pub fn parse_line(line: &str) -> Option<(&str, &str, &str)> {
+    let mut it = line.splitn(3, ' ');
+    Some((it.next()?, it.next()?, it.next()?))
+}
+
 /// Is `a` an ancestor of `b`?
 fn is_ancestor(git: &Git, a: &str, b: &str) -> bool {
     git.output(["merge-base", "--is-ancestor", a, b])
@@ -122,9 +127,10 @@ fn written_via_git(git: &Git, name: &str) -> String {
 }
 
 /// One new commit: its first parent and its message.
-struct Commit {
-    first_parent: Option<String>,
-    message: String,
+#[derive(Debug)]
+pub struct Commit {
+    pub first_parent: Option<String>,
+    pub message: String,
 }
 
 /// The commits a push brings to a protected ref: `old..new`, or for a
@@ -163,8 +169,20 @@ fn new_commits(
             "pre-receive cannot read the pushed commits",
         ));
     }
+    let commits = parse_batch(&out.stdout);
+    if commits.len() != ids.len() {
+        return Err(Error::internal(
+            "pre-receive cannot read every pushed commit",
+        ));
+    }
+    Ok(commits)
+}
+
+/// The commits of `git cat-file --batch` output, by id; reading stops at
+/// the first record that is not `<id> <type> <size>\n`, its bytes, `\n`.
+pub fn parse_batch(out: &[u8]) -> HashMap<String, Commit> {
     let mut commits = HashMap::new();
-    let mut rest = &out.stdout[..];
+    let mut rest = out;
     while let Some(eol) = rest.iter().position(|&b| b == b'\n') {
         let header = String::from_utf8_lossy(&rest[..eol]).into_owned();
         let mut fields = header.split(' ');
@@ -175,20 +193,19 @@ fn new_commits(
         let Ok(size) = size.parse::<usize>() else {
             break;
         };
-        let Some(body) = rest.get(eol + 1..eol + 1 + size) else {
+        // A size past the output (however large) ends the reading.
+        let Some(body) = (eol + 1)
+            .checked_add(size)
+            .and_then(|end| rest.get(eol + 1..end))
+        else {
             break;
         };
-        rest = rest.get(eol + 2 + size..).unwrap_or_default();
+        rest = rest.get(eol + 2 + body.len()..).unwrap_or_default();
         if kind == "commit" {
             commits.insert(id.to_string(), parse_commit(body));
         }
     }
-    if commits.len() != ids.len() {
-        return Err(Error::internal(
-            "pre-receive cannot read every pushed commit",
-        ));
-    }
-    Ok(commits)
+    commits
 }
 
 /// A raw commit's first parent and message (after the headers' blank line).
@@ -287,4 +304,24 @@ fn team_facts(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_batch;
+
+    #[test]
+    fn a_batch_reads_each_commit_and_stops_at_a_size_past_the_output() {
+        let a = "a".repeat(40);
+        let body = format!("tree {a}\nparent {a}\n\nSubject\n");
+        let out = format!("{a} commit {}\n{body}\n", body.len());
+        let commits = parse_batch(out.as_bytes());
+        assert_eq!(commits[&a].first_parent.as_deref(), Some(a.as_str()));
+        assert_eq!(commits[&a].message, "Subject\n");
+        // Found by fuzzing (docs/fuzzing.md): a size that overflowed the
+        // end of the record.
+        let huge = format!("{a} commit {}\nx\n", usize::MAX);
+        assert!(parse_batch(huge.as_bytes()).is_empty());
+        assert!(parse_batch(format!("{a} commit 99\nshort\n").as_bytes()).is_empty());
+    }
 }

@@ -42,13 +42,14 @@ const ACTOR: &str = "#actor";
 
 /// One input line.
 #[derive(Debug)]
-struct Line {
-    old: String,
-    new: String,
-    refname: String,
+pub struct Line {
+    pub old: String,
+    pub new: String,
+    pub refname: String,
 }
 
-fn parse(stdin: &[u8]) -> Vec<Line> {
+/// The input's lines of refs worth a look ([`journaled`]).
+pub fn parse(stdin: &[u8]) -> Vec<Line> {
     String::from_utf8_lossy(stdin)
         .lines()
         .filter_map(|l| {

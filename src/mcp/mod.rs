@@ -30,7 +30,7 @@ mod call;
 mod checkout;
 mod git_tools;
 mod hints;
-mod jsonrpc;
+pub(crate) mod jsonrpc;
 mod results;
 mod server;
 mod status;

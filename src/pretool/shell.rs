@@ -137,6 +137,11 @@ impl Parser {
                     self.i += 1;
                     break;
                 }
+                // Inside backquotes, one closes them before what is open
+                // within (`` `(a` ``): sh reads an unclosed parenthesis.
+                Some('`') if self.backquoted > 0 => {
+                    self.fail("a parenthesis or backquote is not closed")
+                }
                 Some('\n') => {
                     self.i += 1;
                     self.heredoc_bodies();
@@ -206,7 +211,7 @@ impl Parser {
                 None | Some('\n' | ';' | '|') => break,
                 Some('&') if self.peek_at(1) != Some('>') => break,
                 Some(')') if close == Close::Paren => break,
-                Some('`') if close == Close::Backquote => break,
+                Some('`') if self.backquoted > 0 => break,
                 Some(')') => {
                     self.fail("a parenthesis closes what was not opened");
                     return;
@@ -220,7 +225,14 @@ impl Parser {
                     if self.redirect(dir, env) {
                         continue;
                     }
+                    let at = self.i;
                     let word = self.word(dir, env);
+                    if self.i == at {
+                        // Nothing read: no word starts here, and looping
+                        // would never end.
+                        self.fail("a word cannot be read");
+                        return;
+                    }
                     words.push(word);
                 }
             }

@@ -214,3 +214,22 @@ fn command_v_only_looks_git_up() {
     assert!(out.git.is_empty());
     assert_eq!(out.unreadable, None);
 }
+
+/// Found by fuzzing (docs/fuzzing.md): a parenthesis opened inside
+/// backquotes and left open when they close read the closing backquote as
+/// an empty word, again and again, until memory ran out.
+#[test]
+fn a_backquote_closing_an_open_parenthesis_is_unreadable() {
+    for line in [
+        "(git `(o`t a;;s $(git",
+        "echo `(git push`",
+        "x `(a` && git status",
+    ] {
+        assert!(
+            split(line).unreadable.is_some(),
+            "{line:?}: {:?}",
+            split(line)
+        );
+    }
+    assert_eq!(calls("echo `git rev-parse HEAD`").len(), 1);
+}

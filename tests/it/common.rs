@@ -420,12 +420,26 @@ fn fed(mut cmd: Command, input: &str) -> Run {
     Run::from(child.wait_with_output().unwrap())
 }
 
+impl TestRepo {
+    /// An empty bare repository at `at` (a remote to push to); returns `at`.
+    pub fn bare_at(&self, at: PathBuf) -> PathBuf {
+        self.git(["init", "-q", "--bare", at.to_str().unwrap()])
+            .ok();
+        at
+    }
+
+    /// A bare clone of this repository at `at`; returns `at`.
+    pub fn bare_clone_at(&self, at: PathBuf) -> PathBuf {
+        self.git(["clone", "-q", "--bare", ".", at.to_str().unwrap()])
+            .ok();
+        at
+    }
+}
+
 /// A repository with a bare remote `origin` that has `main`.
 pub fn with_remote() -> TestRepo {
     let repo = TestRepo::new();
-    let remote = repo.path("remote.git");
-    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
-        .ok();
+    let remote = repo.bare_at(repo.path("remote.git"));
     repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
         .ok();
     repo.git(["push", "-q", "origin", "main"]).ok();

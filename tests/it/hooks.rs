@@ -359,9 +359,7 @@ fn chained_hooks_still_run_with_their_arguments_and_stdin() {
         ),
     );
     repo.ward(["install"]).ok();
-    let remote = sibling(&repo, "remote.git");
-    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
-        .ok();
+    let remote = repo.bare_at(sibling(&repo, "remote.git"));
     repo.git(["remote", "add", "origin", remote.to_str().unwrap()])
         .ok();
     repo.git(["commit", "-q", "--allow-empty", "-m", "x"]).ok();
@@ -1665,9 +1663,7 @@ fn doctor_through_git_sees_the_shim_first() {
 #[test]
 fn doctor_passes_without_hooks_outside_a_repository_and_in_a_bare_one() {
     let repo = TestRepo::new();
-    let bare = sibling(&repo, "server.git");
-    repo.git(["init", "-q", "--bare", bare.to_str().unwrap()])
-        .ok();
+    let bare = repo.bare_at(sibling(&repo, "server.git"));
     let outside = sibling(&repo, "outside");
     std::fs::create_dir_all(&outside).unwrap();
     let doctor = |dir: &Path| {

@@ -10,6 +10,26 @@ fn explain(repo: &TestRepo, env: &[(&str, &str)]) -> serde_json::Value {
     serde_json::from_str(out.stdout.trim()).unwrap()
 }
 
+/// `policy show --json` where a layer is bad: EN-GIT-E-001, whose value is returned.
+fn invalid_policy(repo: &TestRepo) -> serde_json::Value {
+    let (_, v) = repo.ward_json(["policy", "show", "--json"], &[]);
+    assert_eq!(v["code"], "EN-GIT-E-001", "{v}");
+    v
+}
+
+/// An agent's commit through the shim while a layer is bad: refused
+/// (exit 1) with `says` on stderr, and the branch does not move.
+fn agent_commit_refused(repo: &TestRepo, says: &str) {
+    let before = repo.rev("HEAD");
+    repo.shim_env(
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        &[("WARD_CONTRACT", "c1")],
+    )
+    .code(1)
+    .stderr_has(says);
+    assert_eq!(repo.rev("HEAD"), before);
+}
+
 #[test]
 fn every_layer_overrides_the_one_below_and_show_origin_says_which() {
     let repo = TestRepo::new();
@@ -355,8 +375,7 @@ fn a_team_policy_committed_as_a_directory_or_symlink_is_an_error_not_skipped() {
         } else {
             "a symbolic link"
         };
-        let (_, v) = repo.ward_json(["policy", "show", "--json"], &[]);
-        assert_eq!(v["code"], "EN-GIT-E-001", "{v}");
+        invalid_policy(&repo);
         repo.ward(["policy", "show"]).code(3).stderr_has(&format!(
             ".ward/policy.toml committed on 'main' is not a file but {what}"
         ));
@@ -366,12 +385,7 @@ fn a_team_policy_committed_as_a_directory_or_symlink_is_an_error_not_skipped() {
             .code(2)
             .stderr_has(&format!("not a file but {what}"));
         // An agent's commit on main is refused, not let through.
-        repo.shim_env(
-            ["commit", "-q", "--allow-empty", "-m", "x"],
-            &[("WARD_CONTRACT", "c1")],
-        )
-        .code(1)
-        .stderr_has("is not a file");
+        agent_commit_refused(&repo, "is not a file");
     }
 }
 
@@ -457,8 +471,7 @@ fn a_policy_that_is_not_utf8_is_invalid_in_every_layer_at_its_first_bad_byte() {
     let bytes: &[u8] = b"[branches]\nprotected = [\"main\", \"dev\xe9\"]\n";
     let at = "policy.toml:2:26: key `protected`: not UTF-8 text (byte 0xe9)";
     let refused = |repo: &TestRepo, source: &str| {
-        let (_, v) = repo.ward_json(["policy", "show", "--json"], &[]);
-        assert_eq!(v["code"], "EN-GIT-E-001", "{v}");
+        let v = invalid_policy(repo);
         let message = v["message"].as_str().unwrap_or_default();
         assert!(message.contains(&format!("{source}{at}")), "{v}");
     };
@@ -478,12 +491,7 @@ fn a_policy_that_is_not_utf8_is_invalid_in_every_layer_at_its_first_bad_byte() {
     repo.ward(["policy", "check", "main:.ward/policy.toml"])
         .code(3)
         .stderr_has(&format!("main:.ward/{at}"));
-    repo.shim_env(
-        ["commit", "-q", "--allow-empty", "-m", "x"],
-        &[("WARD_CONTRACT", "c1")],
-    )
-    .code(1)
-    .stderr_has("EN-GIT-E-001");
+    agent_commit_refused(&repo, "EN-GIT-E-001");
     // The local and user layers.
     let repo = TestRepo::new();
     let local = repo.dir.join(".git/ward/policy.toml");

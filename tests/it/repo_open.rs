@@ -219,9 +219,7 @@ fn a_git_file_and_a_bare_repository_read_alike() {
     assert_eq!(seen.git_dir, canonical(&git_dir));
     assert_eq!(seen.workdir, Some(canonical(&apart)));
 
-    let bare = sibling(&repo, "bare.git");
-    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()])
-        .ok();
+    let bare = repo.bare_clone_at(sibling(&repo, "bare.git"));
     let (seen, opened) = both(&bare);
     assert!(!opened);
     assert_eq!(seen.workdir, None);

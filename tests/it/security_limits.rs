@@ -109,9 +109,7 @@ fn a_writer_that_runs_no_hooks_moves_main() {
 #[test]
 fn a_remote_without_the_server_hook_takes_what_skips_the_local_hooks() {
     let repo = installed();
-    let remote = sibling(&repo, "remote.git");
-    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()])
-        .ok();
+    let remote = repo.bare_at(sibling(&repo, "remote.git"));
     repo.git(["push", "-q", remote.to_str().unwrap(), "main"])
         .ok();
     repo.git(["commit", "-q", "--allow-empty", "-m", "by the agent"])

@@ -1237,9 +1237,7 @@ fn linked_worktrees_and_bare_repositories_are_found_from_below_their_top() {
     let wt = repo.path("wt");
     repo.git(["worktree", "add", "-q", wt.to_str().unwrap(), "feat"])
         .ok();
-    let bare = repo.path("bare.git");
-    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()])
-        .ok();
+    let bare = repo.bare_clone_at(repo.path("bare.git"));
     let debug = [("WARD_LOG", "debug")];
     let in_wt = repo.shim_in(&wt.join("sub/dir"), ["status", "--short"], &debug);
     assert_eq!(in_wt.ok().stderr_has(FAST).stdout, "");

@@ -135,9 +135,7 @@ fn worktree_removed_from_inside_comes_back_from_the_main_worktree() {
 #[test]
 fn in_a_bare_repository_another_worktree_undoes_a_removal_from_inside() {
     let repo = agent_repo();
-    let bare = repo.path("bare.git");
-    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()])
-        .ok();
+    let bare = repo.bare_clone_at(repo.path("bare.git"));
     let (w1, w2) = (repo.path("w1"), repo.path("w2"));
     for (dir, branch) in [(&w1, "agent/c1-w1"), (&w2, "agent/c1-w2")] {
         git_in(

@@ -363,9 +363,7 @@ fn a_plain_reinit_and_a_tree_in_a_bare_directory_go_through() {
     repo.shim_env(["init", "-q"], C1).ok();
     assert_eq!(repo.rev("main"), main);
     assert_eq!(std::fs::read(&hook).unwrap(), before);
-    let bare = repo.tmp.path().join("b.git");
-    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()])
-        .ok();
+    let bare = repo.bare_clone_at(repo.tmp.path().join("b.git"));
     repo.shim_in(&bare, ["init", "-q", "sub"], C1).ok();
     assert!(bare.join("sub/.git").is_dir());
     repo.shim_in(&bare, ["worktree", "add", "-q", "-b", "agent/wt", "wt"], C1)
