@@ -17,13 +17,25 @@ pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     if !meta.is_file() {
         return Err(std::io::Error::other("not a regular file"));
     }
-    let mut bytes = Vec::new();
+    // Room for the whole file and the read that finds its end: two reads,
+    // where growing from nothing takes one per doubling.
+    let mut bytes = Vec::with_capacity(meta.len().min(max) as usize + 1);
     std::fs::File::open(path)?
         .take(max + 1)
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
         return Err(std::io::Error::other(format!("larger than {max} bytes")));
     }
+    Ok(bytes)
+}
+
+/// A small file the kernel makes (`/proc/<pid>/stat`, `cmdline`), whose
+/// size it reports as 0: read into a page-sized buffer, one `read` for the
+/// text and one for its end (`std::fs::read` would start from 32 bytes and
+/// double, a call each time).
+pub fn read_proc(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(4096);
+    std::fs::File::open(path)?.read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

@@ -92,7 +92,7 @@ fn checks(fix: bool) -> Vec<Check> {
         None,
     ));
 
-    let shim_hint = crate::commands::install::default_shim_dir().map(|d| {
+    let shim_hint = crate::facts::install_record::default_shim_dir().map(|d| {
         // Creating the shim is suggested only where it is not there yet.
         let create = if d.join("git").exists() {
             ""

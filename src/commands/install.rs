@@ -137,21 +137,11 @@ pub fn run_uninstall(args: UninstallArgs) -> Outcome {
     Outcome::report(args.json, result)
 }
 
-/// The default shim directory: `$XDG_DATA_HOME/git-ward/shim`.
-pub fn default_shim_dir() -> Option<PathBuf> {
-    let base = crate::env::var(crate::env::XDG_DATA_HOME)
-        .map(PathBuf::from)
-        .or_else(|| {
-            crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".local/share"))
-        })?;
-    Some(base.join("git-ward").join("shim"))
-}
-
 /// `git ward install --shim [DIR]`: `DIR/git -> git-ward`, and the PATH line to use.
 pub(crate) fn install_shim(dir: Option<&Path>, force: bool) -> Result<(serde_json::Value, String)> {
     let dir = match dir {
         Some(dir) => std::path::absolute(dir).at("resolve", dir)?,
-        None => default_shim_dir().ok_or_else(|| {
+        None => crate::facts::install_record::default_shim_dir().ok_or_else(|| {
             Error::invalid(
                 "no shim directory given and neither XDG_DATA_HOME nor HOME is set",
                 "pass one: `git ward install --shim DIR`",

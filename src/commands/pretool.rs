@@ -213,7 +213,7 @@ fn shim_first() -> bool {
 
 /// The shim directory, when `git ward install --shim` made it for this binary.
 fn shim_dir() -> Option<PathBuf> {
-    let dir = crate::commands::install::default_shim_dir()?;
+    let dir = crate::facts::install_record::default_shim_dir()?;
     let me = std::env::current_exe().ok()?;
     crate::hooks::install::same_file(&dir.join("git"), &me).then_some(dir)
 }

@@ -174,6 +174,16 @@ pub(crate) fn ours(path: &Path) -> Option<Option<PathBuf>> {
     })
 }
 
+/// The default shim directory: `$XDG_DATA_HOME/git-ward/shim`.
+pub fn default_shim_dir() -> Option<PathBuf> {
+    let base = crate::env::var(crate::env::XDG_DATA_HOME)
+        .map(PathBuf::from)
+        .or_else(|| {
+            crate::env::var(crate::env::HOME).map(|h| PathBuf::from(h).join(".local/share"))
+        })?;
+    Some(base.join("git-ward").join("shim"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,7 +96,7 @@ fn start_time(pid: u32) -> Probe {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return Probe::Gone;
     };
-    match std::fs::read(format!("/proc/{pid}/stat")) {
+    match crate::state_file::read_proc(format!("/proc/{pid}/stat")) {
         Ok(stat) => stat_start_time(&stat).map_or(Probe::Runs, Probe::Started),
         Err(_) if Path::new("/proc/self/stat").exists() => Probe::Gone,
         Err(_) => {

@@ -42,7 +42,7 @@ fn check() -> Option<bool> {
 /// A process's parent, from `/proc/<pid>/stat` (after the name, which
 /// may hold any byte but ends at the last `)`).
 pub(crate) fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let stat = crate::state_file::read_proc(format!("/proc/{pid}/stat")).ok()?;
     let end = stat.iter().rposition(|b| *b == b')')?;
     let rest = std::str::from_utf8(&stat[end + 1..]).ok()?;
     rest.split_whitespace().nth(1)?.parse().ok()

@@ -121,7 +121,7 @@ fn prepare(harness: Harness, user: bool) -> Result<(Place, Records, Vec<Target>)
     let place = place(user)?;
     let binary = crate::hooks::install::own_path()?;
     let records = load(&place.store);
-    let shim = crate::commands::install::default_shim_dir();
+    let shim = crate::facts::install_record::default_shim_dir();
     let targets = targets::targets(harness, &place.base, place.user, &binary, shim.as_deref());
     Ok((place, records, targets))
 }
@@ -216,7 +216,7 @@ pub fn set_up() -> Vec<(Harness, &'static str)> {
         let Ok(place) = place(user) else {
             continue;
         };
-        let shim = crate::commands::install::default_shim_dir();
+        let shim = crate::facts::install_record::default_shim_dir();
         for harness in Harness::ALL {
             let all = targets::targets(harness, &place.base, user, &binary, shim.as_deref())
                 .iter()

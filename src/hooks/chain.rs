@@ -10,7 +10,7 @@
 //! ran the hooks. An environment variable would do, but an agent could set
 //! it on its own git and skip the chained hooks.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// How many ancestors are looked at before giving up (a hook manager's
 /// shell, its interpreter, a wrapper: a handful).
@@ -66,7 +66,8 @@ fn is_git(exe: Option<&Path>, argv: &[String]) -> bool {
 }
 
 fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(PathBuf::from(format!("/proc/{pid}/stat"))).ok()?;
+    let stat =
+        String::from_utf8(crate::state_file::read_proc(format!("/proc/{pid}/stat")).ok()?).ok()?;
     // Fields after the command name (which may hold spaces) start after ')'.
     stat.rsplit_once(')')?
         .1

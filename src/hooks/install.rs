@@ -193,10 +193,10 @@ pub fn install(
     let top = (!server)
         .then(|| git.run_path(["rev-parse", "--show-toplevel"]).ok())
         .flatten();
-    if let Some(file) = top
-        .as_deref()
-        .and_then(|top| super::managers::wire_lefthook(top, &binary))
-    {
+    if let Some(file) = top.as_deref().and_then(|top| {
+        let exclude = common.join("info").join("exclude");
+        super::managers::wire_lefthook(top, &binary, &exclude)
+    }) {
         reports.push(HookReport {
             name: file.display().to_string(),
             action: "runs git-ward's gates (lefthook)".to_string(),
@@ -446,6 +446,9 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
     }
     if let Ok(top) = git.run_path(["rev-parse", "--show-toplevel"]) {
         let changed = super::managers::unwire_lefthook(&top)
+            .and_then(|c| {
+                super::managers::unexclude(&common.join("info").join("exclude")).map(|()| c)
+            })
             .map_err(|e| Error::internal(format!("cannot restore lefthook's local config: {e}")))?;
         for path in changed {
             reports.push(HookReport {

@@ -177,12 +177,13 @@ fn lefthook_block(binary: &str, file: &str) -> String {
 }
 
 /// Puts git-ward's gates into lefthook's local config under the working
-/// tree `top` (`binary`: the path hooks name git-ward by), where lefthook
+/// tree `top` (`binary`: the path hooks name git-ward by; a file made is
+/// added to the exclude file `info_exclude`), where lefthook
 /// is in use and its config does not run them yet. `Some(path)` when the
 /// file was written; `None` when there was nothing to do, or what is there
 /// cannot take the block safely (the file already has a section of a gate,
 /// the path needs quoting): [`advice`] then says what to add.
-pub fn wire_lefthook(top: &Path, binary: &Path) -> Option<PathBuf> {
+pub fn wire_lefthook(top: &Path, binary: &Path, info_exclude: &Path) -> Option<PathBuf> {
     let configs: Vec<String> = gates::LEFTHOOK_CONFIGS
         .iter()
         .filter_map(|f| std::fs::read_to_string(top.join(f)).ok())
@@ -225,8 +226,57 @@ pub fn wire_lefthook(top: &Path, binary: &Path) -> Option<PathBuf> {
     if std::fs::read_to_string(&path).is_ok_and(|old| old == new) {
         return None;
     }
+    let made = !path.exists();
     crate::state_file::replace(&path, new.as_bytes()).ok()?;
+    if made {
+        // It names this machine's git-ward: committed, it would fail
+        // every colleague's commit. Kept out of `git add -A`.
+        exclude(info_exclude, &format!("/{file}"));
+    }
     Some(path)
+}
+
+/// The comment above each line git-ward adds to `info/exclude`.
+const EXCLUDE_NOTE: &str =
+    "# git-ward: lefthook's local config it wrote (`git ward uninstall` takes both lines out)";
+
+/// Adds `pattern` to the exclude file `path` (`<git-common-dir>/info/exclude`).
+fn exclude(path: &Path, pattern: &str) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    if text.lines().any(|l| l == pattern) {
+        return;
+    }
+    let sep = if text.is_empty() || text.ends_with('\n') {
+        ""
+    } else {
+        "\n"
+    };
+    let _ = crate::state_file::replace(
+        path,
+        format!("{text}{sep}{EXCLUDE_NOTE}\n{pattern}\n").as_bytes(),
+    );
+}
+
+/// Takes what [`exclude`] added out of the exclude file `path`.
+pub fn unexclude(path: &Path) -> std::io::Result<()> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(());
+    };
+    let mut out = String::new();
+    let mut lines = text.split_inclusive('\n');
+    let mut changed = false;
+    while let Some(line) = lines.next() {
+        if line.trim_end_matches('\n') == EXCLUDE_NOTE {
+            let _ = lines.next();
+            changed = true;
+            continue;
+        }
+        out.push_str(line);
+    }
+    match changed {
+        true => crate::state_file::replace(path, out.as_bytes()),
+        false => Ok(()),
+    }
 }
 
 /// lefthook's local config under `top`: the one there, else `lefthook-local.yml`.

@@ -217,7 +217,8 @@ pub fn trace_id() -> String {
 
 fn parent_trace_id() -> Option<String> {
     let ppid = std::os::unix::process::parent_id();
-    let stat = std::fs::read_to_string(format!("/proc/{ppid}/stat")).ok()?;
+    let stat =
+        String::from_utf8(crate::state_file::read_proc(format!("/proc/{ppid}/stat")).ok()?).ok()?;
     // Fields after the command name (which may hold spaces) start after ')'.
     let rest = stat.rsplit_once(')')?.1;
     let start_ticks: u64 = rest.split_whitespace().nth(19)?.parse().ok()?;
@@ -254,7 +255,7 @@ fn inside_receive_pack() -> bool {
 
 /// The command line of process `pid`, from `/proc` (empty when gone).
 pub(crate) fn argv_of(pid: u32) -> Vec<String> {
-    std::fs::read(format!("/proc/{pid}/cmdline"))
+    crate::state_file::read_proc(format!("/proc/{pid}/cmdline"))
         .map(|bytes| {
             bytes
                 .split(|b| *b == 0)

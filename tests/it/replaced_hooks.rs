@@ -159,6 +159,9 @@ fn install_puts_its_gates_into_lefthooks_local_config_and_says_what_husky_needs(
     ] {
         assert!(local.contains(line), "{line}: {local}");
     }
+    // It names this machine's git-ward: kept out of `git add -A`.
+    let status = repo.git(["status", "--porcelain"]).ok().stdout;
+    assert!(!status.contains("lefthook-local.yml"), "{status}");
     // The husky scripts name git-ward: nothing more to say.
     for gate in ["pre-commit", "pre-push", "reference-transaction"] {
         write_hook(
@@ -168,8 +171,16 @@ fn install_puts_its_gates_into_lefthooks_local_config_and_says_what_husky_needs(
     }
     let out = repo.ward(["install"]).ok();
     assert!(!out.stdout.contains("note:"), "{}", out.stdout);
+    let exclude = repo.dir.join(".git/info/exclude");
+    let before = std::fs::read_to_string(&exclude).unwrap();
+    assert!(before.contains("\n/lefthook-local.yml\n"), "{before}");
     repo.ward(["uninstall"]).ok();
     assert_eq!(repo.read("lefthook-local.yml"), None);
+    let after = std::fs::read_to_string(&exclude).unwrap();
+    assert!(
+        !after.contains("lefthook") && !after.contains("git-ward"),
+        "{after}"
+    );
 }
 
 #[test]
