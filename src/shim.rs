@@ -58,71 +58,133 @@ pub fn main(args: Vec<OsString>) -> u8 {
         "assessed"
     );
     let Some(repo) = a.repo.as_ref().filter(|_| a.action.needs_repo) else {
-        // Outside a repository, or a command that needs none: git's
-        // business, but for a write into a git directory or onto a policy
-        // file (`config --file`, `diff --no-index --output`), and for a
-        // command in a repository git-ward cannot read (SHA-256), which
-        // is refused as without facts.
-        let guarded = a.facts.as_ref().is_some_and(|f| f.writes_guarded.is_some());
-        if let Verdict::Deny(err) = &a.decision.verdict {
-            if guarded || a.action.needs_repo {
-                report_denial(err);
-                // Inside a repository (`git init` over it, `clone . .git/x`),
-                // its audit log records the refusal.
-                if let Some(repo) = a.repo.as_ref() {
-                    let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
-                    let mut record = base_record(&a, repo, &args, &trace_id, started);
-                    record.contract_id = a.facts.as_ref().and_then(|f| f.contract.clone());
-                    record.denial_code = Some(err.code.as_str().to_string());
-                    return finish(
-                        &audit::dir(repo.common_dir()),
-                        record,
-                        clock,
-                        exit::DENIED as i32,
-                    );
-                }
-                return exit::DENIED;
-            }
-        }
-        return exec(&real, &args, None, None);
+        return outside(&real, &a, &args, started, clock);
     };
-    let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
-    // Without facts (a policy that cannot be read), the contract and HEAD
-    // are still read for the audit line and git's environment.
-    let contract = match &a.facts {
-        Some(f) => f.contract.clone(),
-        None => facts::contract(Some(repo)).ok().flatten().map(|c| c.0),
-    };
-    let mut record = base_record(&a, repo, &args, &trace_id, started);
-    record.contract_id = contract.clone();
-    let audit_dir = audit::dir(repo.common_dir());
-    let log_reads = a.policy.as_ref().map_or(true, |p| p.settings.audit.reads);
-
+    let mut call = Call::start(&a, repo, &args, started, clock);
     if let Ok(policy) = &a.policy {
-        handle_drift(repo, policy, &mut record);
+        handle_drift(repo, policy, &mut call.record);
     }
-    let git_here = internal_git(&real, repo, &trace_id, contract.as_deref());
+    let git_here = internal_git(&real, repo, &call.trace_id, call.contract.as_deref());
     if a.tier() > 0 && !matches!(a.decision.verdict, Verdict::Deny(_)) {
         // Before the switch and the checkpoint, whose git runs the hooks too.
         for warning in hook_health(repo) {
             crate::output::errln!("ward: {warning}");
-            record.actions_taken.push(warning);
+            call.record.actions_taken.push(warning);
         }
     }
+    if let Err(code) = carry_out(&a, &git_here, &mut call) {
+        return code;
+    }
+    if let Err(code) = checkpoint_first(&a, &git_here, repo, &pre.globals, &mut call) {
+        return code;
+    }
+    if a.tier() == 0 {
+        return read(&real, &args, call);
+    }
+    mutate(&real, &a, repo, args, pre.rest.len(), call)
+}
+
+/// One command on the full road: its trace, contract and audit line.
+struct Call {
+    trace_id: String,
+    contract: Option<String>,
+    record: Record,
+    audit_dir: std::path::PathBuf,
+    log_reads: bool,
+    clock: Instant,
+}
+
+impl Call {
+    fn start(
+        a: &Assessment,
+        repo: &Repo,
+        args: &[OsString],
+        started: SystemTime,
+        clock: Instant,
+    ) -> Call {
+        let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
+        // Without facts (a policy that cannot be read), the contract and HEAD
+        // are still read for the audit line and git's environment.
+        let contract = match &a.facts {
+            Some(f) => f.contract.clone(),
+            None => facts::contract(Some(repo)).ok().flatten().map(|c| c.0),
+        };
+        let mut record = base_record(a, repo, args, &trace_id, started);
+        record.contract_id = contract.clone();
+        Call {
+            trace_id,
+            contract,
+            record,
+            audit_dir: audit::dir(repo.common_dir()),
+            log_reads: a.policy.as_ref().map_or(true, |p| p.settings.audit.reads),
+            clock,
+        }
+    }
+}
+
+/// Outside a repository, or a command that needs none: git's business,
+/// but for a write into a git directory or onto a policy file (`config
+/// --file`, `diff --no-index --output`), and for a command in a repository
+/// git-ward cannot read (SHA-256), which is refused as without facts.
+fn outside(
+    real: &Git,
+    a: &Assessment,
+    args: &[OsString],
+    started: SystemTime,
+    clock: Instant,
+) -> u8 {
+    let guarded = a.facts.as_ref().is_some_and(|f| f.writes_guarded.is_some());
+    let Verdict::Deny(err) = &a.decision.verdict else {
+        return exec(real, args, None, None);
+    };
+    if !(guarded || a.action.needs_repo) {
+        return exec(real, args, None, None);
+    }
+    report_denial(err);
+    // Inside a repository (`git init` over it, `clone . .git/x`), its
+    // audit log records the refusal.
+    let Some(repo) = a.repo.as_ref() else {
+        return exit::DENIED;
+    };
+    let trace_id = env::var(env::WARD_TRACE_ID).unwrap_or_else(audit::new_trace_id);
+    let mut record = base_record(a, repo, args, &trace_id, started);
+    record.contract_id = a.facts.as_ref().and_then(|f| f.contract.clone());
+    record.denial_code = Some(err.code.as_str().to_string());
+    finish(
+        &audit::dir(repo.common_dir()),
+        record,
+        clock,
+        exit::DENIED as i32,
+    )
+}
+
+/// The verdict: a denial ends the command (its exit code as `Err`); a
+/// switch moves the agent onto its branch first, with its checkpoint.
+fn carry_out(a: &Assessment, git_here: &Git, call: &mut Call) -> Result<(), u8> {
     match &a.decision.verdict {
         Verdict::Deny(err) => {
             report_denial(err);
-            record.denial_code = Some(err.code.as_str().to_string());
-            return finish(&audit_dir, record, clock, exit::DENIED as i32);
+            call.record.denial_code = Some(err.code.as_str().to_string());
+            let record = std::mem::take(&mut call.record);
+            Err(finish(
+                &call.audit_dir,
+                record,
+                call.clock,
+                exit::DENIED as i32,
+            ))
         }
         Verdict::Switch(branch) => {
-            match checkpoint_before_switch(&git_here, &a, branch, &trace_id) {
-                Ok(Some(id)) => record.actions_taken.push(format!("checkpoint {id}")),
+            let failed = |call: &mut Call, err: &Error| {
+                let record = std::mem::take(&mut call.record);
+                unrun(&call.audit_dir, record, call.clock, err)
+            };
+            match checkpoint_before_switch(git_here, a, branch, &call.trace_id) {
+                Ok(Some(id)) => call.record.actions_taken.push(format!("checkpoint {id}")),
                 Ok(None) => {}
-                Err(err) => return unrun(&audit_dir, record, clock, &err),
+                Err(err) => return Err(failed(call, &err)),
             }
-            if let Err(err) = switch_to(&git_here, &a, branch) {
-                return unrun(&audit_dir, record, clock, &err);
+            if let Err(err) = switch_to(git_here, a, branch) {
+                return Err(failed(call, &err));
             }
             let from = a
                 .facts
@@ -131,69 +193,105 @@ pub fn main(args: Vec<OsString>) -> u8 {
                 .and_then(Head::branch)
                 .unwrap_or("HEAD");
             crate::output::errln!("ward: on protected '{from}'; switched to '{branch}'");
-            record.actions_taken.push(format!("switched to {branch}"));
+            call.record
+                .actions_taken
+                .push(format!("switched to {branch}"));
+            Ok(())
         }
-        Verdict::Allow => {}
+        Verdict::Allow => Ok(()),
     }
-    if a.decision.checkpoint || a.decision.save_staged {
-        match crate::checkpoint::before_destructive(
-            &git_here,
-            repo,
-            a.policy.as_ref().ok().map(|p| &p.settings),
-            &crate::checkpoint::Pending {
-                action: &a.action,
-                cwd: &facts::effective_cwd(&pre.globals),
-                paths: pathspecs_as_written(&pre.globals, &a.action),
-                keep_ignored: a.facts.as_ref().map_or(&[], |f| &f.ignored_in_the_way),
-            },
-            contract.as_deref(),
-            &trace_id,
-        ) {
-            Ok(Some(id)) => {
-                if record.decision == "allow" {
-                    // Unstaging: checkpointed, then allowed.
-                    record.decision = "checkpoint".into();
-                }
-                record.actions_taken.push(format!("checkpoint {id}"));
-                crate::output::errln!(
-                    "ward: checkpoint {id} saved your changes; undo with git ward undo --yes"
-                );
+}
+
+/// The checkpoint the decision asks for before the command runs, said in
+/// one line; a checkpoint that fails ends the command unrun.
+fn checkpoint_first(
+    a: &Assessment,
+    git_here: &Git,
+    repo: &Repo,
+    globals: &Globals,
+    call: &mut Call,
+) -> Result<(), u8> {
+    if !(a.decision.checkpoint || a.decision.save_staged) {
+        return Ok(());
+    }
+    let taken = crate::checkpoint::before_destructive(
+        git_here,
+        repo,
+        a.policy.as_ref().ok().map(|p| &p.settings),
+        &crate::checkpoint::Pending {
+            action: &a.action,
+            cwd: &facts::effective_cwd(globals),
+            paths: pathspecs_as_written(globals, &a.action),
+            keep_ignored: a.facts.as_ref().map_or(&[], |f| &f.ignored_in_the_way),
+        },
+        call.contract.as_deref(),
+        &call.trace_id,
+    );
+    match taken {
+        Ok(Some(id)) => {
+            if call.record.decision == "allow" {
+                // Unstaging: checkpointed, then allowed.
+                call.record.decision = "checkpoint".into();
             }
-            Ok(None) => {}
-            Err(err) => {
-                let err = checkpoint_failed(&a.action, err);
-                return unrun(&audit_dir, record, clock, &err);
-            }
+            call.record.actions_taken.push(format!("checkpoint {id}"));
+            crate::output::errln!(
+                "ward: checkpoint {id} saved your changes; undo with git ward undo --yes"
+            );
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(err) => {
+            let err = checkpoint_failed(&a.action, err);
+            let record = std::mem::take(&mut call.record);
+            Err(unrun(&call.audit_dir, record, call.clock, &err))
         }
     }
-    if a.tier() == 0 {
-        if log_reads {
-            // git's own exit is not known after the exec: the line ends here.
-            record.exit_code = None;
-            record.duration_ms = clock.elapsed().as_millis() as u64;
-            record.timestamp = audit::rfc3339(SystemTime::now());
-            audit::append(&audit_dir, &[record]);
-        }
-        tracing::debug!(us = clock.elapsed().as_micros() as u64, "logged; exec");
-        return exec(&real, &args, Some(&trace_id), contract.as_deref());
+}
+
+/// A read: logged (git's own exit is not known after the exec: the line
+/// ends here), then the real git in this process.
+fn read(real: &Git, args: &[OsString], mut call: Call) -> u8 {
+    if call.log_reads {
+        call.record.exit_code = None;
+        call.record.duration_ms = call.clock.elapsed().as_millis() as u64;
+        call.record.timestamp = audit::rfc3339(SystemTime::now());
+        audit::append(&call.audit_dir, &[call.record]);
     }
+    tracing::debug!(us = call.clock.elapsed().as_micros() as u64, "logged; exec");
+    exec(real, args, Some(&call.trace_id), call.contract.as_deref())
+}
+
+/// A mutating command: the real git as a child (a fetch as one
+/// transaction, a pull on a protected branch fast-forward only), then what
+/// no hook records (remote changes, branch renames), and its end.
+fn mutate(
+    real: &Git,
+    a: &Assessment,
+    repo: &Repo,
+    args: Vec<OsString>,
+    rest: usize,
+    mut call: Call,
+) -> u8 {
     let branch_refs = branch_writes(repo, &a.action);
     let args = match a.decision.fast_forward_only {
         true => {
-            record.actions_taken.push("run fast-forward only".into());
-            fast_forward_only(args, pre.rest.len())
+            call.record
+                .actions_taken
+                .push("run fast-forward only".into());
+            fast_forward_only(args, rest)
         }
         false => args,
     };
+    let (trace_id, contract) = (call.trace_id.as_str(), call.contract.as_deref());
     let status = match (a.action.command == "fetch" && !a.action.fetch_prunes)
-        .then(|| fetch::atomic(&args, pre.rest.len()))
+        .then(|| fetch::atomic(&args, rest))
         .flatten()
     {
-        Some(atomic) => run_fetch(&real, &atomic, &args, &trace_id, contract.as_deref()),
-        None => run_child(&real, &args, &trace_id, contract.as_deref()),
+        Some(atomic) => run_fetch(real, &atomic, &args, trace_id, contract),
+        None => run_child(real, &args, trace_id, contract),
     };
     if a.decision.fast_forward_only && !status.as_ref().is_ok_and(|s| s.success()) {
-        if let Some((note, hint)) = pull_would_merge(repo, &a) {
+        if let Some((note, hint)) = pull_would_merge(repo, a) {
             crate::output::errln!("ward: {note}");
             crate::output::errln!("hint: {hint}");
         }
@@ -203,9 +301,9 @@ pub fn main(args: Vec<OsString>) -> u8 {
             record_remote_change(repo, change);
         }
     }
-    journal_branch_writes(repo, &audit_dir, &record, branch_refs);
-    record.branch_after = facts::head_branch_file(repo.git_dir());
-    finish_status(&audit_dir, record, clock, status)
+    journal_branch_writes(repo, &call.audit_dir, &call.record, branch_refs);
+    call.record.branch_after = facts::head_branch_file(repo.git_dir());
+    finish_status(&call.audit_dir, call.record, call.clock, status)
 }
 
 /// After a `pull` on a protected branch that did not fast-forward: when
