@@ -30,6 +30,7 @@ pub mod error;
 pub mod facts;
 pub mod git;
 pub mod harness;
+pub mod hook_table;
 pub mod hooks;
 pub mod invocation;
 pub mod mcp;

@@ -326,7 +326,11 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
     // working repository.
     let not_installed = |repo: &Repo| -> Vec<&str> {
         let installed = install_record::installed_hooks(repo);
-        let wanted = if bare { &[][..] } else { install::CLIENT_HOOKS };
+        let wanted: Vec<&str> = if bare {
+            Vec::new()
+        } else {
+            crate::hook_table::on(crate::hook_table::Side::Client).collect()
+        };
         wanted
             .iter()
             .copied()
@@ -348,7 +352,9 @@ fn hooks_check(repo: &Repo, me: Option<&Path>, fix: bool) -> Check {
         problems = without_hints(install::health(repo));
     }
     if !missing.is_empty() {
-        let mut detail = if missing.len() == install::CLIENT_HOOKS.len() {
+        let mut detail = if missing.len()
+            == crate::hook_table::on(crate::hook_table::Side::Client).count()
+        {
             "git-ward's hooks are not installed in this repository: git commands that skip the shim are not checked".to_string()
         } else {
             let (s, are) = if missing.len() == 1 {

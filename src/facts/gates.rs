@@ -21,9 +21,6 @@ use super::Repo;
 
 pub(crate) use super::install_record::{ours, runs_hooks_from};
 
-/// The hooks that refuse something (the footer hooks only add a line).
-pub const GATES: &[&str] = &["pre-commit", "pre-push", "reference-transaction"];
-
 /// How much of a foreign hook is read to tell what it runs.
 const HEAD_BYTES: usize = 16 * 1024;
 
@@ -63,9 +60,7 @@ pub fn recorded_hooks(common_dir: &Path) -> Vec<String> {
 /// `None` where all are git-ward's or run it, or git-ward was never installed.
 pub fn replaced(repo: &Repo) -> Option<String> {
     let recorded = recorded_hooks(repo.common_dir());
-    let gates: Vec<&str> = GATES
-        .iter()
-        .copied()
+    let gates: Vec<&str> = crate::hook_table::gates()
         .filter(|g| recorded.iter().any(|r| r == g))
         .collect();
     if gates.is_empty() {

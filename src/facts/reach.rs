@@ -10,9 +10,6 @@ use crate::policy::Policy;
 
 use super::Repo;
 
-/// The hooks whose judgement stands in for the shim's: they see each ref.
-const SEEING_HOOKS: [&str; 2] = ["pre-push", "reference-transaction"];
-
 /// What `action` reaches beyond its command line, in `repo`.
 pub fn reach(policy: &Policy, repo: &Repo, action: &Action, facts: &Facts) -> Reach {
     let push = action.push.as_ref().filter(|p| p.all || p.tags || p.mirror);
@@ -79,7 +76,7 @@ fn seeing_hooks(repo: &Repo, action: &Action, facts: &Facts) -> Vec<String> {
     manifest
         .hooks
         .iter()
-        .filter(|h| SEEING_HOOKS.contains(&h.as_str()))
+        .filter(|h| crate::hook_table::sees_refs(h))
         .cloned()
         .collect()
 }

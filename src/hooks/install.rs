@@ -31,19 +31,7 @@ use crate::facts::install_record::{
 };
 use crate::facts::install_record::{ours, MARKER};
 use crate::git::Git;
-
-/// The hooks a working repository gets.
-pub const CLIENT_HOOKS: &[&str] = &[
-    "pre-commit",
-    "prepare-commit-msg",
-    "commit-msg",
-    "applypatch-msg",
-    "pre-push",
-    "reference-transaction",
-];
-
-/// The hooks a server (bare) repository gets.
-pub const SERVER_HOOKS: &[&str] = &["pre-receive"];
+use crate::hook_table::{self, Side};
 
 /// What happened to one hook.
 #[derive(Debug, Serialize)]
@@ -186,7 +174,8 @@ pub fn install(
     let (dir, common) = hooks_dir(&git, force)?;
     let binary = own_path()?;
     std::fs::create_dir_all(&dir).at("create the directory", &dir)?;
-    let names = if server { SERVER_HOOKS } else { CLIENT_HOOKS };
+    let side = if server { Side::Server } else { Side::Client };
+    let names: Vec<&str> = hook_table::on(side).collect();
     let mut reports = Vec::new();
     // lefthook moves git-ward's hooks aside on its next sync: its own
     // config runs git-ward's gates from then on.
@@ -202,7 +191,7 @@ pub fn install(
             action: "runs git-ward's gates (lefthook)".to_string(),
         });
     }
-    for name in names {
+    for name in names.iter().copied() {
         let shortcut = dir == common.join("hooks");
         let one = Place {
             dir: &dir,
@@ -353,8 +342,7 @@ fn install_one(
     let mut action = "installed";
     let mut linked_orig = false;
     let runs_ward = |top: &Path| {
-        crate::facts::gates::GATES.contains(&name)
-            && crate::facts::gates::runs_git_ward_at(top, dir, name)
+        hook_table::is_gate(name) && crate::facts::gates::runs_git_ward_at(top, dir, name)
     };
     if exists && !is_ours(&path) && place.top.is_some_and(runs_ward) {
         // Another manager's hook that runs git-ward's check itself (from
@@ -476,7 +464,7 @@ pub fn uninstall(cwd: &Path) -> Result<(PathBuf, Vec<HookReport>)> {
 /// originals, and git-ward's files another manager kept aside.
 fn uninstall_in(dir: &Path) -> Result<Vec<HookReport>> {
     let mut reports = Vec::new();
-    for name in CLIENT_HOOKS.iter().chain(SERVER_HOOKS) {
+    for name in hook_table::names() {
         let path = dir.join(name);
         let orig = dir.join(chained_name(name));
         let ours = is_ours(&path);

@@ -35,37 +35,23 @@ pub(crate) mod pre_receive;
 pub(crate) mod reference_transaction;
 mod ward_refs;
 
-/// The hooks git-ward installs (and answers to as `argv[0]`).
-pub const HOOK_NAMES: &[&str] = &[
-    "pre-commit",
-    "prepare-commit-msg",
-    "commit-msg",
-    "applypatch-msg",
-    "pre-push",
-    "reference-transaction",
-    "pre-receive",
-];
-
 /// The hook a file of git-ward's named `file` is: its name, or the name it
 /// starts with when another hook manager renamed it aside (`pre-commit.legacy`,
 /// `pre-push.old`, `commit-msg.ward-orig`, `pre-commit~`). `None` for a
 /// name git-ward cannot map, which [`run`] refuses.
 pub fn hook_named(file: &str) -> Option<&'static str> {
-    HOOK_NAMES.iter().copied().find(|hook| {
+    crate::hook_table::names().find(|hook| {
         file.strip_prefix(hook)
             .is_some_and(|rest| rest.is_empty() || !rest.starts_with(|c: char| c.is_alphanumeric()))
     })
 }
-
-/// Hooks whose input comes on stdin (replayed to a chained hook).
-const STDIN_HOOKS: &[&str] = &["pre-push", "reference-transaction", "pre-receive"];
 
 /// Runs hook `name`, started as the file `file` (its name, or the name a
 /// hook manager renamed it to) from the hooks directory `dir`, with git's
 /// arguments; returns the hook's exit code. A name that is no hook of
 /// git-ward's is refused: a gate never fails open by being renamed.
 pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Result<u8> {
-    if !HOOK_NAMES.contains(&name) {
+    if !crate::hook_table::known(name) {
         return Err(Error::internal(format!(
             "this git-ward hook was started as `{file}`, which names no hook git-ward knows: it refuses rather than check nothing"
         ))
@@ -83,7 +69,7 @@ pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Res
         .and_then(|dir| chained_hook(dir, name))
         .filter(|path| path.file_name().is_none_or(|f| f != file))
         .filter(|_| !chain::inside_own_chain(name));
-    let stdin = if STDIN_HOOKS.contains(&name) {
+    let stdin = if crate::hook_table::reads_stdin(name) {
         let mut buf = Vec::new();
         // A closed or unreadable stdin is an empty one.
         let _ = std::io::stdin().read_to_end(&mut buf);
