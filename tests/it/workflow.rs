@@ -271,6 +271,28 @@ fn save_commits_even_when_nothing_changed() {
     assert_eq!(subject(&repo), "Checked the plan");
 }
 
+/// `save` with paths stages only those, as literal names: `*.txt` names a
+/// file called `*.txt`, which is not there, so nothing is saved (as a
+/// glob it would have taken `two.txt`).
+#[test]
+fn save_with_paths_commits_only_those() {
+    let repo = TestRepo::new();
+    repo.git(["switch", "-q", "-c", "feature"]).ok();
+    repo.write("one.txt", "1\n").write("two.txt", "2\n");
+    repo.ward(["save", "-m", "Only one", "one.txt"]).ok();
+    let committed = repo
+        .git(["show", "--name-only", "--format=", "HEAD"])
+        .ok()
+        .stdout;
+    assert_eq!(committed, "one.txt\n");
+    repo.ward(["save", "-m", "A glob", "*.txt"])
+        .code(3)
+        .stderr_has("*.txt");
+    assert_eq!(subject(&repo), "Only one");
+    let left = repo.git(["status", "--porcelain"]).ok().stdout;
+    assert_eq!(left, "?? two.txt\n");
+}
+
 #[test]
 fn save_on_main_with_a_contract_switches_to_the_agent_branch() {
     let repo = TestRepo::new();
