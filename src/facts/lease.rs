@@ -97,7 +97,7 @@ fn start_time(pid: u32) -> Probe {
         return Probe::Gone;
     };
     match crate::state_file::read_proc(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat_start_time(&stat).map_or(Probe::Runs, Probe::Started),
+        Ok(stat) => super::starter::stat_number(&stat, 19).map_or(Probe::Runs, Probe::Started),
         Err(_) if Path::new("/proc/self/stat").exists() => Probe::Gone,
         Err(_) => {
             // SAFETY: signal 0 only asks whether the process exists.
@@ -119,14 +119,6 @@ pub fn own_start_time() -> u64 {
         Probe::Started(t) => t,
         _ => 0,
     }
-}
-
-/// Field 22 of a `/proc/<pid>/stat` line; the command name (field 2) is
-/// in parentheses and may hold spaces and parentheses itself.
-fn stat_start_time(stat: &[u8]) -> Option<u64> {
-    let close = stat.iter().rposition(|b| *b == b')')?;
-    let rest = std::str::from_utf8(&stat[close + 1..]).ok()?;
-    rest.split_ascii_whitespace().nth(19)?.parse().ok()
 }
 
 /// A linked worktree of the repository: its git dir and its top.
@@ -230,8 +222,8 @@ mod tests {
     #[test]
     fn the_start_time_is_field_22_whatever_the_command_name() {
         let line = b"4242 (a) b (c)) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10\n";
-        assert_eq!(stat_start_time(line), Some(987654));
-        assert_eq!(stat_start_time(b"garbage"), None);
+        assert_eq!(super::super::starter::stat_number(line, 19), Some(987654));
+        assert_eq!(super::super::starter::stat_number(b"garbage", 19), None);
     }
 
     #[test]

@@ -39,13 +39,33 @@ fn check() -> Option<bool> {
     Some(false)
 }
 
-/// A process's parent, from `/proc/<pid>/stat` (after the name, which
-/// may hold any byte but ends at the last `)`).
-pub(crate) fn parent_of(pid: u32) -> Option<u32> {
-    let stat = crate::state_file::read_proc(format!("/proc/{pid}/stat")).ok()?;
+/// Field `n` (from 0) after the command name of a `/proc/<pid>/stat`
+/// line, as a number: the name (field 2) is in parentheses and may hold
+/// any byte, parentheses and spaces too, so the fields start after the
+/// last `)`. 1 is the parent's pid, 19 the start time in clock ticks.
+pub(crate) fn stat_number(stat: &[u8], n: usize) -> Option<u64> {
     let end = stat.iter().rposition(|b| *b == b')')?;
     let rest = std::str::from_utf8(&stat[end + 1..]).ok()?;
-    rest.split_whitespace().nth(1)?.parse().ok()
+    rest.split_ascii_whitespace().nth(n)?.parse().ok()
+}
+
+/// Field `n` of process `pid`'s stat line ([`stat_number`]).
+fn stat_of(pid: u32, n: usize) -> Option<u64> {
+    stat_number(
+        &crate::state_file::read_proc(format!("/proc/{pid}/stat")).ok()?,
+        n,
+    )
+}
+
+/// A process's parent, from `/proc/<pid>/stat`.
+pub(crate) fn parent_of(pid: u32) -> Option<u32> {
+    u32::try_from(stat_of(pid, 1)?).ok()
+}
+
+/// When a process started, in clock ticks since boot: with its pid, a
+/// name no later process has.
+pub(crate) fn start_ticks(pid: u32) -> Option<u64> {
+    stat_of(pid, 19)
 }
 
 /// Does process `pid` run git-ward: this very file, or a copy of it?

@@ -36,7 +36,7 @@ pub fn inside_own_chain(name: &str) -> bool {
         } else if is_git(exe.as_deref(), &argv) {
             return false;
         }
-        match parent_of(pid) {
+        match crate::facts::starter::parent_of(pid) {
             Some(parent) => pid = parent,
             None => return false,
         }
@@ -63,18 +63,6 @@ fn running_as(argv: &[String]) -> Option<&'static str> {
 fn is_git(exe: Option<&Path>, argv: &[String]) -> bool {
     let named_git = |p: &Path| p.file_name().is_some_and(|f| f == "git");
     exe.is_some_and(named_git) || argv.first().is_some_and(|a| named_git(Path::new(a)))
-}
-
-fn parent_of(pid: u32) -> Option<u32> {
-    let stat =
-        String::from_utf8(crate::state_file::read_proc(format!("/proc/{pid}/stat")).ok()?).ok()?;
-    // Fields after the command name (which may hold spaces) start after ')'.
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
 }
 
 #[cfg(test)]

@@ -203,11 +203,7 @@ pub fn trace_id() -> String {
 
 fn parent_trace_id() -> Option<String> {
     let ppid = std::os::unix::process::parent_id();
-    let stat =
-        String::from_utf8(crate::state_file::read_proc(format!("/proc/{ppid}/stat")).ok()?).ok()?;
-    // Fields after the command name (which may hold spaces) start after ')'.
-    let rest = stat.rsplit_once(')')?.1;
-    let start_ticks: u64 = rest.split_whitespace().nth(19)?.parse().ok()?;
+    let start_ticks = crate::facts::starter::start_ticks(ppid)?;
     Some(format!("g{start_ticks:x}-{ppid:x}"))
 }
 
