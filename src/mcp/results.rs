@@ -260,15 +260,20 @@ pub fn conform<T: Serialize + DeserializeOwned>(value: Value) -> Result<Value, E
     serde_json::to_value(typed).map_err(|e| Error::internal(format!("a result: {e}")))
 }
 
-/// A checkpoint record as the compact [`Checkpoint`], with the whole record
-/// as `details` when `full`.
-pub fn checkpoint(record: Value, full: bool) -> Result<Value, Error> {
-    let details = full.then(|| record.clone());
-    let mut compact = conform::<Checkpoint>(record)?;
+/// `value` as the compact `T`, with the whole of it as `details` when
+/// `full` (every type this is used with has an optional `details`).
+pub fn compact<T: Serialize + DeserializeOwned>(value: Value, full: bool) -> Result<Value, Error> {
+    let details = full.then(|| value.clone());
+    let mut compact = conform::<T>(value)?;
     if let (Some(d), Some(map)) = (details, compact.as_object_mut()) {
         map.insert("details".into(), d);
     }
     Ok(compact)
+}
+
+/// A checkpoint record as the compact [`Checkpoint`] ([`compact`]).
+pub fn checkpoint(record: Value, full: bool) -> Result<Value, Error> {
+    compact::<Checkpoint>(record, full)
 }
 
 #[cfg(test)]

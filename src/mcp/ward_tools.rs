@@ -69,14 +69,7 @@ pub fn explain(ctx: &mut Ctx) -> ToolResult {
     let mut argv = vec!["explain", "--as-agent", "--json", "--"];
     argv.extend(args);
     let out = child(ctx, "ward.explain", Action::read("ward"), &argv, "")?;
-    reshape(out, |v| {
-        let details = full.then(|| v.clone());
-        let mut compact = results::conform::<results::Explained>(v)?;
-        if let (Some(d), Some(map)) = (details, compact.as_object_mut()) {
-            map.insert("details".into(), d);
-        }
-        Ok(compact)
-    })
+    reshape(out, |v| results::compact::<results::Explained>(v, full))
 }
 
 /// `checkpoint_create`: snapshot the working tree without touching it.
