@@ -405,7 +405,7 @@ impl TestRepo {
 }
 
 /// Runs `cmd` with `input` on stdin, its output captured.
-fn fed(mut cmd: Command, input: &str) -> Run {
+pub fn fed(mut cmd: Command, input: &str) -> Run {
     use std::io::Write;
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -175,6 +175,19 @@ fn the_mcp_rollback_refuses_a_forged_checkpoints_paths() {
     );
 }
 
+/// The id of the one checkpoint the repository holds.
+fn only_checkpoint(repo: &TestRepo) -> String {
+    repo.git([
+        "for-each-ref",
+        "--format=%(refname:lstrip=3)",
+        "refs/ward/checkpoints/",
+    ])
+    .ok()
+    .stdout
+    .trim()
+    .to_string()
+}
+
 /// An agent's `checkout -- a.txt`, whose checkpoint is then rewritten
 /// with `Ward-Ref` lines for `main` (a commit back) and a new
 /// `release/x`; the forged trailers.
@@ -184,16 +197,7 @@ fn agent_checkout_then_forged() -> (TestRepo, String) {
     repo.write("b.txt", "b\n").commit("b");
     repo.write("a.txt", "mine\n");
     repo.shim(["checkout", "--", "a.txt"]).ok();
-    let id = repo
-        .git([
-            "for-each-ref",
-            "--format=%(refname:lstrip=3)",
-            "refs/ward/checkpoints/",
-        ])
-        .ok()
-        .stdout
-        .trim()
-        .to_string();
+    let id = only_checkpoint(&repo);
     let back = repo.rev("main~1").unwrap();
     let trailers =
         format!("Ward-Ref: refs/heads/main {back}\nWard-Ref: refs/heads/release/x {back}\n");
@@ -314,16 +318,7 @@ fn undo_from_a_rewritten_checkpoint_needs_a_persons_word() {
     repo.write("a.txt", "v1\n").commit("a");
     repo.write("a.txt", "mine\n");
     repo.shim(["checkout", "--", "a.txt"]).ok();
-    let id = repo
-        .git([
-            "for-each-ref",
-            "--format=%(refname:lstrip=3)",
-            "refs/ward/checkpoints/",
-        ])
-        .ok()
-        .stdout
-        .trim()
-        .to_string();
+    let id = only_checkpoint(&repo);
     forge(&repo, &id, "Ward-Mode: 777 ..\n");
     let above = mode_of(repo.tmp.path());
     repo.ward(["undo", "--yes"])

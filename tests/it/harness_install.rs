@@ -1,11 +1,11 @@
 //! `git ward install --harness` / `uninstall --harness`: merged into what is
 //! there, idempotent, put back byte for byte.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::TestRepo;
+use crate::common::{fed, TestRepo};
 
 const CLAUDE_SETTINGS: &str = r#"{
   "permissions": {
@@ -47,30 +47,11 @@ fn json_at(repo: &TestRepo, rel: &str) -> Value {
 
 /// Runs a hook command as the harness would (`sh -c`), with `input` on stdin.
 fn run_hook(repo: &TestRepo, command: &str, input: &str) -> Value {
-    use std::io::Write;
     let mut cmd = Command::new("sh");
     repo.hermetic(&mut cmd);
-    let mut child = cmd
-        .args(["-c", command])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    cmd.args(["-c", command]);
+    let out = fed(cmd, input).ok();
+    serde_json::from_str(&out.stdout).unwrap()
 }
 
 #[test]
