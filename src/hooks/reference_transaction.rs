@@ -90,9 +90,12 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
     match state {
         "preparing" | "prepared" => gate(state, stdin),
         "committed" => {
-            super::ward_refs::keep_displaced(stdin);
-            journal(stdin);
-            watch_drift(stdin);
+            // The repository found once for the three observers.
+            if let Some(dirs) = Dirs::find() {
+                super::ward_refs::keep_displaced(&dirs, stdin);
+                journal(&dirs, stdin);
+                watch_drift(&dirs, stdin);
+            }
             Ok(exit::OK)
         }
         "aborted" => {
@@ -114,7 +117,7 @@ pub fn run(args: &[String], stdin: &[u8]) -> Result<u8> {
 /// After a transaction: its guarded refs' new values are remembered (they
 /// moved with the hooks on), and any other guarded ref that moved with the
 /// hooks off is reported ([`crate::facts::drift`]). An observer: never fatal.
-fn watch_drift(stdin: &[u8]) {
+fn watch_drift(dirs: &Dirs, stdin: &[u8]) {
     let lines = parse(stdin);
     if !lines
         .iter()
@@ -122,20 +125,17 @@ fn watch_drift(stdin: &[u8]) {
     {
         return;
     }
-    let Some(dirs) = Dirs::find() else {
-        return;
-    };
     if !crate::facts::drift::watched(&dirs.common_dir) {
         return;
     }
-    let Ok(loaded) = Quick::load(&dirs) else {
+    let Ok(loaded) = Quick::load(dirs) else {
         return;
     };
     let mut quick = loaded.quick;
     let mut protected = |r: &str| quick.is_protected(r);
     // A deletion is read back: pack-refs deletes the loose file of a ref
     // it has just written to packed-refs, and the ref is still there.
-    let mut store = RefStore::new(&dirs);
+    let mut store = RefStore::new(dirs);
     let moves: Vec<(String, Option<String>)> = lines
         .iter()
         .filter(|l| crate::facts::drift::guarded(&l.refname, &mut protected))
@@ -525,16 +525,15 @@ fn zero_like(a: &str, b: &str) -> String {
 }
 
 /// In `committed`: one journal line per ref that really changed.
-fn journal(stdin: &[u8]) {
-    let Some(dirs) = Dirs::find() else { return };
-    let Some(path) = tx_file(&dirs, stdin) else {
+fn journal(dirs: &Dirs, stdin: &[u8]) {
+    let Some(path) = tx_file(dirs, stdin) else {
         return;
     };
     let Ok(captured) = crate::state_file::read_text(&path) else {
         return;
     };
     let _ = std::fs::remove_file(&path);
-    let mut store = RefStore::new(&dirs);
+    let mut store = RefStore::new(dirs);
     let now = SystemTime::now();
     let trace_id = super::trace_id();
     let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);

@@ -160,9 +160,8 @@ fn note_displaced(
 /// In `committed`: the commit of each checkpoint `prepared` noted, kept
 /// as `refs/ward/kept/<id>/made` where its ref no longer holds it, so
 /// that a rewrite or deletion loses nothing git-ward made.
-pub fn keep_displaced(stdin: &[u8]) {
-    let Some(dirs) = Dirs::find() else { return };
-    let Some(path) = displaced_file(&dirs, stdin) else {
+pub fn keep_displaced(dirs: &Dirs, stdin: &[u8]) {
+    let Some(path) = displaced_file(dirs, stdin) else {
         return;
     };
     let Ok(text) = crate::state_file::read_text(&path) else {
@@ -172,7 +171,7 @@ pub fn keep_displaced(stdin: &[u8]) {
     let Ok(git) = crate::git::Git::locate() else {
         return;
     };
-    let mut store = RefStore::new(&dirs);
+    let mut store = RefStore::new(dirs);
     for line in text.lines() {
         let mut it = line.split('\t');
         let (Some(id), Some(commit), Some(how)) = (it.next(), it.next(), it.next()) else {
