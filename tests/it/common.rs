@@ -411,12 +411,12 @@ pub fn fed(mut cmd: Command, input: &str) -> Run {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("run the command");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // A command that ends (or is refused) before it reads all of its input
+    // closes the pipe: what it did is in its exit status and output.
+    let written = child.stdin.take().unwrap().write_all(input.as_bytes());
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
     Run::from(child.wait_with_output().unwrap())
 }
 
