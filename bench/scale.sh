@@ -120,10 +120,12 @@ if section clean; then
     "shim reset --hard:git reset --hard=$shim reset -q --hard" \
     "git checkout -- .:git diff --quiet=$git checkout -- ." \
     "shim checkout -- .:git checkout -- .=$shim checkout -- ."
-  diffq=$(median "$work/clean.json" "git diff --quiet" wall)
   for cmd in "reset --hard" "checkout -- ."; do
-    added=$(minus "$(median "$work/clean.json" "shim $cmd" wall)" "$(median "$work/clean.json" "git $cmd" wall)")
-    echo "the check before \`$cmd\` (shim minus git, wall): $added ms = $(ratio "$added" "$diffq")x \`git diff --quiet\` ($diffq ms)"
+    for t in wall cpu; do
+      diffq=$(median "$work/clean.json" "git diff --quiet" $t)
+      added=$(minus "$(median "$work/clean.json" "shim $cmd" $t)" "$(median "$work/clean.json" "git $cmd" $t)")
+      echo "the check before \`$cmd\` (shim minus git, $t): $added ms = $(ratio "$added" "$diffq")x \`git diff --quiet\` ($diffq ms)"
+    done
   done
   echo "checkpoints taken: $("$git" for-each-ref refs/ward/checkpoints/ | wc -l) (none expected: nothing to lose)"
 fi
@@ -180,9 +182,9 @@ if section sessions; then
   for want in ${LANES:-2 8}; do
     while [ "$lanes_made" -lt "$want" ]; do
       lanes_made=$((lanes_made + 1))
-      # A lane with one changed file, its session over (no lease).
+      # A lane with one new file, its session over (no lease).
       env -u WARD_CONTRACT "$ward" run --worktree "$work/lanes/l$lanes_made" \
-        --contract "l$lanes_made" -- sh -c 'echo x >> src/p00/d00/f000000.txt' >"$work/run.log" 2>&1 ||
+        --contract "l$lanes_made" -- sh -c 'echo x > lane-note.txt' >"$work/run.log" 2>&1 ||
         { cat "$work/run.log" >&2; exit 1; }
     done
     echo
@@ -198,9 +200,10 @@ if section audit; then
   audit_dir="$("$git" rev-parse --git-common-dir)/ward/audit"
   for lines in ${AUDIT_LINES:-10000 100000 1000000}; do
     rm -rf "$audit_dir"
-    python3 - "$audit_dir" "$lines" "$repo" <<'PY'
+    # The lines name the worktrees there are (the main one, the lanes).
+    python3 - "$audit_dir" "$lines" $("$git" worktree list --porcelain | sed -n 's/^worktree //p') <<'PY'
 import os, random, sys, time
-dirname, n, top = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+dirname, n, trees = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 os.makedirs(dirname)
 rng = random.Random(7)
 end = time.time() - 60
@@ -226,9 +229,10 @@ for i in range(n):
     f.write('{"timestamp":"%s","started_at":"%s","duration_ms":%d,"trace_id":"%016x-%04x",'
             '"source":"%s","actor":"%s","contract_id":%s,"operation":"%s","argv":%s,"tier":%d,'
             '"decision":"%s","branch_before":"agent/c%d","branch_after":"agent/c%d",'
-            '"actions_taken":[],"denial_code":%s,"exit_code":0,"worktree":"%s/lanes/c%d",'
+            '"actions_taken":[],"denial_code":%s,"exit_code":0,"worktree":"%s",'
             '"session_id":%s}\n' % (stamp, stamp, rng.randrange(200), rng.getrandbits(64),
-            rng.getrandbits(16), src, actor, contract, op, argv, tier, d, c, c, code, top, c, session))
+            rng.getrandbits(16), src, actor, contract, op, argv, tier, d, c, c, code,
+            trees[c % len(trees)], session))
 for f in files.values():
     f.close()
 PY
