@@ -395,12 +395,47 @@ pub struct Found {
 /// answer: one small read and a few stats. Else the refs are scanned (the
 /// first time, they are remembered as they are).
 pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found {
-    if let Some(seen) = Seen::read(common) {
-        if seen.stamps.again(common).combined() == seen.stamp {
-            return seen.found();
-        }
+    check_in(common, is_protected, false)
+}
+
+/// Where drift is looked for, once [`watched`] said so: a hook that
+/// asked first does not read the install record again.
+pub struct Watched<'a>(&'a Path);
+
+/// [`Watched`] for the common git dir `common`, when [`watched`].
+pub fn watch(common: &Path) -> Option<Watched<'_>> {
+    watched(common).then_some(Watched(common))
+}
+
+impl Watched<'_> {
+    /// [`check`].
+    pub fn check(&self, is_protected: &mut dyn FnMut(&str) -> bool) -> Found {
+        check_in(self.0, is_protected, true)
     }
-    if !watched(common) {
+
+    /// [`remember`].
+    pub fn remember(&self, moves: &[(String, Option<String>)]) {
+        remember_in(self.0, moves);
+    }
+}
+
+/// [`check`]; `known_watched` when [`watched`] was asked already.
+fn check_in(
+    common: &Path,
+    is_protected: &mut dyn FnMut(&str) -> bool,
+    known_watched: bool,
+) -> Found {
+    let first = match Seen::read(common) {
+        Some(seen) => {
+            let now = seen.stamps.again(common);
+            if now.combined() == seen.stamp {
+                return seen.found();
+            }
+            Some((seen, now))
+        }
+        None => None,
+    };
+    if !known_watched && !watched(common) {
         return Found::default();
     }
     let Some(_lock) = Lock::take(common) else {
@@ -408,7 +443,10 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
     };
     // Read again under the lock: another hook may have noted or scanned.
     if let Some(mut seen) = Seen::read(common) {
-        let now = seen.stamps.again(common);
+        let now = match first {
+            Some((before, now)) if before == seen => now,
+            _ => seen.stamps.again(common),
+        };
         let unchanged = now.combined() == seen.stamp;
         if unchanged || only_unguarded_moved(common, &seen.stamps, &now, is_protected) {
             if !unchanged {
@@ -478,8 +516,14 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
 /// many tags appends a line per ref, never rewrites the file). A ref noted
 /// as drifted that moves again with the hooks on is known again.
 pub fn remember(common: &Path, moves: &[(String, Option<String>)]) {
+    if !moves.is_empty() && watched(common) {
+        remember_in(common, moves);
+    }
+}
+
+fn remember_in(common: &Path, moves: &[(String, Option<String>)]) {
     use std::io::Write;
-    if moves.is_empty() || !watched(common) {
+    if moves.is_empty() {
         return;
     }
     let Some(_lock) = Lock::take(common) else {

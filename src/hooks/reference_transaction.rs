@@ -115,9 +115,9 @@ fn watch_drift(dirs: &Dirs, stdin: &[u8]) {
     {
         return;
     }
-    if !crate::facts::drift::watched(&dirs.common_dir) {
+    let Some(watched) = crate::facts::drift::watch(&dirs.common_dir) else {
         return;
-    }
+    };
     let Ok(loaded) = Quick::load(dirs) else {
         return;
     };
@@ -144,9 +144,9 @@ fn watch_drift(dirs: &Dirs, stdin: &[u8]) {
         .iter()
         .any(|l| l.refname.starts_with("refs/remotes/") || l.refname.starts_with("refs/tags/"));
     if !moves.is_empty() {
-        crate::facts::drift::remember(&dirs.common_dir, &moves);
+        watched.remember(&moves);
     } else if !fetch_like {
-        let found = crate::facts::drift::check(&dirs.common_dir, &mut protected);
+        let found = watched.check(&mut protected);
         crate::commands::drift::notice(&dirs.common_dir, &found, "reference-transaction", true);
     }
 }
