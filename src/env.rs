@@ -51,6 +51,16 @@ pub const WARD_OWN_FD: &str = "WARD_OWN_FD";
 /// Set by pre-commit while it runs the hook it kept as `<name>.legacy`:
 /// git-ward running so does not start pre-commit's own hook again.
 pub const PRE_COMMIT_RUNNING_LEGACY: &str = "PRE_COMMIT_RUNNING_LEGACY";
+/// lefthook's switch: `0` or `false` and its hooks exit at once.
+pub const LEFTHOOK: &str = "LEFTHOOK";
+/// The program lefthook's hooks run instead of the lefthook they find.
+pub const LEFTHOOK_BIN: &str = "LEFTHOOK_BIN";
+/// The configuration file lefthook reads instead of the repository's.
+pub const LEFTHOOK_CONFIG: &str = "LEFTHOOK_CONFIG";
+/// Tags and command names lefthook leaves out, separated by commas.
+pub const LEFTHOOK_EXCLUDE: &str = "LEFTHOOK_EXCLUDE";
+/// husky's switch: `0` and its hook scripts exit at once.
+pub const HUSKY: &str = "HUSKY";
 /// The user config directory (`~/.config` when unset).
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// The user data directory (`~/.local/share` when unset): the shim directory lives there.

@@ -1,5 +1,5 @@
-//! The bytes on disk, where git's conversion would change them (SPEC
-//! section 10): a checkpoint's trees hold files as `git add` would
+//! The bytes on disk, where git's conversion would change them: a
+//! checkpoint's trees hold files as `git add` would
 //! (clean filters, `text`/`eol`/`text=auto`, `ident`,
 //! `working-tree-encoding`, `core.autocrlf` applied by path), and a
 //! restore writes them as `git checkout` would. Where that round trip

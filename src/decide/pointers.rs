@@ -1,4 +1,4 @@
-//! Repository pointers an agent's environment sets (SPEC section 10),
+//! Repository pointers an agent's environment sets,
 //! refused where they would take what a command does out of git-ward's
 //! sight (EN-GIT-D-004):
 //!

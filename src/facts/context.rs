@@ -88,7 +88,8 @@ pub struct Resolved {
 
 /// Resolves the context of a command in `repo`, in this order, stopping
 /// at the first route that switches hooks off: config from the
-/// environment and the files it names, a git directory made by hand, and
+/// environment and the files it names, a hook manager's variables, a git
+/// directory made by hand, and
 /// for an agent git's own answer for the hooks directory (started only
 /// where the context differs from a person's). `global_args` are the
 /// command line's words before the subcommand, as written.
@@ -105,6 +106,7 @@ pub fn resolve(
         };
     };
     let hooks_off = super::env_hooks_off()
+        .or_else(|| super::gates::manager_env_off(repo))
         .or_else(|| super::made_git_dir_hooks_off(repo))
         .or_else(|| {
             let real = Git::locate().ok().filter(|_| agent)?;

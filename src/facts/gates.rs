@@ -150,6 +150,60 @@ pub(crate) fn runs_git_ward_at(top: &Path, dir: &Path, name: &str) -> bool {
     false
 }
 
+/// Why a hook manager that runs one of git-ward's gates here would skip
+/// it for this command, from the environment the command runs in:
+/// `LEFTHOOK=0` (or `false`), `LEFTHOOK_BIN` or `LEFTHOOK_CONFIG` (the
+/// hooks run another program, or read another config), `LEFTHOOK_EXCLUDE`
+/// naming git-ward's command, or `HUSKY=0`. As a clause for the refusal
+/// of a command that switches hooks off. Reads nothing but the
+/// environment unless one of them is set.
+pub fn manager_env_off(repo: &Repo) -> Option<String> {
+    let lefthook = lefthook_env_off();
+    let husky = crate::env::var(crate::env::HUSKY)
+        .filter(|v| v == "0")
+        .map(|v| format!("{}={v} switches husky's hooks off", crate::env::HUSKY));
+    if lefthook.is_none() && husky.is_none() {
+        return None;
+    }
+    let recorded = recorded_hooks(repo.common_dir());
+    let dir = runs_hooks_from(repo)?;
+    let husky_dir = dir.file_name().is_some_and(|d| d == "_")
+        && dir.parent().is_some_and(|p| p.ends_with(".husky"));
+    crate::hook_table::gates()
+        .filter(|g| recorded.iter().any(|r| r == g))
+        .filter(|g| ours(&dir.join(g)).is_none())
+        .find_map(|gate| {
+            let why = match husky_dir {
+                true => husky.as_ref(),
+                false => lefthook
+                    .as_ref()
+                    .filter(|_| head_text(&dir.join(gate)).is_some_and(|t| t.contains("lefthook"))),
+            }?;
+            Some(format!("{why}, and they run git-ward's {gate} hook"))
+        })
+}
+
+/// The lefthook variable set in the environment that makes its hooks skip
+/// git-ward's command, as a clause.
+fn lefthook_env_off() -> Option<String> {
+    use crate::env::{var, LEFTHOOK, LEFTHOOK_BIN, LEFTHOOK_CONFIG, LEFTHOOK_EXCLUDE};
+    if let Some(v) = var(LEFTHOOK).filter(|v| v == "0" || v.eq_ignore_ascii_case("false")) {
+        return Some(format!("{LEFTHOOK}={v} switches lefthook's hooks off"));
+    }
+    for name in [LEFTHOOK_BIN, LEFTHOOK_CONFIG] {
+        if let Some(v) = var(name) {
+            return Some(format!(
+                "{name}={v} hands lefthook's hooks to what it names"
+            ));
+        }
+    }
+    var(LEFTHOOK_EXCLUDE)
+        .filter(|v| v.split(',').any(|n| n.trim() == "git-ward"))
+        .map(|v| {
+            format!("{LEFTHOOK_EXCLUDE}={v} leaves git-ward's command out of lefthook's hooks")
+        })
+}
+
 /// The files lefthook reads its configuration from, at the top of the working tree.
 pub const LEFTHOOK_CONFIGS: &[&str] = &[
     "lefthook.yml",

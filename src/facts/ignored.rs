@@ -1,5 +1,5 @@
-//! Ignored files in a checkout's way (SPEC section 10: a command whose
-//! effective rules let it overwrite untracked or ignored work counts as
+//! Ignored files in a checkout's way (a command whose effective rules
+//! let it overwrite untracked or ignored work counts as
 //! destructive). git refuses to overwrite an untracked file where the
 //! commit it checks out has one, unless the file is ignored: then it is
 //! replaced without a word. Which files are ignored is the working tree's

@@ -1,5 +1,5 @@
 //! The repository pointers a command's environment sets beyond where the
-//! repository is (SPEC section 10): `GIT_OBJECT_DIRECTORY`,
+//! repository is: `GIT_OBJECT_DIRECTORY`,
 //! `GIT_ALTERNATE_OBJECT_DIRECTORIES` and `GIT_INDEX_FILE`, each compared
 //! with the repository's own. (`GIT_DIR`, `GIT_COMMON_DIR` and
 //! `GIT_WORK_TREE` choose the repository and working tree `Repo` opens,

@@ -1,6 +1,6 @@
 //! A checkpoint holds the bytes on disk, and undo writes them back byte
 //! for byte, whatever the repository's attributes and config convert on
-//! the way in and out (SPEC section 10): `text=auto` over CRLF files,
+//! the way in and out: `text=auto` over CRLF files,
 //! `eol`, a lossy clean filter, `ident`, `working-tree-encoding`,
 //! `core.autocrlf` in the repository's config or the command's
 //! environment. Each through the shim's `reset --hard`, then `git ward

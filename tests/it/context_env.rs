@@ -1,5 +1,5 @@
-//! State outside the command line that git reads for one command (SPEC
-//! section 10), beyond config and repository pointers: where git writes
+//! State outside the command line that git reads for one command,
+//! beyond config and repository pointers: where git writes
 //! its traces, and which directory a named git directory takes as its
 //! working tree. Through the shim, judged by the files after.
 

@@ -354,6 +354,43 @@ fn a_lefthook_local_config_of_the_users_own_is_kept_byte_for_byte() {
     assert_eq!(repo.read("lefthook-local.yml").as_deref(), Some(own));
 }
 
+/// What an agent's command through the shim does with `env` set, on an
+/// agent branch of its own: a commit, then a read.
+fn agents_commit_with(repo: &TestRepo, env: &[(&str, &str)]) -> Run {
+    let path = path();
+    let mut all: Vec<(&str, &str)> = vec![("PATH", path.to_str().unwrap()), ("WARD_AGENT", "1")];
+    all.extend_from_slice(env);
+    repo.shim_env(["status", "--short"], &all).ok();
+    repo.shim_env(["commit", "-q", "--allow-empty", "-m", "agent work"], &all)
+}
+
+/// A hook manager's own switches in an agent's environment would skip the
+/// gates it runs for git-ward: the shim refuses the agent's command as one
+/// that switches hooks off, and names the variable; a read runs. A switch
+/// that leaves git-ward's command in runs.
+#[test]
+fn lefthooks_switches_in_an_agents_environment_switch_hooks_off() {
+    let repo = lefthook_repo();
+    lefthook(&repo, &["install"]);
+    repo.ward(["install"]).ok();
+    git(&repo, &["checkout", "-q", "-b", "agent/c1"], &[]).ok();
+    for (name, value) in [
+        ("LEFTHOOK", "0"),
+        ("LEFTHOOK", "false"),
+        ("LEFTHOOK_EXCLUDE", "lint, git-ward"),
+        ("LEFTHOOK_BIN", "/bin/true"),
+        ("LEFTHOOK_CONFIG", "/dev/null"),
+    ] {
+        agents_commit_with(&repo, &[(name, value)])
+            .code(1)
+            .stderr_has("EN-GIT-D-004")
+            .stderr_has(&format!("{name}={value}"));
+    }
+    let before = repo.git(["rev-parse", "HEAD"]).ok().stdout;
+    agents_commit_with(&repo, &[("LEFTHOOK_EXCLUDE", "lint"), ("LEFTHOOK", "1")]).ok();
+    assert_ne!(repo.git(["rev-parse", "HEAD"]).ok().stdout, before);
+}
+
 // --- husky ----------------------------------------------------------------
 
 fn husky_repo() -> TestRepo {
@@ -453,4 +490,26 @@ impl NoStray for Run {
         assert!(!self.stdout.contains("stray hooks"), "{}", self.stdout);
         self
     }
+}
+
+/// `HUSKY=0` in an agent's environment skips husky's scripts, and the
+/// git-ward lines in them, where husky runs git-ward's gates: refused as switching hooks off; `HUSKY=1`
+/// runs.
+#[test]
+fn husky_switched_off_in_an_agents_environment_switches_hooks_off() {
+    let repo = husky_repo();
+    husky(&repo);
+    let install = repo.ward(["install"]).ok();
+    follow_husky_advice(&install);
+    // husky writes its own scripts again: git-ward's pre-commit and
+    // pre-push gates now run through the lines in `.husky/<name>`.
+    husky(&repo);
+    git(&repo, &["checkout", "-q", "-b", "agent/c1"], &[]).ok();
+    agents_commit_with(&repo, &[("HUSKY", "0")])
+        .code(1)
+        .stderr_has("EN-GIT-D-004")
+        .stderr_has("HUSKY=0");
+    let before = repo.git(["rev-parse", "HEAD"]).ok().stdout;
+    agents_commit_with(&repo, &[("HUSKY", "1")]).ok();
+    assert_ne!(repo.git(["rev-parse", "HEAD"]).ok().stdout, before);
 }

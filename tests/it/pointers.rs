@@ -1,4 +1,4 @@
-//! Repository pointers in an agent's environment (SPEC section 10): an
+//! Repository pointers in an agent's environment: an
 //! object store or index other than the repository's own, through the
 //! shim and around it (an agent's git by path, which meets only the
 //! hooks), judged by the repository's refs, objects and files after.
