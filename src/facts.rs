@@ -23,6 +23,7 @@ pub mod install_record;
 pub mod lease;
 pub mod pointers;
 mod reach;
+pub mod ref_changes;
 pub mod refstore;
 mod repo;
 pub use crate::patterns::literal_branches;

@@ -1,4 +1,5 @@
-//! Was the git running this hook started by git-ward for itself?
+//! The git running this hook: its command line (`/proc/<ppid>/cmdline`),
+//! and whether git-ward started it for itself.
 //!
 //! The other half of [`crate::git::own`]: the descriptor `WARD_OWN_FD`
 //! names must be a pipe, and the nearest git-ward process above the hook
@@ -102,6 +103,52 @@ fn holds_closed_on_exec(pid: u32, pipe: &std::path::Path) -> bool {
             })
         }
     })
+}
+
+/// The git command line that ran this hook (the parent's argv), for audit lines.
+pub fn parent_argv() -> Vec<String> {
+    argv_of(std::os::unix::process::parent_id())
+}
+
+/// The command line of process `pid`, from `/proc` (empty when gone).
+pub(crate) fn argv_of(pid: u32) -> Vec<String> {
+    crate::state_file::read_proc(format!("/proc/{pid}/cmdline"))
+        .map(|bytes| {
+            bytes
+                .split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The git subcommand that ran this hook, as an operation (`git.commit`),
+/// read from the parent's argv past git's global options.
+pub fn parent_operation(argv: &[String]) -> String {
+    // A dashed builtin (`git-receive-pack`, as transports start it) names
+    // itself.
+    let program = argv
+        .first()
+        .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+    if let Some(builtin) = program
+        .strip_prefix("git-")
+        .filter(|b| crate::classify::is_command(b))
+    {
+        return format!("git.{builtin}");
+    }
+    let mut it = argv.iter().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
+            | "--exec-path" => {
+                it.next();
+            }
+            a if a.starts_with('-') => {}
+            a => return format!("git.{a}"),
+        }
+    }
+    "git".to_string()
 }
 
 #[cfg(all(test, target_os = "linux"))]

@@ -20,6 +20,7 @@ use crate::audit::{self, Record};
 use crate::decide::{Actor, Decision};
 use crate::env;
 use crate::error::{exit, Error, Result};
+pub(crate) use crate::facts::starter::{argv_of, parent_argv, parent_operation};
 use crate::facts::Dirs;
 pub use crate::git::{is_object_id, is_zero};
 
@@ -207,11 +208,6 @@ fn parent_trace_id() -> Option<String> {
     Some(format!("g{start_ticks:x}-{ppid:x}"))
 }
 
-/// The git command line that ran this hook (the parent's argv), for audit lines.
-pub fn parent_argv() -> Vec<String> {
-    argv_of(std::os::unix::process::parent_id())
-}
-
 /// Does this hook run inside `receive-pack`, a push this repository
 /// receives? Then its environment is the pusher's (over a local path or
 /// `file://`), and it reads the server's policy layers alone
@@ -233,47 +229,6 @@ fn inside_receive_pack() -> bool {
         }
     }
     false
-}
-
-/// The command line of process `pid`, from `/proc` (empty when gone).
-pub(crate) fn argv_of(pid: u32) -> Vec<String> {
-    crate::state_file::read_proc(format!("/proc/{pid}/cmdline"))
-        .map(|bytes| {
-            bytes
-                .split(|b| *b == 0)
-                .filter(|a| !a.is_empty())
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// The git subcommand that ran this hook, as an operation (`git.commit`),
-/// read from the parent's argv past git's global options.
-pub fn parent_operation(argv: &[String]) -> String {
-    // A dashed builtin (`git-receive-pack`, as transports start it) names
-    // itself.
-    let program = argv
-        .first()
-        .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
-    if let Some(builtin) = program
-        .strip_prefix("git-")
-        .filter(|b| crate::classify::is_command(b))
-    {
-        return format!("git.{builtin}");
-    }
-    let mut it = argv.iter().skip(1);
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
-            | "--exec-path" => {
-                it.next();
-            }
-            a if a.starts_with('-') => {}
-            a => return format!("git.{a}"),
-        }
-    }
-    "git".to_string()
 }
 
 /// An audit record for a hook's decision.

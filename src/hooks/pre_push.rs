@@ -7,11 +7,11 @@
 
 use std::time::SystemTime;
 
-use super::reference_transaction::is_ancestor;
 use super::{conclude, is_zero, record};
 use crate::decide::refs::{decide_push_update, PushUpdate};
 use crate::decide::Actor;
 use crate::error::{exit, Result};
+use crate::facts::ref_changes::is_ancestor;
 use crate::facts::settings_cache::Quick;
 use crate::facts::Dirs;
 use crate::facts::{self, Repo};
