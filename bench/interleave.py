@@ -14,12 +14,17 @@ all runs, with the difference to the first command.
 Each command is compared with the one named BASE (default: the first).
 `--prepare 'NAME=command line'` runs that command, untimed, before each
 timed run of NAME; `--stdin 'NAME=FILE'` gives NAME that file as its input
-(else /dev/null).
+(else /dev/null); `--cwd-of 'NAME=DIR'` runs NAME (and its --prepare) in
+DIR instead of --cwd; `--env 'NAME=VAR=VALUE'` sets VAR for NAME (and its
+--prepare) only; `--json FILE` also writes the medians there, as
+`{"NAME": {"wall_ms": ..., "cpu_ms": ..., "runs": ...}}`, for scripts that
+derive a figure from several rows.
 Commands are split on blanks (no shell). stdout and stderr go to /dev/null;
 with BENCH_CHECK=1 in the environment, a command (or a --prepare) that
 exits non-zero stops the run with its stderr.
 """
 import argparse
+import json
 import os
 import random
 import resource
@@ -29,10 +34,10 @@ import subprocess
 import time
 
 
-def run_once(argv, cwd, stdin=None):
+def run_once(argv, cwd, stdin=None, env=None):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, input=stdin,
+    done = subprocess.run(argv, cwd=cwd, input=stdin, env=env,
                           stdin=None if stdin is not None else subprocess.DEVNULL,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
@@ -52,6 +57,9 @@ def main():
     ap.add_argument("--cwd", default=os.getcwd())
     ap.add_argument("--prepare", action="append", default=[])
     ap.add_argument("--stdin", action="append", default=[])
+    ap.add_argument("--json")
+    ap.add_argument("--cwd-of", action="append", default=[])
+    ap.add_argument("--env", action="append", default=[])
     ap.add_argument("commands", nargs="+")
     args = ap.parse_args()
     cmds, bases = [], {}
@@ -71,10 +79,21 @@ def main():
         with open(path, "rb") as f:
             inputs[name] = f.read()
 
+    cwds = {}
+    for p in args.cwd_of:
+        name, _, path = p.partition("=")
+        cwds[name] = path
+    envs = {}
+    for p in args.env:
+        name, _, pair = p.partition("=")
+        var, _, value = pair.partition("=")
+        envs.setdefault(name, dict(os.environ))[var] = value
+
     def timed(name, argv):
+        cwd, env = cwds.get(name, args.cwd), envs.get(name)
         if name in prepare:
-            run_once(prepare[name], args.cwd)
-        return run_once(argv, args.cwd, inputs.get(name))
+            run_once(prepare[name], cwd, env=env)
+        return run_once(argv, cwd, inputs.get(name), env)
 
     for name, argv in cmds:
         for _ in range(args.warmup):
@@ -99,6 +118,11 @@ def main():
         vs = "" if base == name else base
         print(f"| {name} | {vs} | {w*1e3:.2f} ms ({(w-bw)*1e3:+.2f}, {w/bw:.2f}x) "
               f"| {c*1e3:.2f} ms ({(c-bc)*1e3:+.2f}, {c/bc:.2f}x) |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({name: {"wall_ms": statistics.median(walls[name]) * 1e3,
+                              "cpu_ms": statistics.median(cpus[name]) * 1e3,
+                              "runs": runs} for name, _ in cmds}, f)
 
 
 if __name__ == "__main__":

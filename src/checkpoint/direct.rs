@@ -211,20 +211,23 @@ fn write(
         },
     );
     import::ask_tree_and_id(&mut out, 2);
-    out.extend_from_slice(b"done\n");
     fi.send(&out)?;
-    let end = fi.finish()?;
-    let answer = String::from_utf8_lossy(&end.stdout).into_owned();
-    let mut lines = answer.lines();
-    let (Some(tree), Some(commit)) = (lines.next().and_then(import::tree_of_answer), lines.next())
-    else {
-        return Err(failed(end.stderr));
+    // The commit's id is known before `done` has fast-import write the
+    // ref: recorded first, a process killed between the two leaves a
+    // checkpoint still known as git-ward's.
+    let answer = fi.line().and_then(|tree| Ok((tree, fi.line()?)));
+    let Ok((Some(tree), commit)) = answer.map(|(t, c)| (import::tree_of_answer(&t), c)) else {
+        return Err(failed(fi.finish()?.stderr));
     };
     cp.tree = tree;
-    cp.commit = commit.to_string();
+    cp.commit = commit;
+    let commit = cp.commit.as_str();
+    super::made::record_claiming(ctx, &cp, commit)?;
+    let end = fi.finish_with(b"done\n".to_vec())?;
     let n = if end.success || ctx.repo.ref_target(&branch).as_deref() == Some(commit) {
         n
     } else {
+        super::made::claim_over(ctx, &cp.id, commit);
         // The id was taken meanwhile: the next free one, as the index recipe claims it.
         let parents: Vec<String> = head
             .into_iter()

@@ -701,6 +701,9 @@ pub(super) fn claim(
         cp.id = format!("{prefix}{n}");
         let commit = commit_tree(ctx, &cp.tree, parents, &cp.message())?;
         let name = format!("{}{}", store::PREFIX, cp.id);
+        // Recorded before the ref exists: killed between the two, the
+        // checkpoint is still known as git-ward's.
+        super::made::record_claiming(ctx, cp, &commit)?;
         let out = ctx
             .git
             .output(["update-ref", "-m", "ward: checkpoint", &name, &commit, ""])?;
@@ -708,6 +711,7 @@ pub(super) fn claim(
             cp.commit = commit;
             return Ok(n);
         }
+        super::made::claim_over(ctx, &cp.id, &commit);
         attempts += 1;
         if attempts >= CLAIM_ATTEMPTS {
             return Err(Error::internal(format!(
