@@ -1,7 +1,8 @@
 //! The decision matrix as a table: one row per cell and per rule.
 
+use super::hints::HINT_PROTECTED_REF;
 use super::*;
-use crate::action::{Push, PushDest, RefWrite};
+use crate::action::{CheckoutTarget, Push, PushDest, RefOp, RefTarget, RefWrite};
 use crate::policy::Layer;
 
 /// What a row expects.
