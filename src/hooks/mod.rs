@@ -214,9 +214,13 @@ fn parent_trace_id() -> Option<String> {
 /// ([`env::mark_receiving`]). The nearest git above the hook says: its
 /// parent, or a shell or two higher (a hook manager's script).
 fn inside_receive_pack() -> bool {
-    let mut pid = std::os::unix::process::parent_id();
+    let parent = std::os::unix::process::parent_id();
+    let mut pid = parent;
     for _ in 0..3 {
-        let argv = argv_of(pid);
+        let argv = match pid == parent {
+            true => parent_argv(),
+            false => argv_of(pid),
+        };
         let program = argv
             .first()
             .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
