@@ -30,6 +30,7 @@ mod repo;
 pub use crate::patterns::literal_branches;
 pub use crate::policy::{valid_contract, MAX_CONTRACT_LEN};
 pub mod settings_cache;
+pub mod stale_locks;
 pub mod starter;
 pub mod tracking;
 pub mod worktrees;
