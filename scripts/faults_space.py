@@ -128,6 +128,11 @@ def audit_cases(f, w):
                 raise AssertionError(f"{what}: exit {p.returncode}\n{p.stdout}{p.stderr}")
             said_once(p, "cannot write the audit log", what, at_most)
             print(f"   ok  {what}: works, said {'at most ' if at_most else ''}once", flush=True)
+        # The reset's work came back with undo, found through its
+        # checkpoint where its line could not be logged.
+        with open(os.path.join(w.repo, "d1", "f2")) as fh:
+            if not fh.read().endswith("to be reset\n"):
+                raise AssertionError(f"audit {how}: undo did not bring the reset's work back")
         listed = w.w("checkpoints").stdout
         if "before git reset" not in listed or " space" not in listed:
             raise AssertionError(f"audit {how}: a checkpoint is missing\n{listed}")
@@ -174,6 +179,8 @@ def repo_case(f, w):
         if len(lines) != len(set(lines)):
             raise AssertionError(f"{what}: a line said twice\n{p.stderr}")
         print(f"   ok  {what}: exit {p.returncode}, no panic, nothing said twice", flush=True)
+        if os.environ.get("FAULTS_SAY"):
+            print("      " + "\n      ".join(p.stderr.splitlines()), flush=True)
     # Reads only: a plain `git status` refreshes the index, which git
     # itself cannot write on a full disk.
     w.g("--no-optional-locks", "status", "--porcelain")
