@@ -13,7 +13,8 @@ use std::path::Path;
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// Install the hooks where they are missing (never installed, too) or
-    /// were overwritten by another hook manager.
+    /// were overwritten by another hook manager; remove the lock files a
+    /// killed git left (when no git runs in the repository).
     #[arg(long)]
     pub fix: bool,
     /// Print JSON.
@@ -168,6 +169,7 @@ fn checks(fix: bool) -> Vec<Check> {
                 facts::context::record_config_home_once(repo.common_dir());
             }
             out.push(hooks_check(repo, me.as_deref(), fix));
+            out.extend(locks_check(repo, fix));
             if let Some(place) = hooks_place_check() {
                 out.push(place);
             }
@@ -257,6 +259,54 @@ fn checks(fix: bool) -> Vec<Check> {
         });
     }
     out
+}
+
+/// git's lock files a killed git left, which make every later git that
+/// needs them refuse; `--fix` deletes them (nothing when a git runs in the
+/// repository: its locks are live).
+fn locks_check(repo: &Repo, fix: bool) -> Option<Check> {
+    let common = repo.common_dir();
+    let mut tops: Vec<_> = repo.workdir().map(Path::to_path_buf).into_iter().collect();
+    tops.extend(facts::lease::linked(common).into_iter().map(|w| w.top));
+    let left = facts::stale_locks::left_by_killed_git(common, &tops);
+    if left.is_empty() {
+        return None;
+    }
+    let names = left
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if fix {
+        let kept: Vec<String> = left
+            .iter()
+            .filter(|p| std::fs::remove_file(p).is_err())
+            .map(|p| p.display().to_string())
+            .collect();
+        return Some(match kept.is_empty() {
+            true => check(
+                "locks",
+                Level::Ok,
+                format!("removed the lock files a killed git left: {names}"),
+                None,
+            ),
+            false => check(
+                "locks",
+                Level::Fail,
+                format!(
+                    "cannot remove the lock files a killed git left: {}",
+                    kept.join(", ")
+                ),
+                Some("remove them by hand: no git runs in this repository".into()),
+            ),
+        });
+    }
+    Some(check(
+        "locks",
+        Level::Warn,
+        format!("lock files a killed git left (no git runs in this repository): {names}; git refuses to write until they go"),
+        Some("run `git ward doctor --fix`".into()),
+    ))
 }
 
 /// git-ward hook files no install record owns (another manager kept them

@@ -126,8 +126,8 @@ fn by_capability(c: &Commit) -> Decision {
         CapabilityFor::OtherContracts => Decision::deny(
             Code::D002,
             match facts.contract.as_deref() {
-                Some(c) => format!(
-                    "{op} on protected branch '{branch}': contract '{c}' does not hold ensure_working_branch"
+                Some(contract) => format!(
+                    "{op} on protected branch '{branch}': contract '{contract}' does not hold ensure_working_branch"
                 ),
                 None => format!(
                     "{op} on protected branch '{branch}': ensure_working_branch is granted to other contracts only"

@@ -47,6 +47,9 @@ fn push_ref(dst: &str, src: &str) -> String {
     }
 }
 
+/// The refs a push writes: those its command line does not name
+/// ([`reach`]), then each destination: git-ward's refs, a force outside
+/// `push.force_allowed`, a protected ref.
 fn decide_push(policy: &Policy, word: &str, push: &Push, facts: &Facts) -> Option<Decision> {
     // git pushes to `origin` where nothing else is configured.
     let remote = push.remote.as_deref().unwrap_or("origin");

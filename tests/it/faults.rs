@@ -9,10 +9,18 @@ use crate::common::{real_git, TestRepo};
 /// the real one, after which it kills its caller once the caller's git
 /// call contains `pattern`.
 fn killing_git(repo: &TestRepo, pattern: &str) -> String {
+    wrapping_git(
+        repo,
+        &format!("\"$REAL\" \"$@\"\nrc=$?\ncase \"$*\" in *\"{pattern}\"*) kill -KILL $PPID ;; esac\nexit $rc\n"),
+    )
+}
+
+/// A PATH whose first `git` runs `body` (`$REAL` is the real git).
+fn wrapping_git(repo: &TestRepo, body: &str) -> String {
     let dir = repo.path("killing");
     std::fs::create_dir_all(&dir).unwrap();
     let script = format!(
-        "#!/bin/sh\n\"{real}\" \"$@\"\nrc=$?\ncase \"$*\" in *\"{pattern}\"*) kill -KILL $PPID ;; esac\nexit $rc\n",
+        "#!/bin/sh\nREAL=\"{real}\"\n{body}",
         real = real_git().display()
     );
     let path = dir.join("git");
@@ -102,4 +110,94 @@ fn a_lane_whose_worktree_add_was_cut_short_is_made_again() {
         .stdout;
     assert_eq!(changed, "", "the lane's commit changed files");
     assert!(!Path::new(&repo.dir.join(".git/worktrees/a/locked")).exists());
+}
+
+#[test]
+fn an_audit_log_that_cannot_be_written_is_said_once_per_command() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    // A file where the audit directory belongs: no process can log.
+    std::fs::create_dir_all(repo.dir.join(".git/ward")).unwrap();
+    std::fs::write(repo.dir.join(".git/ward/audit"), "").unwrap();
+    repo.write("README", "more\n");
+    let run = repo
+        .shim_env(
+            ["commit", "-q", "-a", "-m", "work"],
+            &[("WARD_AGENT", "1"), ("WARD_CONTRACT", "fault")],
+        )
+        .ok();
+    assert_eq!(
+        run.stderr.matches("cannot write the audit log").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert_eq!(repo.branch(), "agent/fault");
+}
+
+#[test]
+fn doctor_fix_removes_the_locks_of_a_killed_git_and_keeps_a_running_ones() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let lock = repo.dir.join(".git/index.lock");
+    std::fs::write(&lock, "").unwrap();
+    std::fs::write(repo.dir.join(".git/refs/heads/main.lock"), "").unwrap();
+    repo.git(["commit", "-q", "--allow-empty", "-m", "blocked"])
+        .code(128)
+        .stderr_has("index.lock");
+    // A git at work in the repository: its locks are live.
+    let mut running = std::process::Command::new(real_git());
+    repo.hermetic(&mut running);
+    let mut running = running
+        .args(["hash-object", "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let kept = repo.ward(["doctor", "--fix"]).ok();
+    assert!(!kept.stdout.contains("lock files"), "{}", kept.stdout);
+    assert!(lock.exists());
+    drop(running.stdin.take());
+    running.wait().unwrap();
+    repo.ward(["doctor"])
+        .stdout_has("lock files a killed git left")
+        .stdout_has("index.lock");
+    assert!(lock.exists(), "doctor without --fix changes nothing");
+    repo.ward(["doctor", "--fix"])
+        .stdout_has("removed the lock files a killed git left");
+    assert!(!lock.exists());
+    assert!(!repo.dir.join(".git/refs/heads/main.lock").exists());
+    repo.git(["commit", "-q", "--allow-empty", "-m", "unblocked"])
+        .ok();
+}
+
+#[test]
+fn a_reset_killed_halfway_after_its_checkpoint_is_undone() {
+    let repo = TestRepo::new();
+    repo.write("a", "one\n").write("b", "two\n");
+    repo.commit("files");
+    repo.ward(["install"]).ok();
+    repo.git(["checkout", "-q", "-b", "agent/fault"]).ok();
+    repo.write("a", "work a\n").write("b", "work b\n");
+    // git's reset writes `a` back, then the whole command is killed: the
+    // shim never writes its line to the log.
+    let path = wrapping_git(
+        &repo,
+        "case \"$*\" in \"reset -q --hard\") \"$REAL\" checkout -- a; kill -KILL $PPID; exit 1;; esac\nexec \"$REAL\" \"$@\"\n",
+    );
+    let killed = repo.shim_env(
+        ["reset", "-q", "--hard"],
+        &[
+            ("PATH", &format!("{}:{path}", repo.shim_dir.display())),
+            ("WARD_AGENT", "1"),
+            ("WARD_CONTRACT", "fault"),
+        ],
+    );
+    assert_eq!(killed.code, None, "{}", killed.stderr);
+    assert_eq!(repo.read("a").as_deref(), Some("one\n"));
+    repo.ward(["undo", "--yes"])
+        .ok()
+        .stdout_has("Undo `git reset`");
+    assert_eq!(repo.read("a").as_deref(), Some("work a\n"));
+    assert_eq!(repo.read("b").as_deref(), Some("work b\n"));
 }
