@@ -11,7 +11,7 @@ use super::clean::{Scope, Verdict};
 use super::direct::Stake;
 use super::index_scan::Seed;
 use super::snapshot::head_tree;
-use super::{lost, plan, snapshot, store, unheld, Ctx, Kind};
+use super::{lost, plan, snapshot, store, take, unheld, Ctx, Kind};
 use crate::action::{Action, RefTarget};
 use crate::error::Result;
 use crate::facts::Repo;
@@ -329,7 +329,7 @@ fn take(ctx: &Ctx, action: &Action) -> Result<String> {
 
 /// [`take`], described as "before git `what`".
 fn take_as(ctx: &Ctx, action: &Action, what: String) -> Result<String> {
-    let made = snapshot::checkpoint(ctx, options(ctx, action, what))?;
+    let made = take::checkpoint(ctx, options(ctx, action, what))?;
     said(&made);
     Ok(made.id)
 }
@@ -344,7 +344,7 @@ fn take_from(
     at_stake: impl FnOnce() -> Result<bool>,
 ) -> Result<Option<String>> {
     let opts = options(ctx, action, command_line(action));
-    let made = snapshot::checkpoint_if(ctx, opts, seed, stake, at_stake)?;
+    let made = take::checkpoint_if(ctx, opts, seed, stake, at_stake)?;
     Ok(made.map(|made| {
         said(&made);
         made.id

@@ -42,7 +42,8 @@ impl Seed {
     /// cannot tell what changed.
     pub fn read(ctx: &Ctx) -> Option<Seed> {
         let index = super::clean::read_index(ctx)?;
-        let head = super::snapshot::head_tree(ctx);
+        let head = ctx.repo.ref_target("HEAD");
+        let head = head.and_then(|h| ctx.repo.commit_tree(&h));
         let (_, differing) = super::clean::differing(ctx, &index, head.as_deref(), false);
         Some(Seed {
             differing: differing?,

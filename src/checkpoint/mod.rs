@@ -20,6 +20,8 @@
 //!   status scan as edits of HEAD's tree, where the stat cache cannot
 //!   tell), [`status`] (its records) and [`import`] (the fast-import
 //!   stream);
+//! - [`take`]: a checkpoint by the direct recipe where it can, else by
+//!   the index recipe;
 //! - [`store`]: ids, trailers, listing, retention, with [`cquote`] (paths
 //!   in git's C-style quoting, exact in a trailer) and [`made`] (the
 //!   record of each checkpoint git-ward made, and its commit kept once
@@ -54,6 +56,7 @@ pub mod stash;
 pub mod status;
 pub mod store;
 pub(crate) mod suite;
+pub mod take;
 pub mod undo;
 mod unheld;
 mod verify_path;
