@@ -11,10 +11,16 @@
 # 2. `git ward checkpoint` against `git stash create` with STASH_CHANGED
 #    (10,000) modified files in a tree of STASH_FILES (100,000); neither
 #    touches the files, so nothing is prepared.
+# 3. (`hold`) What holds on HOLD_FILES (100,000) files: `git ward
+#    checkpoint` with 10 modified and 10 new files against `git status
+#    --porcelain`; on the clean tree, an agent's `reset --hard` (the
+#    pre-destructive check finds nothing to lose) against `git diff
+#    --quiet`, and the shim's `git status` against the real git's.
 #
 #   bench/reset.sh [BINARY [SECOND_BINARY]]
 #       SIZES="20000 100000" CHANGED=10 ROUNDS=10 STASH_FILES=100000
-#       STASH_CHANGED=10000 STASH_ROUNDS=6 PARTS="reset stash"
+#       STASH_CHANGED=10000 STASH_ROUNDS=6 HOLD_FILES=100000 HOLD_ROUNDS=6
+#       PARTS="reset stash hold"
 #
 # A second binary (say, the build before) gets rows of its own in the
 # same run. Each binary is laid as ./install lays it (written in one piece).
@@ -69,7 +75,7 @@ for j in range(k):
 PY
 }
 
-if [[ " ${PARTS:-reset stash} " == *" reset "* ]]; then
+if [[ " ${PARTS:-reset stash hold} " == *" reset "* ]]; then
   for files in ${SIZES:-20000 100000}; do
     dir="$work/r-$files"
     make_repo "$dir" "$files"
@@ -102,7 +108,7 @@ if [[ " ${PARTS:-reset stash} " == *" reset "* ]]; then
   done
 fi
 
-if [[ " ${PARTS:-reset stash} " == *" stash "* ]]; then
+if [[ " ${PARTS:-reset stash hold} " == *" stash "* ]]; then
   files="${STASH_FILES:-100000}" changed="${STASH_CHANGED:-10000}"
   dir="$work/s-$files"
   make_repo "$dir" "$files"
@@ -116,6 +122,41 @@ if [[ " ${PARTS:-reset stash} " == *" stash "* ]]; then
   echo
   echo "### checkpoint of $changed changed files, $files files"
   python3 "$here/bench/interleave.py" --rounds "${STASH_ROUNDS:-6}" --per-round 1 --warmup 1 \
+    --cwd "$dir" "${cmds[@]}"
+  rm -rf "$dir"
+fi
+
+if [[ " ${PARTS:-reset stash hold} " == *" hold "* ]]; then
+  files="${HOLD_FILES:-100000}"
+  dir="$work/h-$files"
+  make_repo "$dir" "$files"
+  agent="env WARD_AGENT=1 WARD_CONTRACT=c1"
+  cmds=(
+    "diff --quiet=$git diff --quiet"
+    "agent reset --hard, clean:diff --quiet=$agent $work/a/shim/git reset -q --hard"
+    "status=$git status --porcelain"
+    "agent status:status=$agent $work/a/shim/git status --porcelain"
+  )
+  [ -n "${2:-}" ] && cmds+=(
+    "agent reset --hard, clean, 2nd:diff --quiet=$agent $work/b/shim/git reset -q --hard"
+    "agent status, 2nd:status=$agent $work/b/shim/git status --porcelain"
+  )
+  echo
+  echo "### a clean tree, $files files"
+  python3 "$here/bench/interleave.py" --rounds "${HOLD_ROUNDS:-6}" --per-round 2 --warmup 1 \
+    --cwd "$dir" "${cmds[@]}"
+  echo "checkpoints in the repository afterwards: $("$git" -C "$dir" for-each-ref refs/ward/checkpoints/ | wc -l)"
+  spread "$files" 10 | (cd "$dir" && while read -r f; do echo more >>"$f"; done)
+  mkdir -p "$dir/new" && for j in 0 1 2 3 4 5 6 7 8 9; do echo "new $j" >"$dir/new/n$j.txt"; done
+  "$git" -C "$dir" status >/dev/null
+  cmds=(
+    "status=$git status --porcelain"
+    "checkpoint:status=$work/a/git-ward checkpoint"
+  )
+  [ -n "${2:-}" ] && cmds+=("checkpoint, 2nd:status=$work/b/git-ward checkpoint")
+  echo
+  echo "### checkpoint of 10 modified and 10 new files, $files files"
+  python3 "$here/bench/interleave.py" --rounds "${HOLD_ROUNDS:-6}" --per-round 2 --warmup 1 \
     --cwd "$dir" "${cmds[@]}"
   rm -rf "$dir"
 fi
