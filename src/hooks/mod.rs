@@ -59,7 +59,9 @@ pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Res
         .with_hint("give the file its hook's name (pre-commit, pre-push, ...), or run `git ward install` to write the hooks again")
         .with_exit(exit::DENIED));
     }
-    if name == "pre-receive" || inside_receive_pack() {
+    // Only a hook receive-pack runs can run inside it: no /proc read for
+    // the others.
+    if name == "pre-receive" || (crate::hook_table::received(name) && inside_receive_pack()) {
         env::mark_receiving();
     }
     let args: Vec<String> = args
