@@ -89,7 +89,7 @@ fn main() {
         p.add_file(&local, Layer::Local(local.clone())).unwrap();
         p
     };
-    let facts = facts::gather(&policy, Some(&repo), true).unwrap();
+    let facts = facts::gather_at(&policy, Some(&repo), repo.head(), true).unwrap();
     let aliases = HashMap::new();
     let remotes = vec!["origin".to_string()];
     let yes = |_: &str| true;

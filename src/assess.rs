@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use crate::action::{Action, Effect};
 use crate::classify;
-use crate::decide::{self, Actor, Decision, Facts};
+use crate::decide::{self, Decision, Facts};
 use crate::error::Error;
 use crate::facts::{self, Repo};
 use crate::policy::Policy;
@@ -102,6 +102,12 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
         Some(_) => None,
         None => Repo::why_unreadable(&git.globals),
     };
+    let asked = facts::Asked {
+        action: &action,
+        globals: &git.globals,
+        global_args: &args[..args.len() - git.rest.len()],
+        remotes: &remotes,
+    };
     let (facts, decision) = match &policy {
         Ok(policy) => match repo
             .as_ref()
@@ -111,71 +117,9 @@ pub fn assess(args: &[OsString], via_shim: bool) -> Assessment {
                 Some(why) => Err(Error::internal(why).with_hint(facts::UNREADABLE_HINT)),
                 None => Ok(()),
             })
-            .and_then(|()| facts::gather_at(policy, repo.as_ref(), head.clone(), via_shim))
+            .and_then(|()| facts::gather(policy, repo.as_ref(), head.clone(), via_shim, &asked))
         {
-            Ok(mut facts) => {
-                facts.remotes = remotes.clone();
-                // Asked only where it matters: a command that changes something.
-                let changes = decide::effective_effect(policy, &action) != Effect::Read;
-                if changes {
-                    let global_args = &args[..args.len() - git.rest.len()];
-                    let agent = facts.actor == Actor::Agent;
-                    let context =
-                        facts::context::resolve(repo.as_ref(), &git.globals, global_args, agent);
-                    facts.env_hooks_off = context.hooks_off;
-                    facts.pointers = context.pointers;
-                }
-                if let Some(repo) = repo.as_ref() {
-                    if changes && facts.actor == Actor::Agent && action.may_drop_ignored() {
-                        facts.ignored_in_the_way = facts::ignored::overwritten(repo, &action);
-                    }
-                }
-                if let Some(repo) = repo.as_ref().filter(|_| changes) {
-                    facts.gates_replaced = facts::gates::replaced(repo);
-                    facts.drift =
-                        facts::drift::check(repo.common_dir(), &mut |r| policy.is_protected(r))
-                            .moved
-                            .iter()
-                            .map(facts::drift::Moved::describe)
-                            .collect();
-                    let cwd = facts::effective_cwd(&git.globals);
-                    (facts.lease_here, facts.lease_removed) =
-                        facts::lease::gather(repo, &action, &cwd);
-                }
-                facts.writes_guarded =
-                    facts::writes_into_guarded(repo.as_ref(), &git.globals, &action);
-                if let Some(repo) = repo.as_ref() {
-                    facts.reach = facts::reach(policy, repo, &action, &facts);
-                }
-                if let Some(repo) = repo.as_ref().filter(|_| !action.repoints.is_empty()) {
-                    facts.agent_remotes = crate::state_file::agent_remotes(repo.common_dir());
-                }
-                let on_protected = facts
-                    .head
-                    .as_ref()
-                    .and_then(|h| h.branch())
-                    .is_some_and(|b| policy.is_protected(&format!("refs/heads/{b}")));
-                if let (Some(target), Some(repo), true) =
-                    (&action.ff_target, repo.as_ref(), on_protected)
-                {
-                    facts.fast_forward = repo.fast_forwards(target);
-                }
-                // A person's `reset --hard origin/main` on `main`: the hook
-                // lets a fast-forward to the upstream through as syncing.
-                if let (Some(start), Some(repo), true) = (
-                    decide::person_reset_to_upstream(&action, &facts),
-                    repo.as_ref(),
-                    on_protected,
-                ) {
-                    facts.fast_forward = repo.fast_forwards(&start);
-                }
-                if let (Some(repo), true) = (repo.as_ref(), on_protected && action.creates_commits)
-                {
-                    facts.checked_out_elsewhere = repo.branches_elsewhere();
-                    facts.in_progress = repo.in_progress();
-                    facts.agent_branch_exists =
-                        facts::agent_branch_exists(policy, repo, facts.contract.as_deref());
-                }
+            Ok(facts) => {
                 let decision = decide::decide(policy, &action, &facts);
                 (Some(facts), decision)
             }

@@ -118,14 +118,29 @@ pub fn dir(common_dir: &Path) -> PathBuf {
     common_dir.join("ward").join("audit")
 }
 
-/// Appends records to the log in `dir`. Failures are reported once, never returned.
+/// Appends records to the log in `dir`. Failures are reported once, never
+/// returned: once per command, so a hook under a git that git-ward's shim,
+/// tool or MCP server started (`WARD_VIA`) leaves the saying to that face,
+/// which writes its own line to the same log when the command ends.
 pub fn append(dir: &Path, records: &[Record]) {
     if let Err(e) = try_append(dir, records) {
+        if under_a_face(records) {
+            return;
+        }
         report_once(&format!(
             "ward: warning: cannot write the audit log in {}: {e}",
             dir.display()
         ));
     }
+}
+
+/// Records a hook writes while git-ward's shim, tool or MCP server ran
+/// the git that runs it.
+fn under_a_face(records: &[Record]) -> bool {
+    crate::env::var(crate::env::WARD_VIA).is_some()
+        && records
+            .iter()
+            .all(|r| !matches!(r.source.as_str(), "shim" | "tool" | "mcp"))
 }
 
 fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {

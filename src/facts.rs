@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::classify::{normalize_key, Globals};
-use crate::decide::{Actor, Facts, Head};
+use crate::decide::Actor;
 use crate::env;
 use crate::error::{Error, Result};
 use crate::policy::{self, Layer, Policy};
@@ -18,6 +18,7 @@ mod dirs;
 pub mod discover;
 pub mod drift;
 pub mod gates;
+mod gather;
 pub mod ignored;
 pub mod install_record;
 pub mod lease;
@@ -29,11 +30,13 @@ mod repo;
 pub use crate::patterns::literal_branches;
 pub use crate::policy::{valid_contract, MAX_CONTRACT_LEN};
 pub mod settings_cache;
+pub mod stale_locks;
 pub mod starter;
 pub mod tracking;
 pub mod worktrees;
 pub(crate) use dirs::path_in_file;
 pub use dirs::Dirs;
+pub use gather::{gather, gather_at, gather_in_hook, Asked};
 pub use reach::reach;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 
@@ -734,46 +737,6 @@ pub fn agent_branch_exists(policy: &Policy, repo: &Repo, contract: Option<&str>)
         let prefix = &policy.settings.branches.agent_prefix;
         repo.ref_target(&format!("refs/heads/{prefix}{c}"))
             .is_some()
-    })
-}
-
-/// Everything `decide` needs, for a command run in `repo` (if any).
-pub fn gather(policy: &Policy, repo: Option<&Repo>, via_shim: bool) -> Result<Facts> {
-    gather_at(policy, repo, repo.and_then(Repo::head), via_shim)
-}
-
-/// [`gather`], with HEAD already read.
-pub fn gather_at(
-    policy: &Policy,
-    repo: Option<&Repo>,
-    head: Option<Head>,
-    via_shim: bool,
-) -> Result<Facts> {
-    let contract = contract(repo)?;
-    let contract_from_env = matches!(contract, Some((_, ContractSource::Env)));
-    let contract = contract.map(|(id, _)| id);
-    Ok(Facts {
-        actor: actor(policy, via_shim),
-        contract,
-        contract_from_env,
-        head,
-        env_hooks_off: None,
-        pointers: crate::decide::Pointers::default(),
-        ignored_in_the_way: Vec::new(),
-        gates_replaced: None,
-        drift: Vec::new(),
-        writes_guarded: None,
-        agent_remotes: Vec::new(),
-        remotes: Vec::new(),
-        fast_forward: false,
-        checked_out_elsewhere: Vec::new(),
-        in_progress: None,
-        agent_branch_exists: false,
-        in_hook: false,
-        saving: false,
-        reach: crate::decide::Reach::default(),
-        lease_here: None,
-        lease_removed: None,
     })
 }
 

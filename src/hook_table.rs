@@ -24,26 +24,51 @@ pub struct Hook {
     /// It sees every ref a command writes, named or not (`push --all`,
     /// `update-ref --stdin`).
     pub sees_refs: bool,
+    /// `receive-pack` runs it, for a push the repository receives (the
+    /// others only a working repository's commands run).
+    pub received: bool,
 }
 
 /// Every hook, the client ones first, in the order `install` reports them.
 pub const HOOKS: &[Hook] = &[
-    hook("pre-commit", Side::Client, false, true, false),
-    hook("prepare-commit-msg", Side::Client, false, false, false),
-    hook("commit-msg", Side::Client, false, false, false),
-    hook("applypatch-msg", Side::Client, false, false, false),
-    hook("pre-push", Side::Client, true, true, true),
-    hook("reference-transaction", Side::Client, true, true, true),
-    hook("pre-receive", Side::Server, true, false, false),
+    hook("pre-commit", Side::Client, false, true, false, false),
+    hook(
+        "prepare-commit-msg",
+        Side::Client,
+        false,
+        false,
+        false,
+        false,
+    ),
+    hook("commit-msg", Side::Client, false, false, false, false),
+    hook("applypatch-msg", Side::Client, false, false, false, false),
+    hook("pre-push", Side::Client, true, true, true, false),
+    hook(
+        "reference-transaction",
+        Side::Client,
+        true,
+        true,
+        true,
+        true,
+    ),
+    hook("pre-receive", Side::Server, true, false, false, true),
 ];
 
-const fn hook(name: &'static str, side: Side, stdin: bool, gate: bool, sees_refs: bool) -> Hook {
+const fn hook(
+    name: &'static str,
+    side: Side,
+    stdin: bool,
+    gate: bool,
+    sees_refs: bool,
+    received: bool,
+) -> Hook {
     Hook {
         name,
         side,
         stdin,
         gate,
         sees_refs,
+        received,
     }
 }
 
@@ -81,6 +106,11 @@ pub fn is_gate(name: &str) -> bool {
     find(name).is_some_and(|h| h.gate)
 }
 
+/// Can `receive-pack` run hook `name`?
+pub fn received(name: &str) -> bool {
+    find(name).is_some_and(|h| h.received)
+}
+
 /// Does hook `name` see every ref a command writes?
 pub fn sees_refs(name: &str) -> bool {
     find(name).is_some_and(|h| h.sees_refs)
@@ -101,6 +131,7 @@ mod tests {
         );
         assert!(reads_stdin("pre-receive") && !reads_stdin("commit-msg"));
         assert!(sees_refs("pre-push") && !sees_refs("pre-commit"));
+        assert!(received("reference-transaction") && !received("pre-push"));
         assert!(known("applypatch-msg") && !known("post-commit") && !is_gate("commit-msg"));
     }
 }

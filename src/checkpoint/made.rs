@@ -32,6 +32,15 @@ fn path(common_dir: &Path, id: &str) -> PathBuf {
     common_dir.join("ward").join("made").join(id)
 }
 
+/// The record written before the ref of checkpoint `id` is claimed with
+/// `commit`: `<git-common-dir>/ward/claiming/<id>@<commit>`.
+fn claiming_path(common_dir: &Path, id: &str, commit: &str) -> PathBuf {
+    common_dir
+        .join("ward")
+        .join("claiming")
+        .join(format!("{id}@{commit}"))
+}
+
 /// The record of checkpoint `id` in the repository whose common git
 /// directory is `common_dir`, if git-ward made it.
 pub fn read(common_dir: &Path, id: &str) -> Option<Made> {
@@ -44,9 +53,38 @@ pub fn read(common_dir: &Path, id: &str) -> Option<Made> {
     })
 }
 
+/// [`read`], else the record written before the ref was claimed, if it
+/// names `commit`: a process killed between its claim and [`record_made`]
+/// leaves a checkpoint git-ward still knows as its own.
+pub fn read_for(common_dir: &Path, id: &str, commit: &str) -> Option<Made> {
+    read(common_dir, id).or_else(|| {
+        let text = crate::state_file::read_text(&claiming_path(common_dir, id, commit)).ok()?;
+        let mut lines = text.lines();
+        (lines.next()?.trim() == commit).then(|| Made {
+            commit: commit.to_string(),
+            pinned: lines.any(|l| l.trim() == "pinned"),
+        })
+    })
+}
+
 /// The ref that keeps checkpoint `id`'s commit once its ref was rewritten.
 pub fn kept_ref(id: &str) -> String {
     format!("{KEPT}{id}/{LEAF}")
+}
+
+/// Records, before the ref of checkpoint `cp` is claimed, that git-ward
+/// is making it with `commit` (kept apart per commit: another process may
+/// be claiming the same id).
+pub fn record_claiming(ctx: &Ctx, cp: &Checkpoint, commit: &str) -> Result<()> {
+    let path = claiming_path(&ctx.common_dir, &cp.id, commit);
+    let pinned = if cp.pinned { "pinned\n" } else { "" };
+    crate::state_file::replace(&path, format!("{commit}\n{pinned}").as_bytes()).at("write", &path)
+}
+
+/// Drops the record of a claim of `id` with `commit`: lost to another
+/// process, or made good by [`record_made`].
+pub fn claim_over(ctx: &Ctx, id: &str, commit: &str) {
+    let _ = std::fs::remove_file(claiming_path(&ctx.common_dir, id, commit));
 }
 
 /// Records that git-ward made checkpoint `cp` with its commit.
@@ -54,24 +92,34 @@ pub fn record_made(ctx: &Ctx, cp: &Checkpoint) -> Result<()> {
     let path = path(&ctx.common_dir, &cp.id);
     let pinned = if cp.pinned { "pinned\n" } else { "" };
     crate::state_file::replace(&path, format!("{}\n{pinned}", cp.commit).as_bytes())
-        .at("write", &path)
+        .at("write", &path)?;
+    claim_over(ctx, &cp.id, &cp.commit);
+    Ok(())
 }
 
-/// Forgets checkpoint `id`, which retention deleted.
+/// Forgets checkpoint `id`, which retention deleted (and any claim of it
+/// a killed process left).
 pub fn forget(ctx: &Ctx, id: &str) {
     let _ = std::fs::remove_file(path(&ctx.common_dir, id));
+    let claims = std::fs::read_dir(ctx.common_dir.join("ward").join("claiming"));
+    let prefix = format!("{id}@");
+    for entry in claims.into_iter().flatten().flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Was checkpoint `cp` pinned, by its trailer or by git-ward's record of
 /// making it (a rewrite that drops the trailer does not unpin it)?
 pub fn pinned(ctx: &Ctx, cp: &Checkpoint) -> bool {
-    cp.pinned || read(&ctx.common_dir, &cp.id).is_some_and(|m| m.pinned)
+    cp.pinned || read_for(&ctx.common_dir, &cp.id, &cp.commit).is_some_and(|m| m.pinned)
 }
 
 /// Why `cp` is not the checkpoint git-ward made under its id, if it is
 /// not: its commit changed since, or git-ward has no record of making it.
 pub fn changed(ctx: &Ctx, cp: &Checkpoint) -> Option<String> {
-    match read(&ctx.common_dir, &cp.id) {
+    match read_for(&ctx.common_dir, &cp.id, &cp.commit) {
         Some(made) if made.commit == cp.commit => None,
         Some(made) => {
             let name = kept_ref(&cp.id);
@@ -173,5 +221,27 @@ mod tests {
         assert_eq!(read("pin").map(|m| m.pinned), Some(true));
         assert_eq!(read("odd"), None);
         assert_eq!(read("none"), None);
+    }
+
+    #[test]
+    fn a_claim_is_read_for_its_own_commit_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ward/claiming");
+        std::fs::create_dir_all(&dir).unwrap();
+        let (ours, other) = ("a".repeat(40), "b".repeat(40));
+        std::fs::write(
+            dir.join(format!("chk-x-1@{ours}")),
+            format!("{ours}\npinned\n"),
+        )
+        .unwrap();
+        assert_eq!(
+            read_for(tmp.path(), "chk-x-1", &ours),
+            Some(Made {
+                commit: ours.clone(),
+                pinned: true
+            })
+        );
+        assert_eq!(read_for(tmp.path(), "chk-x-1", &other), None);
+        assert_eq!(read(tmp.path(), "chk-x-1"), None);
     }
 }

@@ -599,16 +599,6 @@ pub(super) fn commit_tree(
     ctx.git.run_with(args, &envs, Some(message.as_bytes()))
 }
 
-/// Snapshots and stores a checkpoint. Returns it, as stored.
-pub fn checkpoint(ctx: &Ctx, opts: Options) -> Result<Checkpoint> {
-    if let Some(cp) = super::direct::checkpoint(ctx, &opts)? {
-        return Ok(cp);
-    }
-    let cp = store(ctx, &trees(ctx)?, opts)?;
-    super::bytes::record(ctx, &cp)?;
-    Ok(cp)
-}
-
 /// Stores snapshot trees as a checkpoint under a new id.
 pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     let mut cp = describe(ctx, t, &opts);
@@ -701,6 +691,9 @@ pub(super) fn claim(
         cp.id = format!("{prefix}{n}");
         let commit = commit_tree(ctx, &cp.tree, parents, &cp.message())?;
         let name = format!("{}{}", store::PREFIX, cp.id);
+        // Recorded before the ref exists: killed between the two, the
+        // checkpoint is still known as git-ward's.
+        super::made::record_claiming(ctx, cp, &commit)?;
         let out = ctx
             .git
             .output(["update-ref", "-m", "ward: checkpoint", &name, &commit, ""])?;
@@ -708,6 +701,7 @@ pub(super) fn claim(
             cp.commit = commit;
             return Ok(n);
         }
+        super::made::claim_over(ctx, &cp.id, &commit);
         attempts += 1;
         if attempts >= CLAIM_ATTEMPTS {
             return Err(Error::internal(format!(

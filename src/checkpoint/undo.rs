@@ -11,6 +11,7 @@ use super::store::Checkpoint;
 use super::Ctx;
 use crate::audit::{self, Record};
 
+pub(crate) mod cut_short;
 pub(crate) mod head;
 
 pub(crate) use crate::audit::ZERO_ID as ZERO;

@@ -18,7 +18,7 @@ use crate::checkpoint::busy::Restoring;
 use crate::checkpoint::plan::{plural, Failure, Plan};
 use crate::checkpoint::rollback;
 use crate::checkpoint::store::{self, Checkpoint};
-use crate::checkpoint::undo::{last_borrowed_tree, undoable, Scope, Undoable};
+use crate::checkpoint::undo::{cut_short, last_borrowed_tree, undoable, Scope, Undoable};
 use crate::checkpoint::{tool_repo, Ctx};
 use crate::error::{exit, Result};
 use crate::facts::worktrees::Existing;
@@ -100,9 +100,10 @@ fn undo(args: UndoArgs) -> Result<(Value, u8)> {
     let scope = Scope::new(&ctx.workdir, &existing);
     // The last command, or the last `LISTED` for `--list`.
     let wanted = if args.list { LISTED } else { 1 };
-    let records = audit::read_newest(&ctx.audit_dir(), |rs| {
+    let mut records = audit::read_newest(&ctx.audit_dir(), |rs| {
         undoable(rs.iter().copied(), &scope).len() >= wanted
     });
+    cut_short::add(&ctx, &mut records);
     let all = undoable(&records, &scope);
     if args.list {
         return Ok(list(&out, &all));

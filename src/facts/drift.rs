@@ -65,17 +65,27 @@ struct State {
 }
 
 /// What the fast check reads (`guarded-refs.seen`, small whatever the
-/// number of tags): the stamp of what the last scan read, the directories
-/// and loose branch files that make it up, and the drift it found
-/// (`drift <old> <new> <name>`). Removed whenever a ref is remembered.
+/// number of tags): the stamp of what the last scan read, the stamps of
+/// `packed-refs`, of the directories and of the loose branch files that
+/// make it up, and the drift it found (`drift <old> <new> <name>`).
+/// Removed whenever a ref is remembered.
 #[derive(Debug, Default, PartialEq)]
 struct Seen {
     stamp: String,
-    dirs: Vec<String>,
-    files: Vec<String>,
+    stamps: Stamps,
     moved: Vec<Moved>,
     /// The moves among them already reported (`noted <name>`).
     noted: Vec<String>,
+}
+
+/// Each path a scan reads, with a hash of its stamp
+/// ([`super::refstore::stamp`]): `packed-refs`, the directories, the loose
+/// files of guarded branches (paths below the common git dir).
+#[derive(Debug, Default, PartialEq)]
+struct Stamps {
+    packed: String,
+    dirs: Vec<(String, String)>,
+    files: Vec<(String, String)>,
 }
 
 const FILE: &str = "guarded-refs";
@@ -133,12 +143,14 @@ impl Seen {
         let text = read_lines(&path(common, SEEN))?;
         let mut seen = Seen::default();
         let value = |v: &str| (v != ZERO).then(|| v.to_string());
+        let pair = |h: &str, p: &str| (p.to_string(), h.to_string());
         for line in text.lines() {
             let mut words = line.splitn(4, ' ');
             match (words.next(), words.next(), words.next(), words.next()) {
                 (Some("stamp"), Some(stamp), None, None) => seen.stamp = stamp.to_string(),
-                (Some("dir"), Some(dir), None, None) => seen.dirs.push(dir.to_string()),
-                (Some("file"), Some(file), None, None) => seen.files.push(file.to_string()),
+                (Some("packed"), Some(h), None, None) => seen.stamps.packed = h.to_string(),
+                (Some("dir"), Some(h), Some(dir), None) => seen.stamps.dirs.push(pair(h, dir)),
+                (Some("file"), Some(h), Some(file), None) => seen.stamps.files.push(pair(h, file)),
                 (Some("noted"), Some(name), None, None) => seen.noted.push(name.to_string()),
                 (Some("drift"), Some(old), Some(new), Some(name)) => seen.moved.push(Moved {
                     refname: name.to_string(),
@@ -152,12 +164,12 @@ impl Seen {
     }
 
     fn write(&self, common: &Path) -> std::io::Result<()> {
-        let mut text = format!("stamp {}\n", self.stamp);
-        for dir in &self.dirs {
-            text += &format!("dir {dir}\n");
+        let mut text = format!("stamp {}\npacked {}\n", self.stamp, self.stamps.packed);
+        for (dir, h) in &self.stamps.dirs {
+            text += &format!("dir {h} {dir}\n");
         }
-        for file in &self.files {
-            text += &format!("file {file}\n");
+        for (file, h) in &self.stamps.files {
+            text += &format!("file {h} {file}\n");
         }
         for m in &self.moved {
             let v = |v: &Option<String>| v.clone().unwrap_or_else(|| ZERO.to_string());
@@ -167,6 +179,20 @@ impl Seen {
             text += &format!("noted {name}\n");
         }
         crate::state_file::replace(&path(common, SEEN), text.as_bytes())
+    }
+
+    /// The answer while the stamps hold: the drift found last.
+    fn found(self) -> Found {
+        let new = self
+            .moved
+            .iter()
+            .filter(|m| !self.noted.contains(&m.refname))
+            .cloned()
+            .collect();
+        Found {
+            moved: self.moved,
+            new,
+        }
     }
 }
 
@@ -255,20 +281,96 @@ fn walk(common: &Path, rel: &str, dirs: &mut Vec<String>, found: &mut dyn FnMut(
     }
 }
 
-/// The stamp of what a scan reads: `packed-refs`, the directories, and
-/// the loose files of guarded branches.
-fn stamp_of(common: &Path, dirs: &[String], files: &[String]) -> String {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    let mut add = |path: &Path| {
-        for b in super::refstore::stamp(path).bytes().chain(*b";") {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+/// A short hash of `text` (FNV-1a).
+fn hash(text: &str) -> String {
+    format!(
+        "{:016x}",
+        crate::facts::settings_cache::fnv(text.as_bytes())
+    )
+}
+
+impl Stamps {
+    /// The stamps of what a scan reads now: `packed-refs`, the
+    /// directories, and the loose files of guarded branches.
+    fn of<'a>(
+        common: &Path,
+        dirs: impl Iterator<Item = &'a str>,
+        files: impl Iterator<Item = &'a str>,
+    ) -> Stamps {
+        let of = |rel: &str| hash(&super::refstore::stamp(&common.join(rel)));
+        Stamps {
+            packed: of("packed-refs"),
+            dirs: dirs.map(|d| (d.to_string(), of(d))).collect(),
+            files: files.map(|f| (f.to_string(), of(f))).collect(),
         }
-    };
-    add(&common.join("packed-refs"));
-    for rel in dirs.iter().chain(files) {
-        add(&common.join(rel));
     }
-    format!("{hash:016x}")
+
+    /// The same paths stamped again.
+    fn again(&self, common: &Path) -> Stamps {
+        let dirs = self.dirs.iter().map(|(p, _)| p.as_str());
+        let files = self.files.iter().map(|(p, _)| p.as_str());
+        Stamps::of(common, dirs, files)
+    }
+
+    /// One stamp for them all.
+    fn combined(&self) -> String {
+        let mut text = format!("{};", self.packed);
+        for (_, h) in self.dirs.iter().chain(&self.files) {
+            text += h;
+            text += ";";
+        }
+        hash(&text)
+    }
+}
+
+/// Would a scan find what the last one found, though the stamps moved?
+/// Yes when only directories changed (a ref that is not guarded written
+/// beside guarded ones: a commit on `agent/x`) and none of them holds a
+/// guarded ref the last scan did not stamp as a file (a tag, a new one)
+/// nor a directory it did not read. Costs a listing of each changed
+/// directory, not a read of every ref.
+fn only_unguarded_moved(
+    common: &Path,
+    before: &Stamps,
+    now: &Stamps,
+    is_protected: &mut dyn FnMut(&str) -> bool,
+) -> bool {
+    if before.packed.is_empty() || before.packed != now.packed || before.files != now.files {
+        return false;
+    }
+    if before.dirs.len() != now.dirs.len() {
+        return false;
+    }
+    let files: std::collections::HashSet<&str> =
+        now.files.iter().map(|(f, _)| f.as_str()).collect();
+    let dirs: std::collections::HashSet<&str> = now.dirs.iter().map(|(d, _)| d.as_str()).collect();
+    let changed = before
+        .dirs
+        .iter()
+        .zip(&now.dirs)
+        .filter(|(b, n)| b != n)
+        .map(|(_, (dir, _))| dir);
+    for dir in changed {
+        let Ok(entries) = std::fs::read_dir(common.join(dir)) else {
+            return false;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let child = format!("{dir}/{name}");
+            let kept = match entry.file_type() {
+                Ok(t) if t.is_dir() => dirs.contains(child.as_str()),
+                Ok(t) if t.is_file() && !name.ends_with(".lock") => {
+                    files.contains(child.as_str()) || !guarded(&child, is_protected)
+                }
+                _ => true,
+            };
+            if !kept {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Is drift looked for here: git-ward's reference-transaction hook is
@@ -293,26 +395,68 @@ pub struct Found {
 /// answer: one small read and a few stats. Else the refs are scanned (the
 /// first time, they are remembered as they are).
 pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found {
-    if let Some(seen) = Seen::read(common) {
-        if stamp_of(common, &seen.dirs, &seen.files) == seen.stamp {
-            let new = seen
-                .moved
-                .iter()
-                .filter(|m| !seen.noted.contains(&m.refname))
-                .cloned()
-                .collect();
-            return Found {
-                moved: seen.moved,
-                new,
-            };
-        }
+    check_in(common, is_protected, false)
+}
+
+/// Where drift is looked for, once [`watched`] said so: a hook that
+/// asked first does not read the install record again.
+pub struct Watched<'a>(&'a Path);
+
+/// [`Watched`] for the common git dir `common`, when [`watched`].
+pub fn watch(common: &Path) -> Option<Watched<'_>> {
+    watched(common).then_some(Watched(common))
+}
+
+impl Watched<'_> {
+    /// [`check`].
+    pub fn check(&self, is_protected: &mut dyn FnMut(&str) -> bool) -> Found {
+        check_in(self.0, is_protected, true)
     }
-    if !watched(common) {
+
+    /// [`remember`].
+    pub fn remember(&self, moves: &[(String, Option<String>)]) {
+        remember_in(self.0, moves);
+    }
+}
+
+/// [`check`]; `known_watched` when [`watched`] was asked already.
+fn check_in(
+    common: &Path,
+    is_protected: &mut dyn FnMut(&str) -> bool,
+    known_watched: bool,
+) -> Found {
+    let first = match Seen::read(common) {
+        Some(seen) => {
+            let now = seen.stamps.again(common);
+            if now.combined() == seen.stamp {
+                return seen.found();
+            }
+            Some((seen, now))
+        }
+        None => None,
+    };
+    if !known_watched && !watched(common) {
         return Found::default();
     }
     let Some(_lock) = Lock::take(common) else {
         return Found::default();
     };
+    // Read again under the lock: another hook may have noted or scanned.
+    if let Some(mut seen) = Seen::read(common) {
+        let now = match first {
+            Some((before, now)) if before == seen => now,
+            _ => seen.stamps.again(common),
+        };
+        let unchanged = now.combined() == seen.stamp;
+        if unchanged || only_unguarded_moved(common, &seen.stamps, &now, is_protected) {
+            if !unchanged {
+                seen.stamp = now.combined();
+                seen.stamps = now;
+                let _ = seen.write(common);
+            }
+            return seen.found();
+        }
+    }
     let (values, dirs) = scan(common, is_protected);
     let files: Vec<String> = values
         .keys()
@@ -352,10 +496,14 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
     }
     state.noted = noted;
     let _ = state.write(common);
+    let stamps = Stamps::of(
+        common,
+        dirs.iter().map(String::as_str),
+        files.iter().map(String::as_str),
+    );
     let seen = Seen {
-        stamp: stamp_of(common, &dirs, &files),
-        dirs,
-        files,
+        stamp: stamps.combined(),
+        stamps,
         moved: found.moved.clone(),
         noted: seen_noted,
     };
@@ -368,8 +516,14 @@ pub fn check(common: &Path, is_protected: &mut dyn FnMut(&str) -> bool) -> Found
 /// many tags appends a line per ref, never rewrites the file). A ref noted
 /// as drifted that moves again with the hooks on is known again.
 pub fn remember(common: &Path, moves: &[(String, Option<String>)]) {
+    if !moves.is_empty() && watched(common) {
+        remember_in(common, moves);
+    }
+}
+
+fn remember_in(common: &Path, moves: &[(String, Option<String>)]) {
     use std::io::Write;
-    if moves.is_empty() || !watched(common) {
+    if moves.is_empty() {
         return;
     }
     let Some(_lock) = Lock::take(common) else {
@@ -475,8 +629,11 @@ mod tests {
         assert_eq!(State::read(dir.path()).as_ref(), Some(&state));
         let seen = Seen {
             stamp: "00ff".into(),
-            dirs: vec!["refs/heads".into()],
-            files: vec!["refs/heads/main".into()],
+            stamps: Stamps {
+                packed: "01".into(),
+                dirs: vec![("refs/heads".into(), "02".into())],
+                files: vec![("refs/heads/main".into(), "03".into())],
+            },
             moved: vec![Moved {
                 refname: "refs/tags/v1".into(),
                 old: Some("b".repeat(40)),
@@ -486,5 +643,52 @@ mod tests {
         };
         seen.write(dir.path()).unwrap();
         assert_eq!(Seen::read(dir.path()), Some(seen));
+    }
+
+    #[test]
+    fn a_move_beside_guarded_refs_keeps_the_scan_a_move_of_them_does_not() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let common = dir.path();
+        let write = |rel: &str, value: &str| {
+            let file = common.join(rel);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            let aside = file.with_extension("lock");
+            std::fs::write(&aside, format!("{value}\n")).unwrap();
+            std::fs::rename(aside, file).unwrap();
+        };
+        std::fs::create_dir_all(common.join("ward")).unwrap();
+        std::fs::write(
+            common.join("ward/install.json"),
+            r#"{"hooks": ["reference-transaction"]}"#,
+        )
+        .unwrap();
+        let (a, b) = ("a".repeat(40), "b".repeat(40));
+        write("refs/heads/main", &a);
+        write("refs/heads/agent/c1", &a);
+        write("refs/tags/v1", &a);
+        let mut p = protected;
+        assert!(check(common, &mut p).moved.is_empty());
+        let inode = || std::fs::metadata(path(common, FILE)).unwrap().ino();
+        let scanned = inode();
+        // A commit on agent/c1: its directory moves, no guarded ref does.
+        write("refs/heads/agent/c1", &b);
+        assert!(check(common, &mut p).moved.is_empty());
+        assert_eq!(inode(), scanned, "the refs were scanned again");
+        // The stamp is taken again: the next look is the fast one.
+        let seen = Seen::read(common).unwrap();
+        assert_eq!(seen.stamps.again(common).combined(), seen.stamp);
+        // A new protected branch beside it, a tag moved in place of its
+        // file: both found, by a scan.
+        write("refs/heads/release/2", &a);
+        write("refs/heads/agent/c1", &a);
+        let found = check(common, &mut p);
+        assert_ne!(inode(), scanned);
+        let names: Vec<&str> = found.moved.iter().map(|m| m.refname.as_str()).collect();
+        assert_eq!(names, ["refs/heads/release/2"]);
+        write("refs/tags/v1", &b);
+        let found = check(common, &mut p);
+        let names: Vec<&str> = found.moved.iter().map(|m| m.refname.as_str()).collect();
+        assert_eq!(names, ["refs/heads/release/2", "refs/tags/v1"]);
     }
 }

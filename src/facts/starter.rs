@@ -105,9 +105,12 @@ fn holds_closed_on_exec(pid: u32, pipe: &std::path::Path) -> bool {
     })
 }
 
-/// The git command line that ran this hook (the parent's argv), for audit lines.
+/// The git command line that ran this hook (the parent's argv), for audit
+/// lines: read once per run, however many steps ask.
 pub fn parent_argv() -> Vec<String> {
-    argv_of(std::os::unix::process::parent_id())
+    static ARGV: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    ARGV.get_or_init(|| argv_of(std::os::unix::process::parent_id()))
+        .clone()
 }
 
 /// The command line of process `pid`, from `/proc` (empty when gone).

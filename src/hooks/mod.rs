@@ -59,7 +59,9 @@ pub fn run(name: &str, file: &str, dir: Option<&Path>, args: &[OsString]) -> Res
         .with_hint("give the file its hook's name (pre-commit, pre-push, ...), or run `git ward install` to write the hooks again")
         .with_exit(exit::DENIED));
     }
-    if name == "pre-receive" || inside_receive_pack() {
+    // Only a hook receive-pack runs can run inside it: no /proc read for
+    // the others.
+    if name == "pre-receive" || (crate::hook_table::received(name) && inside_receive_pack()) {
         env::mark_receiving();
     }
     let args: Vec<String> = args
@@ -214,9 +216,13 @@ fn parent_trace_id() -> Option<String> {
 /// ([`env::mark_receiving`]). The nearest git above the hook says: its
 /// parent, or a shell or two higher (a hook manager's script).
 fn inside_receive_pack() -> bool {
-    let mut pid = std::os::unix::process::parent_id();
+    let parent = std::os::unix::process::parent_id();
+    let mut pid = parent;
     for _ in 0..3 {
-        let argv = argv_of(pid);
+        let argv = match pid == parent {
+            true => parent_argv(),
+            false => argv_of(pid),
+        };
         let program = argv
             .first()
             .map_or("", |a| a.rsplit('/').next().unwrap_or(a));

@@ -115,9 +115,9 @@ fn watch_drift(dirs: &Dirs, stdin: &[u8]) {
     {
         return;
     }
-    if !crate::facts::drift::watched(&dirs.common_dir) {
+    let Some(watched) = crate::facts::drift::watch(&dirs.common_dir) else {
         return;
-    }
+    };
     let Ok(loaded) = Quick::load(dirs) else {
         return;
     };
@@ -144,9 +144,9 @@ fn watch_drift(dirs: &Dirs, stdin: &[u8]) {
         .iter()
         .any(|l| l.refname.starts_with("refs/remotes/") || l.refname.starts_with("refs/tags/"));
     if !moves.is_empty() {
-        crate::facts::drift::remember(&dirs.common_dir, &moves);
+        watched.remember(&moves);
     } else if !fetch_like {
-        let found = crate::facts::drift::check(&dirs.common_dir, &mut protected);
+        let found = watched.check(&mut protected);
         crate::commands::drift::notice(&dirs.common_dir, &found, "reference-transaction", true);
     }
 }
@@ -173,20 +173,23 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     if lines.is_empty() {
         return Ok(exit::OK);
     }
-    if let Some(code) = store_elsewhere(started)? {
+    // The repository, found once for the steps that need it.
+    let found = std::cell::OnceCell::new();
+    let dirs = || found.get_or_init(Dirs::find).as_ref();
+    if let Some(code) = store_elsewhere(dirs, started)? {
         return Ok(code);
     }
     if state == "prepared" {
-        warn_leased(&lines);
+        warn_leased(dirs, &lines);
     }
     let tracing = env::var(env::WARD_TRACE_ID).is_some();
     if !tracing && !lines.iter().any(|l| policed(&l.refname)) {
         return Ok(exit::OK);
     }
-    let Some(dirs) = Dirs::find() else {
+    let Some(dirs) = dirs() else {
         return Ok(exit::OK);
     };
-    let loaded = Quick::load(&dirs)?;
+    let loaded = Quick::load(dirs)?;
     let mut quick = loaded.quick;
     let actor = quick.actor();
     let bound = quick.binds(actor);
@@ -194,24 +197,24 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
     if !bound && !journaling {
         return Ok(exit::OK);
     }
-    let mut store = RefStore::new(&dirs);
+    let mut store = RefStore::new(dirs);
     if bound {
         let policed_lines = lines.iter().filter(|l| policed(&l.refname));
-        let mut changes = ref_changes::gather(&dirs, &mut store, &mut quick, policed_lines);
+        let mut changes = ref_changes::gather(dirs, &mut store, &mut quick, policed_lines);
         if !changes.is_empty() {
-            let policy = Loaded::full_policy(loaded.policy, &dirs)?;
+            let policy = Loaded::full_policy(loaded.policy, dirs)?;
             let argv = super::parent_argv();
-            ref_changes::add_sync_facts(&dirs, &mut store, &mut changes, &argv);
+            ref_changes::add_sync_facts(dirs, &mut store, &mut changes, &argv);
             let operation = super::parent_operation(&argv);
             let decision = decide_transaction(&policy, actor, &operation, &changes);
-            let code = conclude_changes(&dirs, actor, operation, &changes, &decision, started);
+            let code = conclude_changes(dirs, actor, operation, &changes, &decision, started);
             if code != exit::OK {
                 return Ok(code);
             }
         }
     }
     if journaling {
-        capture(&dirs, &mut store, &lines, stdin, actor);
+        capture(dirs, &mut store, &lines, stdin, actor);
     }
     Ok(exit::OK)
 }
@@ -219,17 +222,20 @@ fn gate(state: &str, stdin: &[u8]) -> Result<u8> {
 /// Refs moved by a git whose environment takes its objects out of the
 /// repository's store ([`crate::decide::pointers`]): the conclusion, for
 /// an agent's; `None` (and nothing read) where no such variable is set.
-fn store_elsewhere(started: SystemTime) -> Result<Option<u8>> {
+fn store_elsewhere<'d>(
+    dirs: impl FnOnce() -> Option<&'d Dirs>,
+    started: SystemTime,
+) -> Result<Option<u8>> {
     if !crate::facts::pointers::store_pointed() {
         return Ok(None);
     }
-    let Some(dirs) = Dirs::find() else {
+    let Some(dirs) = dirs() else {
         return Ok(None);
     };
     let Some(why) = crate::facts::pointers::store_elsewhere(&dirs.common_dir) else {
         return Ok(None);
     };
-    let actor = Quick::load(&dirs)?.quick.actor();
+    let actor = Quick::load(dirs)?.quick.actor();
     let operation = super::parent_operation(&super::parent_argv());
     let decision = decide_store(actor, &operation, &why);
     if decision.denial().is_none() {
@@ -238,7 +244,7 @@ fn store_elsewhere(started: SystemTime) -> Result<Option<u8>> {
     let contract = crate::facts::contract(None).ok().flatten().map(|c| c.0);
     let mut rec = record("reference-transaction", actor, contract, started);
     rec.operation = operation;
-    Ok(Some(conclude(Some(&dirs), rec, &decision, true)))
+    Ok(Some(conclude(Some(dirs), rec, &decision, true)))
 }
 
 /// A person's move of HEAD or of its branch in a worktree a live session
@@ -246,14 +252,14 @@ fn store_elsewhere(started: SystemTime) -> Result<Option<u8>> {
 /// SPEC section 11 gives people (an agent is refused, EN-GIT-D-007, by the
 /// shim and by pre-commit). A commit's was said by pre-commit already.
 /// Costs one failed `open` where no lease is.
-fn warn_leased(lines: &[Line]) {
+fn warn_leased<'d>(dirs: impl FnOnce() -> Option<&'d Dirs>, lines: &[Line]) {
     if !lines
         .iter()
         .any(|l| l.refname == "HEAD" || l.refname.starts_with("refs/heads/"))
     {
         return;
     }
-    let Some(dirs) = Dirs::find() else {
+    let Some(dirs) = dirs() else {
         return;
     };
     let Some(lease) = crate::facts::lease::live(&dirs.git_dir) else {
@@ -267,7 +273,7 @@ fn warn_leased(lines: &[Line]) {
         return;
     }
     let operation = super::parent_operation(&super::parent_argv());
-    let Ok(loaded) = Quick::load(&dirs) else {
+    let Ok(loaded) = Quick::load(dirs) else {
         return;
     };
     if operation == "git.commit" {

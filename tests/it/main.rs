@@ -14,6 +14,7 @@ mod context_hooks;
 mod context_knobs;
 mod drift;
 mod explain;
+mod faults;
 mod fetch_atomic;
 mod fleets;
 mod fleets_many;

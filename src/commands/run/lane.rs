@@ -48,6 +48,35 @@ fn branch_of(git_dir: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Removes the lane on `branch` or at `place` whose `git worktree add`
+/// was cut short (killed): git's `initializing` lock is still on it, its
+/// checkout may be partial, and no session has worked in it yet. Its top,
+/// if there was one.
+fn clear_half_made(
+    git: &Git,
+    common: &Path,
+    branch: &str,
+    place: &Path,
+) -> Result<Option<PathBuf>> {
+    let same =
+        |d: &Path| d == place || std::fs::canonicalize(d).ok() == std::fs::canonicalize(place).ok();
+    let Some(w) = lease::linked(common).into_iter().find(|w| {
+        crate::facts::stale_locks::initializing(&w.git_dir)
+            && (branch_of(&w.git_dir).as_deref() == Some(branch) || same(&w.top))
+    }) else {
+        return Ok(None);
+    };
+    // Twice forced: git refuses a locked worktree otherwise.
+    git.run([
+        "worktree",
+        "remove",
+        "--force",
+        "--force",
+        &w.top.to_string_lossy(),
+    ])?;
+    Ok(Some(w.top))
+}
+
 /// The default place of `contract`'s lane.
 pub fn default_place(repo: &Repo, contract: &str) -> PathBuf {
     let common = repo.common_dir();
@@ -83,6 +112,15 @@ pub fn ensure(
         .map(std::path::absolute)
         .transpose()
         .at("resolve", dir.unwrap_or(Path::new(".")))?;
+    let place = wanted
+        .clone()
+        .unwrap_or_else(|| default_place(repo, contract));
+    if let Some(top) = clear_half_made(git, common, branch, &place)? {
+        notes.push(format!(
+            "lane {} was left half-made: made again",
+            top.display()
+        ));
+    }
     if let Some(w) = lease::linked(common)
         .into_iter()
         .find(|w| branch_of(&w.git_dir).as_deref() == Some(branch) && w.top.is_dir())
@@ -109,7 +147,7 @@ pub fn ensure(
         };
         return Ok((lane, notes));
     }
-    let top = wanted.unwrap_or_else(|| default_place(repo, contract));
+    let top = place;
     if let Some(parent) = top.parent() {
         std::fs::create_dir_all(parent).at("create the directory", parent)?;
     }
