@@ -155,16 +155,16 @@ fn doctor_fix_removes_the_locks_of_a_killed_git_and_keeps_a_running_ones() {
         .spawn()
         .unwrap();
     let kept = repo.ward(["doctor", "--fix"]).ok();
-    assert!(!kept.stdout.contains("lock files"), "{}", kept.stdout);
+    assert!(!kept.stdout.contains("killed git"), "{}", kept.stdout);
     assert!(lock.exists());
     drop(running.stdin.take());
     running.wait().unwrap();
     repo.ward(["doctor"])
-        .stdout_has("lock files a killed git left")
+        .stdout_has("left by a killed git")
         .stdout_has("index.lock");
     assert!(lock.exists(), "doctor without --fix changes nothing");
     repo.ward(["doctor", "--fix"])
-        .stdout_has("removed the lock files a killed git left");
+        .stdout_has("removed what a killed git left");
     assert!(!lock.exists());
     assert!(!repo.dir.join(".git/refs/heads/main.lock").exists());
     repo.git(["commit", "-q", "--allow-empty", "-m", "unblocked"])
@@ -179,11 +179,12 @@ fn a_reset_killed_halfway_after_its_checkpoint_is_undone() {
     repo.ward(["install"]).ok();
     repo.git(["checkout", "-q", "-b", "agent/fault"]).ok();
     repo.write("a", "work a\n").write("b", "work b\n");
-    // git's reset writes `a` back, then the whole command is killed: the
-    // shim never writes its line to the log.
+    // git's reset writes `a` back, then the whole command is killed while
+    // git holds the index's lock: the shim never writes its line to the
+    // log, and the lock stays.
     let path = wrapping_git(
         &repo,
-        "case \"$*\" in \"reset -q --hard\") \"$REAL\" checkout -- a; kill -KILL $PPID; exit 1;; esac\nexec \"$REAL\" \"$@\"\n",
+        "case \"$*\" in \"reset -q --hard\") \"$REAL\" checkout -- a; : > .git/index.lock; kill -KILL $PPID; exit 1;; esac\nexec \"$REAL\" \"$@\"\n",
     );
     let killed = repo.shim_env(
         ["reset", "-q", "--hard"],
@@ -195,9 +196,40 @@ fn a_reset_killed_halfway_after_its_checkpoint_is_undone() {
     );
     assert_eq!(killed.code, None, "{}", killed.stderr);
     assert_eq!(repo.read("a").as_deref(), Some("one\n"));
+    // The one command: it clears the lock, then undoes.
     repo.ward(["undo", "--yes"])
         .ok()
+        .stdout_has("Removed the lock files a killed git left")
         .stdout_has("Undo `git reset`");
+    assert!(!repo.dir.join(".git/index.lock").exists());
     assert_eq!(repo.read("a").as_deref(), Some("work a\n"));
     assert_eq!(repo.read("b").as_deref(), Some("work b\n"));
+}
+
+#[test]
+fn doctor_fix_removes_a_worktree_a_killed_worktree_add_left() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let lane = repo.path("lane");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "agent/a",
+        lane.to_str().unwrap(),
+    ])
+    .ok();
+    // What `git worktree add` killed before its checkout leaves: its
+    // "initializing" lock, HEAD not yet written.
+    let admin = repo.dir.join(".git/worktrees/lane");
+    std::fs::write(admin.join("locked"), "initializing").unwrap();
+    std::fs::write(admin.join("HEAD"), format!("{}\n", "0".repeat(40))).unwrap();
+    repo.git(["fsck", "--no-progress"]).code(8);
+    repo.ward(["doctor"]).ok().stdout_has("(half made)");
+    repo.ward(["doctor", "--fix"])
+        .ok()
+        .stdout_has("removed what a killed git left");
+    repo.git(["fsck", "--strict", "--no-progress"]).ok();
+    assert!(!lane.exists());
 }
