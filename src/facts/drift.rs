@@ -164,19 +164,20 @@ impl Seen {
     }
 
     fn write(&self, common: &Path) -> std::io::Result<()> {
+        use std::fmt::Write;
         let mut text = format!("stamp {}\npacked {}\n", self.stamp, self.stamps.packed);
         for (dir, h) in &self.stamps.dirs {
-            text += &format!("dir {h} {dir}\n");
+            let _ = writeln!(text, "dir {h} {dir}");
         }
         for (file, h) in &self.stamps.files {
-            text += &format!("file {h} {file}\n");
+            let _ = writeln!(text, "file {h} {file}");
         }
         for m in &self.moved {
             let v = |v: &Option<String>| v.clone().unwrap_or_else(|| ZERO.to_string());
-            text += &format!("drift {} {} {}\n", v(&m.old), v(&m.new), m.refname);
+            let _ = writeln!(text, "drift {} {} {}", v(&m.old), v(&m.new), m.refname);
         }
         for name in &self.noted {
-            text += &format!("noted {name}\n");
+            let _ = writeln!(text, "noted {name}");
         }
         crate::state_file::replace(&path(common, SEEN), text.as_bytes())
     }
@@ -281,14 +282,6 @@ fn walk(common: &Path, rel: &str, dirs: &mut Vec<String>, found: &mut dyn FnMut(
     }
 }
 
-/// A short hash of `text` (FNV-1a).
-fn hash(text: &str) -> String {
-    format!(
-        "{:016x}",
-        crate::facts::settings_cache::fnv(text.as_bytes())
-    )
-}
-
 /// A hash of what [`super::refstore::stamp`] keeps of `path` (inode, size,
 /// mtime and ctime; a symbolic link's target too), taken from the numbers
 /// without writing them out: a look stamps every directory it reads.
@@ -356,12 +349,13 @@ impl Stamps {
 
     /// One stamp for them all.
     fn combined(&self) -> String {
-        let mut text = format!("{};", self.packed);
-        for (_, h) in self.dirs.iter().chain(&self.files) {
-            text += h;
-            text += ";";
+        let mut h = crate::facts::settings_cache::fnv(self.packed.as_bytes());
+        for (_, part) in self.dirs.iter().chain(&self.files) {
+            for b in b";".iter().chain(part.as_bytes()) {
+                h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+            }
         }
-        hash(&text)
+        format!("{h:016x}")
     }
 }
 
