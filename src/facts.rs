@@ -36,7 +36,7 @@ pub mod tracking;
 pub mod worktrees;
 pub(crate) use dirs::path_in_file;
 pub use dirs::Dirs;
-pub use gather::{gather, gather_at, Asked};
+pub use gather::{gather, gather_at, gather_in_hook, Asked};
 pub use reach::reach;
 pub use repo::{committed_file, team_policy_at, Committed, Repo, UNREADABLE_HINT};
 

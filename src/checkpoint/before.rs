@@ -8,8 +8,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::clean::{Scope, Verdict};
+use super::direct::Stake;
+use super::index_scan::Seed;
 use super::snapshot::head_tree;
-use super::{lost, plan, snapshot, store, unheld, Ctx, Kind};
+use super::{lost, plan, snapshot, store, take, unheld, Ctx, Kind};
 use crate::action::{Action, RefTarget};
 use crate::error::Result;
 use crate::facts::Repo;
@@ -179,18 +181,40 @@ pub fn before_destructive(
     // A removed worktree's detached HEAD goes with it: kept as the
     // checkpoint's parent, whatever the files.
     let drops_head = removed_ctx.is_some() && ctx.repo.head().is_some_and(|h| h.branch().is_none());
-    if !moves_refs && !drops_head && is_clean(ctx, tracked, untracked, skipped_at_stake, limit)? {
-        return Ok(None);
-    }
     // The commit whose files a checkout or a reset writes.
     let written = action.incoming().or_else(|| match action.command.as_str() {
         "reset" => action.refs.iter().find_map(|w| w.start.clone()),
         _ => None,
     });
-    if let Some(tree) = written.filter(|_| limit.is_none()) {
+    let written = written.filter(|_| limit.is_none());
+    let found = match moves_refs || drops_head {
+        true => Found::Something(None),
+        false => look(ctx, tracked, untracked, skipped_at_stake, limit)?,
+    };
+    let seed = match found {
+        Found::Nothing => return Ok(None),
+        Found::Something(seed) => seed,
+        // Refusing before knowing there is anything to lose would refuse
+        // what a clean tree lets run: git's look decides first.
+        Found::Perhaps(_) if written.is_some() => {
+            match git_sees_changes(ctx, tracked, untracked, limit)? {
+                true => None,
+                false => return Ok(None),
+            }
+        }
+        Found::Perhaps(seed) => {
+            let stake = Some(Stake { untracked });
+            let at_stake = || git_sees_changes(ctx, tracked, untracked, limit);
+            return take_from(ctx, action, seed, stake, at_stake);
+        }
+    };
+    if let Some(tree) = written {
         unheld::refuse_writes_into_nested(ctx, &tree)?;
     }
-    take(ctx, action).map(Some)
+    match seed {
+        Some(seed) => take_from(ctx, action, seed, None, || Ok(true)),
+        None => take(ctx, action).map(Some),
+    }
 }
 
 /// The tracked paths of HEAD within `limit` that are deleted (staged or
@@ -305,6 +329,40 @@ fn take(ctx: &Ctx, action: &Action) -> Result<String> {
 
 /// [`take`], described as "before git `what`".
 fn take_as(ctx: &Ctx, action: &Action, what: String) -> Result<String> {
+    let made = take::checkpoint(ctx, options(ctx, action, what))?;
+    said(&made);
+    Ok(made.id)
+}
+
+/// [`take`] from the stat pass of `seed`; with `stake`, only if
+/// something is at stake (`at_stake` says where the pass cannot).
+fn take_from(
+    ctx: &Ctx,
+    action: &Action,
+    seed: Seed,
+    stake: Option<Stake>,
+    at_stake: impl FnOnce() -> Result<bool>,
+) -> Result<Option<String>> {
+    let opts = options(ctx, action, command_line(action));
+    let made = take::checkpoint_if(ctx, opts, seed, stake, at_stake)?;
+    Ok(made.map(|made| {
+        said(&made);
+        made.id
+    }))
+}
+
+/// What a checkpoint left out, said.
+fn said(made: &store::Checkpoint) {
+    for path in &made.skipped {
+        crate::output::errln!(
+            "ward: checkpoint {} left out {path} (larger than checkpoint.max_file_size)",
+            made.id
+        );
+    }
+}
+
+/// The options of a pre-destructive checkpoint before git `what`.
+fn options(ctx: &Ctx, action: &Action, what: String) -> snapshot::Options {
     let mut opts = snapshot::Options::new(Kind::PreDestructive);
     opts.description = format!("before git {what}");
     opts.command = Some(action.operation());
@@ -319,14 +377,7 @@ fn take_as(ctx: &Ctx, action: &Action, what: String) -> Result<String> {
         opts.keep_stashes = true;
     }
     opts.keep_refs = named_refs(ctx, action);
-    let made = snapshot::checkpoint(ctx, opts)?;
-    for path in &made.skipped {
-        crate::output::errln!(
-            "ward: checkpoint {} left out {path} (larger than checkpoint.max_file_size)",
-            made.id
-        );
-    }
-    Ok(made.id)
+    opts
 }
 
 /// Is an ignored file that `checkpoint.include_ignored` keeps where the
@@ -395,6 +446,19 @@ fn command_line(action: &Action) -> String {
     text
 }
 
+/// What a command that moves no ref can lose.
+enum Found {
+    /// Nothing.
+    Nothing,
+    /// Something; with the stat pass that found it, where it looked at
+    /// every entry.
+    Something(Option<Seed>),
+    /// Files whose stat data changed: whether their content did too,
+    /// their hashes say, so the checkpoint is made from the pass and kept
+    /// only if something is at stake.
+    Perhaps(Seed),
+}
+
 /// Is the working tree clean enough that a command that moves no ref can
 /// destroy nothing? With `tracked`, tracked files and the index match HEAD;
 /// with `untracked`, there are no untracked files; and no merge is in
@@ -404,27 +468,30 @@ fn command_line(action: &Action) -> String {
 /// say "not clean".
 ///
 /// Tracked files are first checked in-process against the index's stat
-/// cache ([`super::clean`]); git is asked only where that cannot tell.
+/// cache ([`super::clean`]); over the whole tree that pass is the
+/// checkpoint's too ([`Found::Perhaps`]). git is asked only where it
+/// cannot tell.
 ///
 /// With `skipped_at_stake`, a skip-worktree file on disk is not clean.
-fn is_clean(
+fn look(
     ctx: &Ctx,
-    mut tracked: bool,
+    tracked: bool,
     untracked: bool,
     skipped_at_stake: bool,
     limit: Option<(&Path, &[String])>,
-) -> Result<bool> {
+) -> Result<Found> {
     if ctx.repo.ref_target("HEAD").is_none()
         || !ctx.settings.checkpoint.include_ignored.is_empty()
         || ctx.git_dir.join("MERGE_HEAD").exists()
     {
-        return Ok(false);
+        return Ok(Found::Something(None));
     }
+    let mut ask_tracked = tracked;
     if tracked {
         // An index gix cannot read may hide assume-unchanged entries,
         // which git's check below does not see: not clean.
         let Some(index) = super::clean::read_index(ctx) else {
-            return Ok(false);
+            return Ok(Found::Something(None));
         };
         let head = head_tree(ctx);
         let paths = match limit {
@@ -438,23 +505,54 @@ fn is_clean(
         };
         // Where the scope covers what the command reads, a finding is the answer.
         let covered = !matches!(scope, Scope::Marked);
-        match super::clean::tracked(ctx, &index, head.as_deref(), scope, skipped_at_stake) {
-            Verdict::Clean if !untracked => return Ok(true),
-            Verdict::Clean => tracked = false,
+        let (verdict, differing) = match scope {
+            Scope::Whole => super::clean::differing(ctx, &index, head.as_deref(), skipped_at_stake),
+            scope => (
+                super::clean::tracked(ctx, &index, head.as_deref(), scope, skipped_at_stake),
+                None,
+            ),
+        };
+        let seed = differing.map(|differing| Seed { index, differing });
+        match verdict {
+            Verdict::Clean if !untracked => return Ok(Found::Nothing),
+            Verdict::Clean => ask_tracked = false,
             Verdict::Hidden(why) => {
                 tracing::debug!("pre-destructive check: {why}");
-                return Ok(false);
+                return Ok(Found::Something(None));
             }
             // Pathspecs git must read: a difference elsewhere is no answer.
             Verdict::Dirty(why) if covered => {
                 tracing::debug!("pre-destructive check: {why}");
-                return Ok(false);
+                return Ok(Found::Something(seed));
             }
-            Verdict::Dirty(why) | Verdict::Unsure(why) => {
-                tracing::debug!("pre-destructive check: git decides ({why})");
-            }
+            Verdict::Dirty(why) | Verdict::Unsure(why) => match seed {
+                Some(seed) => {
+                    tracing::debug!(
+                        "pre-destructive check: git decides, hashing for the checkpoint \
+                         the files that may differ ({why})"
+                    );
+                    return Ok(Found::Perhaps(seed));
+                }
+                None => tracing::debug!("pre-destructive check: git decides ({why})"),
+            },
         }
     }
+    Ok(
+        match git_sees_changes(ctx, ask_tracked, untracked, limit)? {
+            true => Found::Something(None),
+            false => Found::Nothing,
+        },
+    )
+}
+
+/// Does git see, within `limit`, a tracked file or the index differ from
+/// HEAD (with `tracked`), or an untracked file (with `untracked`)?
+fn git_sees_changes(
+    ctx: &Ctx,
+    tracked: bool,
+    untracked: bool,
+    limit: Option<(&Path, &[String])>,
+) -> Result<bool> {
     let args: Vec<&OsStr> = if tracked {
         // One threaded scan.
         let mode = if untracked { "-unormal" } else { "-uno" };
@@ -473,7 +571,7 @@ fn is_clean(
             .to_vec()
     };
     let out = read_within(ctx, args, limit)?;
-    Ok(out.status.success() && out.stdout.is_empty())
+    Ok(!(out.status.success() && out.stdout.is_empty()))
 }
 
 /// Runs a git command that reads the working tree, limited to the

@@ -166,6 +166,32 @@ pub fn tracked(
     scope: Scope,
     skipped_at_stake: bool,
 ) -> Verdict {
+    check(ctx, index, head_tree, scope, skipped_at_stake, false).0
+}
+
+/// [`tracked`] over the whole tree that goes on past the first difference,
+/// and also returns every entry whose file may differ from it (its
+/// position in the index): stat data that differs, a racy entry, a missing
+/// file. `None` where the pass could not look at every entry, or the index
+/// is not HEAD's tree plus those files (its cached tree is not HEAD's, a
+/// split or sparse index, a conflict): then only git can say what changed.
+pub fn differing(
+    ctx: &Ctx,
+    index: &File,
+    head_tree: Option<&str>,
+    skipped_at_stake: bool,
+) -> (Verdict, Option<Vec<usize>>) {
+    check(ctx, index, head_tree, Scope::Whole, skipped_at_stake, true)
+}
+
+fn check(
+    ctx: &Ctx,
+    index: &File,
+    head_tree: Option<&str>,
+    scope: Scope,
+    skipped_at_stake: bool,
+    collect: bool,
+) -> (Verdict, Option<Vec<usize>>) {
     let cached = index.tree().and_then(|t| t.num_entries.map(|_| t.id));
     let head_matches = match (cached, head_tree) {
         (Some(id), Some(head)) => gix::ObjectId::from_hex(head.as_bytes()).is_ok_and(|h| h == id),
@@ -184,8 +210,9 @@ pub fn tracked(
     };
     let racy_from = index.timestamp().unix_seconds();
     let Ok(root) = CString::new(ctx.workdir.as_os_str().as_bytes()) else {
-        return Verdict::Unsure("the working tree's path");
+        return (Verdict::Unsure("the working tree's path"), None);
     };
+    let collect = collect && whole.is_ok();
     let entries = index.entries();
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -193,19 +220,24 @@ pub fn tracked(
         .clamp(1, 8)
         .min((entries.len() / PER_THREAD).max(1));
     let stop = AtomicBool::new(false);
-    let check = |part: &[Entry]| {
+    let check = |(start, part): (usize, &[Entry])| {
         let mut walk = Walk::new(&root, racy_from);
         walk.skipped_at_stake = skipped_at_stake;
-        walk.part(index, part, scope, whole.is_err(), &stop)
+        walk.collect = collect.then_some(start);
+        let verdict = walk.part(index, part, scope, whole.is_err(), &stop);
+        (verdict, walk.found.take())
     };
-    let outcomes: Vec<Verdict> = if threads == 1 {
-        vec![check(entries)]
+    let failed = || (Verdict::Hidden("a thread of the stat check failed"), None);
+    let outcomes: Vec<(Verdict, Option<Vec<usize>>)> = if threads == 1 {
+        vec![check((0, entries))]
     } else {
         let size = entries.len().div_ceil(threads);
         std::thread::scope(|s| {
             // A part whose thread cannot be started is checked here.
             let handles: Vec<_> = entries
                 .chunks(size)
+                .enumerate()
+                .map(|(i, part)| (i * size, part))
                 .map(|part| {
                     std::thread::Builder::new()
                         .spawn_scoped(s, move || check(part))
@@ -215,20 +247,25 @@ pub fn tracked(
             handles
                 .into_iter()
                 .map(|h| match h {
-                    Ok(h) => h
-                        .join()
-                        .unwrap_or(Verdict::Hidden("a thread of the stat check failed")),
+                    Ok(h) => h.join().unwrap_or_else(|_| failed()),
                     Err(part) => check(part),
                 })
                 .collect()
         })
     };
-    let first = |pick: fn(&Verdict) -> bool| outcomes.iter().copied().find(pick);
-    first(|o| matches!(o, Verdict::Hidden(_)))
+    let first = |pick: fn(&Verdict) -> bool| outcomes.iter().map(|o| o.0).find(pick);
+    let verdict = first(|o| matches!(o, Verdict::Hidden(_)))
         .or_else(|| first(|o| matches!(o, Verdict::Dirty(_))))
         .or(whole.err().map(Verdict::Unsure))
         .or_else(|| first(|o| matches!(o, Verdict::Unsure(_))))
-        .unwrap_or(Verdict::Clean)
+        .unwrap_or(Verdict::Clean);
+    let found = outcomes
+        .into_iter()
+        .map(|o| o.1)
+        .collect::<Option<Vec<Vec<usize>>>>()
+        .filter(|_| collect)
+        .map(|parts| parts.concat());
+    (verdict, found)
 }
 
 /// One thread's walk: its entries in index order, with the directory of
@@ -242,6 +279,12 @@ struct Walk<'a> {
     dirs: Vec<(Vec<u8>, libc::c_int)>,
     /// Is a skip-worktree file on disk something the command overwrites?
     skipped_at_stake: bool,
+    /// Collecting every entry that may differ: the index position of this
+    /// walk's first entry.
+    collect: Option<usize>,
+    /// The entries found so (positions in the index); `None` once the walk
+    /// stopped looking at some.
+    found: Option<Vec<usize>>,
     name: Vec<u8>,
 }
 
@@ -277,13 +320,16 @@ impl<'a> Walk<'a> {
             racy_from,
             dirs: Vec::new(),
             skipped_at_stake: false,
+            collect: None,
+            found: Some(Vec::new()),
             name: Vec::with_capacity(256),
         }
     }
 
     /// Checks `part`. Once the answer cannot be "clean" (`settled`), and
     /// outside `scope`, only the assume-unchanged entries are looked at:
-    /// one that changed is the only finding that stops every thread.
+    /// one that changed is the only finding that stops every thread. While
+    /// collecting, an entry that may differ settles nothing: it is noted.
     fn part(
         &mut self,
         index: &File,
@@ -300,12 +346,14 @@ impl<'a> Walk<'a> {
         };
         for (i, entry) in part.iter().enumerate() {
             if i % 256 == 0 && stop.load(Ordering::Relaxed) {
+                self.found = None;
                 break;
             }
             let flags = entry.flags;
             if flags.stage_raw() != 0 {
                 note(&mut outcome, Verdict::Dirty("a conflicted path"));
                 settled = true;
+                self.found = None;
                 continue;
             }
             if flags.contains(Flags::SKIP_WORKTREE) {
@@ -322,16 +370,25 @@ impl<'a> Walk<'a> {
             if skip && !assumed {
                 continue;
             }
-            match self.entry(index, entry) {
-                Ok(()) => {}
+            let miss = match self.entry(index, entry) {
+                Ok(()) => continue,
                 Err(Miss::Other(_)) if assumed => {
                     stop.store(true, Ordering::Relaxed);
                     return Verdict::Hidden("an assume-unchanged file that changed");
                 }
-                Err(Miss::Missing) => note(&mut outcome, Verdict::Dirty("a missing file")),
-                Err(Miss::Other(why)) => note(&mut outcome, Verdict::Unsure(why)),
+                Err(miss) => miss,
+            };
+            match miss {
+                Miss::Missing => note(&mut outcome, Verdict::Dirty("a missing file")),
+                Miss::Other(why) => note(&mut outcome, Verdict::Unsure(why)),
             }
-            settled |= !matches!(outcome, Verdict::Clean);
+            match (self.collect, self.found.as_mut()) {
+                (Some(start), Some(found)) => found.push(start + i),
+                _ => settled = true,
+            }
+        }
+        if settled {
+            self.found = None;
         }
         outcome
     }

@@ -1,18 +1,22 @@
-//! The direct recipe: a checkpoint in three git processes, no index written
-//! (`hash-object` and `fast-import` start while `status` scans, and wait
-//! for their input).
+//! The direct recipe: a checkpoint in a few git processes, no index
+//! written (`hash-object` and `fast-import` start while the tree is
+//! scanned, and wait for their input).
 //!
-//! 1. `status --porcelain=v2` on the real index (optional locks off, so it
-//!    is read, never rewritten): one threaded scan that names, per changed
-//!    path, the HEAD and index entries and what differs on disk, and the
-//!    untracked files ([`super::scan`] turns them into edits). The staged
-//!    tree is HEAD's tree plus the index's differences; the working tree's
-//!    is that plus the differences on disk.
+//! 1. The scan: where the index's stat cache can tell, one stat pass over
+//!    its entries in process and a listing of its directories
+//!    ([`super::index_scan`]; the pre-destructive check hands over the pass
+//!    it made); else `git status --porcelain=v2` on the real index
+//!    (optional locks off, so it is read, never rewritten): one threaded
+//!    scan that names, per changed path, the HEAD and index entries and
+//!    what differs on disk, and the untracked files ([`super::scan`] turns
+//!    either into edits). The staged tree is HEAD's tree plus the index's
+//!    differences; the working tree's is that plus the differences on disk.
 //! 2. `hash-object -w --stdin-paths` of the files that differ: each goes
 //!    through its clean filter and end-of-line conversion by its path, as
 //!    `git add` does. Symbolic links are stored as git stores them, their
-//!    target's bytes. Beside it, the same with `--no-filters`: where the
-//!    two differ, the bytes on disk are kept too ([`super::bytes`]).
+//!    target's bytes. Where a conversion may apply, the same with
+//!    `--no-filters` beside it: where the two differ, the bytes on disk
+//!    are kept too ([`super::bytes`]).
 //! 3. One `fast-import`: the staged tree's commit (when it is not HEAD's
 //!    tree), its root tree id read back, then the checkpoint commit with
 //!    its trailers, and the ref. The id is checked free just before; at
@@ -22,13 +26,19 @@
 //!    checkpoint is committed again under the next free one, as
 //!    [`super::snapshot::store`] does.
 //!
+//! A checkpoint asked for with a [`Stake`] is stored only if the hashes
+//! show something a command could lose; else fast-import ends with
+//! nothing written.
+//!
 //! Where the result could differ from what `update-index` and `write-tree`
 //! record, [`super::scan`] steps aside and the caller takes the index
 //! recipe of [`super::snapshot`].
 
 use std::ffi::OsStr;
 
+use super::clean::Marks;
 use super::import::{self, Commit};
+use super::index_scan::Seed;
 use super::scan::{self, Scan};
 use super::snapshot::{self, Options, IDENTITY};
 use super::store::{self, Checkpoint};
@@ -36,11 +46,34 @@ use super::Ctx;
 use crate::error::{Error, Result};
 use crate::git::Dialog;
 
-/// Takes a checkpoint by the direct recipe; `None` when it cannot be
-/// exactly what the index recipe would record.
-pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
+/// What the direct recipe did.
+pub enum Taken {
+    Made(Box<Checkpoint>),
+    /// Nothing at stake ([`Stake`]): no checkpoint stored.
+    Nothing,
+    /// It cannot record exactly what the index recipe would.
+    Aside,
+}
+
+/// A checkpoint that is stored only when a command can lose something:
+/// a tracked file that differs from HEAD (or a staged change), or, with
+/// `untracked`, an untracked file.
+#[derive(Clone, Copy, Debug)]
+pub struct Stake {
+    pub untracked: bool,
+}
+
+/// Takes a checkpoint by the direct recipe, from `seed` where the stat
+/// pass was made (else from one of its own, or from `git status`); with
+/// `stake`, only if there is something at stake.
+pub fn checkpoint(
+    ctx: &Ctx,
+    opts: &Options,
+    seed: Option<Seed>,
+    stake: Option<Stake>,
+) -> Result<Taken> {
     snapshot::wait_for_index_lock(&ctx.git_dir)?;
-    // Both start while status scans, so their start-up costs no wait.
+    // Both start while the tree is scanned, so their start-up costs no wait.
     let (author, committer, format) = idents(ctx)?;
     let date_format = format!("--date-format={format}");
     let fi = ctx
@@ -49,32 +82,24 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
     let hasher = ctx
         .git
         .dialog(&["hash-object", "-w", "--stdin-paths"], &[])?;
-    // The same files' bytes as they are on disk, kept where git's
-    // conversion changes them ([`super::bytes`]).
-    let raw_hasher = ctx
-        .git
-        .dialog(&["hash-object", "-w", "--no-filters", "--stdin-paths"], &[])?;
-    // The index is read while status scans: `status` believes its
-    // assume-unchanged and skip-worktree marks, which only the index
-    // recipe sees through.
-    let (git_dir, kind) = (ctx.git_dir.clone(), ctx.repo.object_hash());
-    let workdir = ctx.workdir.clone();
-    let marks = move || {
-        super::clean::read_index_at(&git_dir, kind)
-            .map(|index| super::clean::marks(&index, &workdir))
+    let (scan, marks) = match seed.or_else(|| Seed::read(ctx)) {
+        Some(seed) => {
+            let marks = super::clean::marks(&seed.index, &ctx.workdir);
+            match super::index_scan::scan(ctx, &seed) {
+                Ok(Err(why)) if marks.is_empty() => {
+                    tracing::debug!("checkpoint: git status, for {why}");
+                    (scan::scan(ctx), Some(marks))
+                }
+                scan => (scan, Some(marks)),
+            }
+        }
+        None => status_scan(ctx),
     };
-    let (scan, marks) =
-        std::thread::scope(
-            |s| match std::thread::Builder::new().spawn_scoped(s, marks.clone()) {
-                Ok(thread) => (scan::scan(ctx), thread.join().ok().flatten()),
-                Err(_) => (scan::scan(ctx), marks()),
-            },
-        );
     let scan = match scan {
         Ok(Ok(_)) if marks.as_ref().is_none_or(|m| !m.is_empty()) => {
             tracing::debug!("checkpoint: the index recipe, for marked entries");
             abandon(fi);
-            return Ok(None);
+            return Ok(Taken::Aside);
         }
         Ok(Ok(mut scan)) => {
             scan.trees.intent_to_add = marks.map(|m| m.intent).unwrap_or_default();
@@ -83,26 +108,65 @@ pub fn checkpoint(ctx: &Ctx, opts: &Options) -> Result<Option<Checkpoint>> {
         Ok(Err(why)) => {
             tracing::debug!("checkpoint: the index recipe, for {why}");
             abandon(fi);
-            return Ok(None);
+            return Ok(Taken::Aside);
         }
         Err(err) => {
             abandon(fi);
             return Err(err);
         }
     };
+    // The same files' bytes as they are on disk, kept where git's
+    // conversion changes them ([`super::bytes`]).
+    let raw_hasher = match scan.conversion && !scan.to_hash.is_empty() {
+        true => Some(
+            ctx.git
+                .dialog(&["hash-object", "-w", "--no-filters", "--stdin-paths"], &[])?,
+        ),
+        false => None,
+    };
     let Some(hashed) = hash(hasher, &scan.to_hash)? else {
         tracing::debug!("checkpoint: the index recipe, a file changed while hashing");
         abandon(fi);
-        return Ok(None);
+        return Ok(Taken::Aside);
     };
-    let raw = hash(raw_hasher, &scan.to_hash)?;
+    if let Some(stake) = stake {
+        let at_stake = scan.tracked_changed(&hashed) || (stake.untracked && scan.has_untracked());
+        if !at_stake {
+            abandon(fi);
+            return Ok(Taken::Nothing);
+        }
+    }
+    let raw = raw_hasher.map(|h| hash(h, &scan.to_hash)).transpose()?;
     let paths = scan.to_hash.clone();
     let idents = Idents { author, committer };
     let cp = write(ctx, fi, &idents, scan, &hashed, opts)?;
-    if let Some(raw) = raw {
+    if let Some(Some(raw)) = raw {
         super::bytes::keep(ctx, &cp.id, &paths, &hashed, &raw)?;
     }
-    Ok(Some(cp))
+    Ok(Taken::Made(Box::new(cp)))
+}
+
+/// `git status`'s scan, and the index's marks read meanwhile: `status`
+/// believes its assume-unchanged and skip-worktree marks, which only the
+/// index recipe sees through.
+fn status_scan(
+    ctx: &Ctx,
+) -> (
+    Result<std::result::Result<Scan, scan::Aside>>,
+    Option<Marks>,
+) {
+    let (git_dir, kind) = (ctx.git_dir.clone(), ctx.repo.object_hash());
+    let workdir = ctx.workdir.clone();
+    let marks = move || {
+        super::clean::read_index_at(&git_dir, kind)
+            .map(|index| super::clean::marks(&index, &workdir))
+    };
+    std::thread::scope(
+        |s| match std::thread::Builder::new().spawn_scoped(s, marks.clone()) {
+            Ok(thread) => (scan::scan(ctx), thread.join().ok().flatten()),
+            Err(_) => (scan::scan(ctx), marks()),
+        },
+    )
 }
 
 /// Ends a fast-import that is not needed, cleanly (it removes its empty pack).

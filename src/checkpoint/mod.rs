@@ -14,10 +14,14 @@
 //!   trees, and storing them as a checkpoint;
 //! - [`clean`]: whether a destructive command would lose anything, from
 //!   the index's stat cache, before git is asked;
-//! - [`direct`]: the faster recipe for a checkpoint (`status`,
-//!   `hash-object`, `fast-import`), with [`scan`] (one status scan as
-//!   edits of HEAD's tree), [`status`] (its records) and [`import`] (the
-//!   fast-import stream);
+//! - [`direct`]: the faster recipe for a checkpoint (a scan,
+//!   `hash-object`, `fast-import`), with [`index_scan`] (one stat pass
+//!   over the index, shared with the pre-destructive check), [`scan`] (one
+//!   status scan as edits of HEAD's tree, where the stat cache cannot
+//!   tell), [`status`] (its records) and [`import`] (the fast-import
+//!   stream);
+//! - [`take`]: a checkpoint by the direct recipe where it can, else by
+//!   the index recipe;
 //! - [`store`]: ids, trailers, listing, retention, with [`cquote`] (paths
 //!   in git's C-style quoting, exact in a trailer) and [`made`] (the
 //!   record of each checkpoint git-ward made, and its commit kept once
@@ -40,6 +44,7 @@ pub mod direct;
 pub mod ignored;
 pub mod import;
 mod in_tree;
+pub mod index_scan;
 pub mod lost;
 pub mod made;
 pub mod merge;
@@ -51,6 +56,7 @@ pub mod stash;
 pub mod status;
 pub mod store;
 pub(crate) mod suite;
+pub mod take;
 pub mod undo;
 mod unheld;
 mod verify_path;

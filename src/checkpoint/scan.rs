@@ -41,6 +41,33 @@ pub struct Scan {
     pub worktree: Vec<Edit>,
     /// Files for `hash-object`, in [`Blob::Pending`] order.
     pub to_hash: Vec<Vec<u8>>,
+    /// Whether a tracked file differs from the index, or the index from
+    /// HEAD, as far as the scan knows before hashing: `Some(true)` when it
+    /// does; `Some(false)` when only the files in `unverified` might.
+    pub tracked: bool,
+    /// Tracked files whose stat data alone said they may differ: their
+    /// place in the `hash-object` list, the index's id and mode, and the
+    /// mode on disk. Each differs only if its hash or mode does.
+    pub unverified: Vec<(usize, String, &'static str, &'static str)>,
+    /// May git's conversion apply to a file hashed ([`Walk::conversion`])?
+    pub conversion: bool,
+}
+
+impl Scan {
+    /// Does the scan hold a change of a tracked file or of the index, given
+    /// the ids `hash-object` gave?
+    pub fn tracked_changed(&self, hashed: &[String]) -> bool {
+        self.tracked
+            || self
+                .unverified
+                .iter()
+                .any(|(i, id, mode, now)| hashed.get(*i) != Some(id) || mode != now)
+    }
+
+    /// Does it hold an untracked file (kept, or left out for its size)?
+    pub fn has_untracked(&self) -> bool {
+        self.trees.counts.untracked > 0 || !self.trees.skipped.is_empty()
+    }
 }
 
 /// What a path is on disk.
@@ -53,43 +80,82 @@ enum Disk {
 }
 
 /// The scan's state: the edits so far and the working tree's entry count.
-struct Walk<'c> {
+pub(super) struct Walk<'c> {
     ctx: &'c Ctx<'c>,
     /// `core.fileMode`, if the repository says.
     file_mode: Option<bool>,
+    /// `core.symlinks`.
+    pub(super) symlinks: bool,
+    /// May git's conversion (attributes, `core.autocrlf`) apply to a file?
+    /// Where it cannot, an index blob's carriage returns change nothing.
+    pub(super) conversion: bool,
     s: Scan,
     files: i64,
 }
 
+impl<'c> Walk<'c> {
+    /// A scan of `ctx`'s worktree, whose index holds `entries`; `Err` where
+    /// no scan records what the index recipe would.
+    pub(super) fn start(ctx: &'c Ctx<'c>, entries: u64) -> std::result::Result<Walk<'c>, Aside> {
+        if ctx.git_dir.join("info/sparse-checkout").exists() {
+            return Err("a sparse checkout");
+        }
+        let config = ctx.repo.config();
+        Ok(Walk {
+            ctx,
+            file_mode: config.boolean("core.fileMode").ok().flatten(),
+            symlinks: config
+                .boolean("core.symlinks")
+                .ok()
+                .flatten()
+                .unwrap_or(true),
+            conversion: true,
+            s: Scan {
+                trees: Trees {
+                    head: ctx.repo.ref_target("HEAD"),
+                    branch: match ctx.repo.head() {
+                        Some(Head::Branch(b)) | Some(Head::Unborn(b)) => Some(b),
+                        _ => None,
+                    },
+                    ..Trees::default()
+                },
+                staged: Vec::new(),
+                worktree: Vec::new(),
+                to_hash: Vec::new(),
+                tracked: false,
+                unverified: Vec::new(),
+                conversion: true,
+            },
+            files: entries as i64,
+        })
+    }
+
+    /// The untracked files (and the allow-listed ignored ones), then the
+    /// scan as it stands.
+    pub(super) fn finish(
+        mut self,
+        untracked: &[Vec<u8>],
+    ) -> Result<std::result::Result<Scan, Aside>> {
+        let ignored = snapshot::allowed_ignored(self.ctx, &[])?;
+        if let Err(why) = self.untracked(untracked, &ignored) {
+            return Ok(Err(why));
+        }
+        let mut s = self.s;
+        s.conversion = self.conversion;
+        s.trees.counts.skipped = s.trees.skipped.len() as u64;
+        s.trees.counts.files = self.files.max(0) as u64;
+        Ok(Ok(s))
+    }
+}
+
 /// Scans the working tree and the index.
 pub fn scan(ctx: &Ctx) -> Result<std::result::Result<Scan, Aside>> {
-    if ctx.git_dir.join("info/sparse-checkout").exists() {
-        return Ok(Err("a sparse checkout"));
-    }
-    let config = ctx.repo.config();
-    let symlinks = config
-        .boolean("core.symlinks")
-        .ok()
-        .flatten()
-        .unwrap_or(true);
-    let mut w = Walk {
-        ctx,
-        file_mode: config.boolean("core.fileMode").ok().flatten(),
-        s: Scan {
-            trees: Trees {
-                head: ctx.repo.ref_target("HEAD"),
-                branch: match ctx.repo.head() {
-                    Some(Head::Branch(b)) | Some(Head::Unborn(b)) => Some(b),
-                    _ => None,
-                },
-                ..Trees::default()
-            },
-            staged: Vec::new(),
-            worktree: Vec::new(),
-            to_hash: Vec::new(),
-        },
-        files: snapshot::index_entries(&ctx.git_dir.join("index")) as i64,
+    let entries = snapshot::index_entries(&ctx.git_dir.join("index"));
+    let mut w = match Walk::start(ctx, entries) {
+        Ok(w) => w,
+        Err(why) => return Ok(Err(why)),
     };
+    let symlinks = w.symlinks;
     let out = ctx.git.output_with(
         [
             "status",
@@ -130,19 +196,47 @@ pub fn scan(ctx: &Ctx) -> Result<std::result::Result<Scan, Aside>> {
         w.s.trees.conflicted.push(super::cquote::quote_text(&path));
         w.s.trees.stages.extend_from_slice(&listed);
     }
-    let ignored = snapshot::allowed_ignored(ctx, &[])?;
-    if let Err(why) = w.untracked(&untracked, &ignored) {
-        return Ok(Err(why));
-    }
-    let mut s = w.s;
-    s.trees.counts.skipped = s.trees.skipped.len() as u64;
-    s.trees.counts.files = w.files.max(0) as u64;
-    Ok(Ok(s))
+    w.finish(&untracked)
 }
 
 impl Walk<'_> {
+    /// A tracked file whose stat data differs from its entry's (mode and
+    /// id hex as the index holds them), in an index that is HEAD's tree:
+    /// its working-tree edit, to be confirmed by its hash.
+    pub(super) fn may_differ(
+        &mut self,
+        path: &[u8],
+        mode: &'static str,
+        id: String,
+    ) -> std::result::Result<(), Aside> {
+        if mode == "160000" {
+            return Err("a submodule");
+        }
+        match self.content(path, Some(&id))? {
+            Some((exec, blob)) => {
+                let now = new_mode(&blob, exec, Some(mode), self.file_mode)
+                    .ok_or("core.fileMode unset with an executable file")?;
+                match &blob {
+                    Blob::Pending(i) => self.s.unverified.push((*i, id, mode, now)),
+                    Blob::Link(target) => {
+                        let kind = self.ctx.repo.object_hash();
+                        self.s.tracked |= mode != now || !blob_is(kind, target, &id);
+                    }
+                    Blob::Id(_) => self.s.tracked = true,
+                }
+                self.s.worktree.push(Edit::put(path, now, blob));
+            }
+            None => {
+                self.s.tracked = true;
+                self.gone(path);
+            }
+        }
+        Ok(())
+    }
+
     /// An ordinary changed entry: its staged edit and its working-tree edit.
     fn changed(&mut self, e: &status::Entry) -> std::result::Result<(), Aside> {
+        self.s.tracked = true;
         match e.xy[0] {
             b'.' => {}
             b'D' => self.s.staged.push(Edit::delete(e.path)),
@@ -188,6 +282,7 @@ impl Walk<'_> {
         stages: &mut Vec<(Vec<u8>, Vec<u8>)>,
         untracked: &mut Vec<Vec<u8>>,
     ) -> std::result::Result<(), Aside> {
+        self.s.tracked = true;
         if u.modes.contains(&"160000") || is_attributes(u.path) {
             return Err("a conflict on a gitlink or .gitattributes");
         }
@@ -292,7 +387,7 @@ impl Walk<'_> {
         match disk(self.ctx, path) {
             Disk::Link(target) => Ok(Some((false, Blob::Link(target)))),
             Disk::File(exec) => {
-                if let Some(id) = index_id {
+                if let Some(id) = index_id.filter(|_| self.conversion) {
                     if has_cr(self.ctx, id)? {
                         return Err("a carriage return in an index blob");
                     }
@@ -344,6 +439,12 @@ fn disk(ctx: &Ctx, path: &[u8]) -> Disk {
         Err(err) if err.raw_os_error() == Some(libc::ENAMETOOLONG) => Disk::Other,
         Err(_) => Disk::Missing,
     }
+}
+
+/// Is `id` (hex) the blob of `data`?
+fn blob_is(kind: gix::hash::Kind, data: &[u8], id: &str) -> bool {
+    gix::objs::compute_hash(kind, gix::objs::Kind::Blob, data)
+        .is_ok_and(|computed| computed.to_hex().to_string().as_str() == id)
 }
 
 /// Does the blob hold a carriage return? (Unreadable counts as yes.)

@@ -599,16 +599,6 @@ pub(super) fn commit_tree(
     ctx.git.run_with(args, &envs, Some(message.as_bytes()))
 }
 
-/// Snapshots and stores a checkpoint. Returns it, as stored.
-pub fn checkpoint(ctx: &Ctx, opts: Options) -> Result<Checkpoint> {
-    if let Some(cp) = super::direct::checkpoint(ctx, &opts)? {
-        return Ok(cp);
-    }
-    let cp = store(ctx, &trees(ctx)?, opts)?;
-    super::bytes::record(ctx, &cp)?;
-    Ok(cp)
-}
-
 /// Stores snapshot trees as a checkpoint under a new id.
 pub fn store(ctx: &Ctx, t: &Trees, opts: Options) -> Result<Checkpoint> {
     let mut cp = describe(ctx, t, &opts);

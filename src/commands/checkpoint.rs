@@ -4,7 +4,7 @@ use super::Outcome;
 use serde_json::json;
 
 use crate::audit::{self, Record};
-use crate::checkpoint::snapshot::{self, Options};
+use crate::checkpoint::snapshot::Options;
 use crate::checkpoint::store::{self, short, Checkpoint, Kind};
 use crate::checkpoint::{tool_repo, Ctx};
 use crate::error::{Error, Result};
@@ -78,7 +78,7 @@ fn create(message: Option<String>, pin: bool) -> Result<(serde_json::Value, Stri
     }
     opts.pinned = pin;
     let started = std::time::SystemTime::now();
-    let cp = snapshot::checkpoint(&ctx, opts)?;
+    let cp = crate::checkpoint::take::checkpoint(&ctx, opts)?;
     record(
         &ctx,
         "ward.checkpoint",

@@ -13,8 +13,9 @@ use std::path::Path;
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// Install the hooks where they are missing (never installed, too) or
-    /// were overwritten by another hook manager; remove the lock files a
-    /// killed git left (when no git runs in the repository).
+    /// were overwritten by another hook manager; remove the lock files and
+    /// half-made worktrees a killed git left (when no git runs in the
+    /// repository).
     #[arg(long)]
     pub fix: bool,
     /// Print JSON.
@@ -261,52 +262,67 @@ fn checks(fix: bool) -> Vec<Check> {
     out
 }
 
-/// git's lock files a killed git left, which make every later git that
-/// needs them refuse; `--fix` deletes them (nothing when a git runs in the
-/// repository: its locks are live).
+/// What a killed git left, which makes later gits refuse or `git fsck`
+/// fail: its lock files, and linked worktrees `git worktree add` did not
+/// finish. `--fix` deletes them (nothing when a git runs in the
+/// repository: then they are live).
 fn locks_check(repo: &Repo, fix: bool) -> Option<Check> {
     let common = repo.common_dir();
     let mut tops: Vec<_> = repo.workdir().map(Path::to_path_buf).into_iter().collect();
     tops.extend(facts::lease::linked(common).into_iter().map(|w| w.top));
-    let left = facts::stale_locks::left_by_killed_git(common, &tops);
-    if left.is_empty() {
+    let locks = facts::stale_locks::left_by_killed_git(common, &tops);
+    let half = facts::stale_locks::half_made_worktrees(common, &tops);
+    if locks.is_empty() && half.is_empty() {
         return None;
     }
-    let names = left
+    let names: Vec<String> = locks
         .iter()
         .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    if fix {
-        let kept: Vec<String> = left
-            .iter()
-            .filter(|p| std::fs::remove_file(p).is_err())
-            .map(|p| p.display().to_string())
-            .collect();
-        return Some(match kept.is_empty() {
-            true => check(
-                "locks",
-                Level::Ok,
-                format!("removed the lock files a killed git left: {names}"),
-                None,
-            ),
-            false => check(
-                "locks",
-                Level::Fail,
-                format!(
-                    "cannot remove the lock files a killed git left: {}",
-                    kept.join(", ")
-                ),
-                Some("remove them by hand: no git runs in this repository".into()),
-            ),
-        });
+        .chain(
+            half.iter()
+                .map(|w| format!("the worktree {} (half made)", w.top.display())),
+        )
+        .collect();
+    let names = names.join(", ");
+    if !fix {
+        return Some(check(
+            "locks",
+            Level::Warn,
+            format!("left by a killed git (no git runs in this repository): {names}; git refuses to write, or `git fsck` fails, until they go"),
+            Some("run `git ward doctor --fix`".into()),
+        ));
     }
-    Some(check(
-        "locks",
-        Level::Warn,
-        format!("lock files a killed git left (no git runs in this repository): {names}; git refuses to write until they go"),
-        Some("run `git ward doctor --fix`".into()),
-    ))
+    let mut kept: Vec<String> = locks
+        .iter()
+        .filter(|p| std::fs::remove_file(p).is_err())
+        .map(|p| p.display().to_string())
+        .collect();
+    let git = Git::locate().map(|g| g.in_dir(repo.workdir().unwrap_or(common)));
+    for w in &half {
+        let top = w.top.to_string_lossy();
+        // Twice forced: git refuses a locked worktree otherwise.
+        let removed = git.as_ref().is_ok_and(|g| {
+            g.run(["worktree", "remove", "--force", "--force", &top])
+                .is_ok()
+        });
+        if !removed {
+            kept.push(format!("the worktree {top}"));
+        }
+    }
+    Some(match kept.is_empty() {
+        true => check(
+            "locks",
+            Level::Ok,
+            format!("removed what a killed git left: {names}"),
+            None,
+        ),
+        false => check(
+            "locks",
+            Level::Fail,
+            format!("cannot remove what a killed git left: {}", kept.join(", ")),
+            Some("remove them by hand: no git runs in this repository".into()),
+        ),
+    })
 }
 
 /// git-ward hook files no install record owns (another manager kept them

@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::ask::Out;
 use crate::checkpoint::rollback;
-use crate::checkpoint::snapshot::{self, Options};
+use crate::checkpoint::snapshot::Options;
 use crate::checkpoint::store::{self, Checkpoint, Kind};
 use crate::checkpoint::{tool_repo, Ctx};
 use crate::error::{exit, Error, Result};
@@ -69,7 +69,7 @@ fn turn(args: TurnArgs) -> Result<(serde_json::Value, u8)> {
     opts.description = format!("turn {n}: tests {status}");
     opts.turn = Some(n);
     opts.tests = Some(status.to_string());
-    let cp = snapshot::checkpoint(&ctx, opts)?;
+    let cp = crate::checkpoint::take::checkpoint(&ctx, opts)?;
     super::checkpoint::record(
         &ctx,
         "ward.turn",

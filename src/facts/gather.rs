@@ -54,6 +54,19 @@ pub fn gather(
     Ok(facts)
 }
 
+/// For a hook judging a commit on HEAD's branch: [`gather_at`], marked as
+/// in a hook (a hook cannot switch branches, so decide says where to go
+/// instead), and whether the agent branch it would name exists.
+pub fn gather_in_hook(policy: &Policy, repo: Option<&Repo>, head: Option<Head>) -> Result<Facts> {
+    let mut facts = gather_at(policy, repo, head, false)?;
+    facts.in_hook = true;
+    if let Some(repo) = repo {
+        facts.agent_branch_exists =
+            super::agent_branch_exists(policy, repo, facts.contract.as_deref());
+    }
+    Ok(facts)
+}
+
 /// Who runs the command, with which contract, where HEAD is: the facts
 /// every road needs; the others are left empty.
 pub fn gather_at(

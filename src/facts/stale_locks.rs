@@ -25,6 +25,37 @@ pub fn left_by_killed_git(common_dir: &Path, tops: &[PathBuf]) -> Vec<PathBuf> {
     if found.is_empty() {
         return found;
     }
+    match no_git_runs(common_dir, tops) {
+        Some(true) => found,
+        _ => Vec::new(),
+    }
+}
+
+/// Is the linked worktree whose git directory is `git_dir` one that
+/// `git worktree add` has not finished making: git's `initializing` lock
+/// still on it (git removes it last), its HEAD maybe not yet written?
+pub fn initializing(git_dir: &Path) -> bool {
+    crate::state_file::read_text(&git_dir.join("locked"))
+        .is_ok_and(|lock| lock.trim() == "initializing")
+}
+
+/// The linked worktrees a killed `git worktree add` left half-made (see
+/// [`initializing`]), if no git runs in the repository: `git fsck` fails
+/// on one whose HEAD is not yet written.
+pub fn half_made_worktrees(common_dir: &Path, tops: &[PathBuf]) -> Vec<super::lease::Linked> {
+    let half: Vec<_> = super::lease::linked(common_dir)
+        .into_iter()
+        .filter(|w| initializing(&w.git_dir))
+        .collect();
+    if half.is_empty() || no_git_runs(common_dir, tops) != Some(true) {
+        return Vec::new();
+    }
+    half
+}
+
+/// `Some(true)` when no git (but our own ancestors) works in the
+/// repository; `None` where `/proc` cannot tell.
+fn no_git_runs(common_dir: &Path, tops: &[PathBuf]) -> Option<bool> {
     let mut places: Vec<PathBuf> = tops
         .iter()
         .chain([&common_dir.to_path_buf()])
@@ -36,10 +67,7 @@ pub fn left_by_killed_git(common_dir: &Path, tops: &[PathBuf]) -> Vec<PathBuf> {
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok()),
     );
-    match git_runs_in(&places) {
-        Some(false) => found,
-        _ => Vec::new(),
-    }
+    git_runs_in(&places).map(|runs| !runs)
 }
 
 /// Lock files under `dir`, skipping `ward/` at the top and the object

@@ -69,13 +69,7 @@ pub fn run() -> Result<u8> {
     let head = Some(Head::Branch(branch.to_string()));
     // The hooks are running, so nothing switched them off: the command's
     // context is not resolved here.
-    let mut facts = facts::gather_at(&policy, repo.as_ref(), head, false)?;
-    // A hook cannot switch branches: decide says where to go instead.
-    facts.in_hook = true;
-    if let Some(repo) = repo.as_ref() {
-        facts.agent_branch_exists =
-            facts::agent_branch_exists(&policy, repo, facts.contract.as_deref());
-    }
+    let facts = facts::gather_in_hook(&policy, repo.as_ref(), head)?;
     let action = Action {
         creates_commits: true,
         ..Action::mutating("commit")

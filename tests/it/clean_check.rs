@@ -318,3 +318,41 @@ fn a_tree_checked_on_several_threads_misses_nothing() {
         "precious\n"
     );
 }
+
+#[test]
+fn a_reset_over_changed_files_scans_the_tree_once() {
+    // The check's stat pass is the checkpoint's: no `git status` looks at
+    // every file again. The files that may differ are hashed; the names
+    // the index does not hold are listed, and git says which are untracked.
+    let repo = agent_repo();
+    repo.write(".gitignore", "*.log\n").commit("ignore");
+    age(&repo);
+    repo.write("a.txt", "changed\n")
+        .write("sub/new.txt", "new\n")
+        .write("fresh/dir/n.txt", "n\n")
+        .write("sub/deeper/x.log", "ignored\n");
+    let trace = repo.path("trace");
+    let mut env = C1.to_vec();
+    env.push(("GIT_TRACE", trace.to_str().unwrap()));
+    repo.shim_env(["reset", "-q", "--hard"], &env).ok();
+    let traced = std::fs::read_to_string(&trace).unwrap();
+    assert!(traced.contains("git hash-object"), "{traced}");
+    assert!(!traced.contains("git status"), "{traced}");
+    assert_eq!(repo.read("a.txt").as_deref(), Some("a\n"));
+    assert_eq!(repo.checkpoint_file("chk-c1-1", "a.txt"), "changed\n");
+    assert_eq!(repo.checkpoint_file("chk-c1-1", "sub/new.txt"), "new\n");
+    assert_eq!(repo.checkpoint_file("chk-c1-1", "fresh/dir/n.txt"), "n\n");
+    let ignored = "refs/ward/checkpoints/chk-c1-1:sub/deeper/x.log";
+    assert_ne!(repo.git(["cat-file", "-e", ignored]).code, Some(0));
+    // Touched, not changed, beside untracked files a reset leaves alone:
+    // hashed, found equal, nothing kept.
+    age(&repo);
+    std::fs::File::options()
+        .write(true)
+        .open(repo.dir.join("run.sh"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    repo.shim_env(["reset", "-q", "--hard"], C1).ok();
+    assert_eq!(repo.checkpoint_count(), 1);
+}

@@ -155,16 +155,16 @@ fn doctor_fix_removes_the_locks_of_a_killed_git_and_keeps_a_running_ones() {
         .spawn()
         .unwrap();
     let kept = repo.ward(["doctor", "--fix"]).ok();
-    assert!(!kept.stdout.contains("lock files"), "{}", kept.stdout);
+    assert!(!kept.stdout.contains("killed git"), "{}", kept.stdout);
     assert!(lock.exists());
     drop(running.stdin.take());
     running.wait().unwrap();
     repo.ward(["doctor"])
-        .stdout_has("lock files a killed git left")
+        .stdout_has("left by a killed git")
         .stdout_has("index.lock");
     assert!(lock.exists(), "doctor without --fix changes nothing");
     repo.ward(["doctor", "--fix"])
-        .stdout_has("removed the lock files a killed git left");
+        .stdout_has("removed what a killed git left");
     assert!(!lock.exists());
     assert!(!repo.dir.join(".git/refs/heads/main.lock").exists());
     repo.git(["commit", "-q", "--allow-empty", "-m", "unblocked"])
@@ -200,4 +200,32 @@ fn a_reset_killed_halfway_after_its_checkpoint_is_undone() {
         .stdout_has("Undo `git reset`");
     assert_eq!(repo.read("a").as_deref(), Some("work a\n"));
     assert_eq!(repo.read("b").as_deref(), Some("work b\n"));
+}
+
+#[test]
+fn doctor_fix_removes_a_worktree_a_killed_worktree_add_left() {
+    let repo = TestRepo::new();
+    repo.ward(["install"]).ok();
+    let lane = repo.path("lane");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "agent/a",
+        lane.to_str().unwrap(),
+    ])
+    .ok();
+    // What `git worktree add` killed before its checkout leaves: its
+    // "initializing" lock, HEAD not yet written.
+    let admin = repo.dir.join(".git/worktrees/lane");
+    std::fs::write(admin.join("locked"), "initializing").unwrap();
+    std::fs::write(admin.join("HEAD"), format!("{}\n", "0".repeat(40))).unwrap();
+    repo.git(["fsck", "--no-progress"]).code(8);
+    repo.ward(["doctor"]).ok().stdout_has("(half made)");
+    repo.ward(["doctor", "--fix"])
+        .ok()
+        .stdout_has("removed what a killed git left");
+    repo.git(["fsck", "--strict", "--no-progress"]).ok();
+    assert!(!lane.exists());
 }

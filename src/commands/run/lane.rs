@@ -61,8 +61,7 @@ fn clear_half_made(
     let same =
         |d: &Path| d == place || std::fs::canonicalize(d).ok() == std::fs::canonicalize(place).ok();
     let Some(w) = lease::linked(common).into_iter().find(|w| {
-        let lock = crate::state_file::read_text(&w.git_dir.join("locked")).unwrap_or_default();
-        lock.trim() == "initializing"
+        crate::facts::stale_locks::initializing(&w.git_dir)
             && (branch_of(&w.git_dir).as_deref() == Some(branch) || same(&w.top))
     }) else {
         return Ok(None);

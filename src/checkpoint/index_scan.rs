@@ -1,0 +1,296 @@
+//! The direct recipe's scan without `git status`, where the index's stat
+//! cache can tell what changed: the index is HEAD's tree (its cached root
+//! tree is HEAD's, so nothing is staged), the stat pass of
+//! [`super::clean`] named every entry whose file may differ, and one
+//! listing of each directory that holds tracked files names what the index
+//! does not hold there. git (`ls-files -o --exclude-standard`, limited to
+//! those names) says which of them are untracked and not ignored, and what
+//! is under them. The files that may differ are hashed as the status
+//! scan's changed ones are; each counts as changed only where its hash or
+//! its mode is not the index's.
+//!
+//! The same pass answers the pre-destructive check and gives the
+//! checkpoint its files: the tree is looked at once, not by the check, by
+//! `git status` and again by the command. Where the stat cache cannot
+//! tell (a conflict, a submodule, a split or sparse index, staged changes,
+//! `core.ignoreCase`), [`super::scan`] asks `git status`.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use gix::index::entry::{Flags, Mode};
+use gix::index::File;
+
+use super::scan::{Aside, Scan, Walk};
+use super::Ctx;
+use crate::error::{Error, Result};
+
+/// The index and the entries whose files may differ from it, found by
+/// one stat pass ([`super::clean::differing`]).
+pub struct Seed {
+    pub index: File,
+    pub differing: Vec<usize>,
+}
+
+/// More names than this not in the index, and `ls-files` walks the whole
+/// tree rather than taking them all as pathspecs.
+const MAX_PATHSPECS: usize = 1000;
+
+impl Seed {
+    /// Reads the index and makes the stat pass; `None` where the pass
+    /// cannot tell what changed.
+    pub fn read(ctx: &Ctx) -> Option<Seed> {
+        let index = super::clean::read_index(ctx)?;
+        let head = ctx.repo.ref_target("HEAD");
+        let head = head.and_then(|h| ctx.repo.commit_tree(&h));
+        let (_, differing) = super::clean::differing(ctx, &index, head.as_deref(), false);
+        Some(Seed {
+            differing: differing?,
+            index,
+        })
+    }
+}
+
+/// The working tree and the index as edits of HEAD's tree, from `seed`.
+pub fn scan(ctx: &Ctx, seed: &Seed) -> Result<std::result::Result<Scan, Aside>> {
+    let index = &seed.index;
+    let ignore_case = ctx.repo.config().boolean("core.ignoreCase").ok().flatten();
+    if ignore_case == Some(true) {
+        return Ok(Err("core.ignoreCase"));
+    }
+    if index.entries().iter().any(|e| e.mode == Mode::COMMIT) {
+        return Ok(Err("a submodule"));
+    }
+    let mut w = match Walk::start(ctx, index.entries().len() as u64) {
+        Ok(w) if w.symlinks => w,
+        Ok(_) => return Ok(Err("core.symlinks = false")),
+        Err(why) => return Ok(Err(why)),
+    };
+    let names = match not_in_index(&ctx.workdir, index) {
+        Ok(names) => names,
+        Err(why) => return Ok(Err(why)),
+    };
+    let untracked = untracked(ctx, &names.paths)?;
+    w.conversion = names.attributes || conversion_possible(ctx, index, &untracked);
+    for &i in &seed.differing {
+        let Some(entry) = index.entries().get(i) else {
+            return Ok(Err("an index that changed"));
+        };
+        let marked = Flags::INTENT_TO_ADD | Flags::SKIP_WORKTREE | Flags::ASSUME_VALID;
+        if entry.flags.intersects(marked) {
+            return Ok(Err("a marked entry"));
+        }
+        let mode = match entry.mode {
+            Mode::FILE => "100644",
+            Mode::FILE_EXECUTABLE => "100755",
+            Mode::SYMLINK => "120000",
+            _ => return Ok(Err("an unusual mode")),
+        };
+        if let Err(why) = w.may_differ(entry.path(index), mode, entry.id.to_hex().to_string()) {
+            return Ok(Err(why));
+        }
+    }
+    w.finish(&untracked)
+}
+
+/// What the directories that hold tracked files hold besides.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Names {
+    /// Paths (from the top) of names the index does not hold.
+    paths: Vec<Vec<u8>>,
+    /// Whether one of those directories holds a `.gitattributes`.
+    attributes: bool,
+}
+
+/// The names the index holds in a directory, each with whether it is one.
+type Held<'a> = Vec<(&'a [u8], bool)>;
+
+/// Lists each directory of the index's entries; `Err` where one cannot be
+/// read.
+fn not_in_index(workdir: &Path, index: &File) -> std::result::Result<Names, Aside> {
+    let mut out = Names::default();
+    // The directories from the top to the current entry's, each with the
+    // names the index holds in it (and whether each is a directory).
+    let mut open: Vec<(&[u8], Held)> = vec![(&[][..], Vec::new())];
+    for entry in index.entries() {
+        let path: &[u8] = entry.path(index);
+        while open.len() > 1 && !is_under(path, open[open.len() - 1].0) {
+            let (dir, names) = open.pop().expect("more than the top");
+            list(workdir, dir, names, &mut out)?;
+        }
+        loop {
+            let depth = open.len() - 1;
+            let dir = open[depth].0;
+            let start = if dir.is_empty() { 0 } else { dir.len() + 1 };
+            let rest = &path[start..];
+            match rest.iter().position(|b| *b == b'/') {
+                Some(slash) => {
+                    open[depth].1.push((&rest[..slash], true));
+                    open.push((&path[..start + slash], Vec::new()));
+                }
+                None => {
+                    open[depth].1.push((rest, false));
+                    break;
+                }
+            }
+        }
+    }
+    while let Some((dir, names)) = open.pop() {
+        list(workdir, dir, names, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Is `path` below directory `dir`?
+fn is_under(path: &[u8], dir: &[u8]) -> bool {
+    path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
+}
+
+/// Adds to `out` what directory `dir` holds that `names` (the index's)
+/// does not: a name it lacks, or a file where it holds a directory. git
+/// never looks at a `.git` in the tree.
+fn list(
+    workdir: &Path,
+    dir: &[u8],
+    mut names: Held,
+    out: &mut Names,
+) -> std::result::Result<(), Aside> {
+    names.sort_unstable();
+    names.dedup();
+    let listing = match std::fs::read_dir(super::in_tree(workdir, dir)) {
+        Ok(listing) => listing,
+        // Deleted, with every file in it: the stat pass found them.
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(_) => return Err("a directory that cannot be read"),
+    };
+    for item in listing {
+        let item = item.map_err(|_| "a directory that cannot be read")?;
+        let name = item.file_name();
+        let name = name.as_bytes();
+        if name == b".git" {
+            continue;
+        }
+        out.attributes |= name == b".gitattributes";
+        let held = match names.binary_search_by(|(n, _)| (*n).cmp(name)) {
+            Ok(at) => names[at].1,
+            Err(_) => {
+                out.paths.push(join(dir, name));
+                continue;
+            }
+        };
+        let is_dir = item
+            .file_type()
+            .map_err(|_| "a directory that cannot be read")?
+            .is_dir();
+        if held && !is_dir {
+            // Files under it reached through a link would look present.
+            return Err("a file or a link where a directory was");
+        }
+    }
+    Ok(())
+}
+
+fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    if dir.is_empty() {
+        return name.to_vec();
+    }
+    [dir, b"/", name].concat()
+}
+
+/// The untracked files, not ignored, at or under `names`, as `git status
+/// --untracked-files=all` names them (another repository as `dir/`).
+fn untracked(ctx: &Ctx, names: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut args: Vec<&OsStr> = ["ls-files", "-z", "-o", "--exclude-standard"]
+        .map(OsStr::new)
+        .to_vec();
+    if names.len() <= MAX_PATHSPECS {
+        args.push(OsStr::new("--"));
+        args.extend(names.iter().map(|n| OsStr::from_bytes(n)));
+    }
+    let envs = [("GIT_LITERAL_PATHSPECS", OsStr::new("1"))];
+    let out = ctx.git.output_with(args, &envs, None)?;
+    if !out.status.success() {
+        return Err(Error::internal(format!(
+            "git ls-files failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect())
+}
+
+/// May git's conversion apply to a file the checkpoint hashes? Without
+/// attributes (git-ward's own gits read no global file) and with
+/// `core.autocrlf` off, `git add` stores a file's bytes as they are. Yes
+/// wherever a source of attributes may exist: a `.gitattributes` in the
+/// index or above an untracked file, `info/attributes`, the system's file.
+fn conversion_possible(ctx: &Ctx, index: &File, untracked: &[Vec<u8>]) -> bool {
+    let crlf = ctx.repo.config_values("core.autocrlf");
+    if crlf.iter().any(|v| v != "false")
+        || !ctx.repo.config_values("attr.tree").is_empty()
+        || crate::env::present("GIT_ATTR_SOURCE")
+        || crate::facts::context::config_files_moved(&ctx.common_dir)
+    {
+        return true;
+    }
+    let git_prefix = ctx.git.path().parent().and_then(Path::parent);
+    let files = [
+        ctx.git_dir.join("config.worktree"),
+        ctx.git_dir.join("info/attributes"),
+        ctx.common_dir.join("info/attributes"),
+        Path::new("/etc/gitattributes").to_path_buf(),
+    ];
+    let system = git_prefix.map(|p| p.join("etc/gitattributes"));
+    if files.iter().chain(system.iter()).any(|f| f.exists()) {
+        return true;
+    }
+    let is_attributes = |p: &[u8]| p == b".gitattributes" || p.ends_with(b"/.gitattributes");
+    if index.entries().iter().any(|e| is_attributes(e.path(index))) {
+        return true;
+    }
+    // An untracked file's directories below the listed ones; an ignored
+    // `.gitattributes` there applies too.
+    let mut seen = std::collections::HashSet::new();
+    untracked.iter().any(|path| {
+        let mut end = path.len();
+        while let Some(slash) = path[..end].iter().rposition(|b| *b == b'/') {
+            end = slash;
+            if !seen.insert(&path[..end]) {
+                break;
+            }
+            let file = join(&path[..end], b".gitattributes");
+            if std::fs::symlink_metadata(super::in_tree(&ctx.workdir, &file)).is_ok() {
+                return true;
+            }
+        }
+        false
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn below_a_directory_means_under_its_slash() {
+        assert!(is_under(b"a/b", b"a"));
+        assert!(is_under(b"a/b/c", b"a/b"));
+        assert!(!is_under(b"ab/c", b"a"));
+        assert!(!is_under(b"a", b"a"));
+        assert!(!is_under(b"a.txt", b"a"));
+    }
+
+    #[test]
+    fn names_join_from_the_top() {
+        assert_eq!(join(b"", b"x"), b"x".to_vec());
+        assert_eq!(join(b"a/b", b"x"), b"a/b/x".to_vec());
+    }
+}
