@@ -268,8 +268,7 @@ fn checks(fix: bool) -> Vec<Check> {
 /// repository: then they are live).
 fn locks_check(repo: &Repo, fix: bool) -> Option<Check> {
     let common = repo.common_dir();
-    let mut tops: Vec<_> = repo.workdir().map(Path::to_path_buf).into_iter().collect();
-    tops.extend(facts::lease::linked(common).into_iter().map(|w| w.top));
+    let tops = super::leftovers::tops(repo);
     let locks = facts::stale_locks::left_by_killed_git(common, &tops);
     let half = facts::stale_locks::half_made_worktrees(common, &tops);
     if locks.is_empty() && half.is_empty() {
@@ -292,11 +291,8 @@ fn locks_check(repo: &Repo, fix: bool) -> Option<Check> {
             Some("run `git ward doctor --fix`".into()),
         ));
     }
-    let mut kept: Vec<String> = locks
-        .iter()
-        .filter(|p| std::fs::remove_file(p).is_err())
-        .map(|p| p.display().to_string())
-        .collect();
+    let (_, kept) = super::leftovers::clear_locks(repo);
+    let mut kept: Vec<String> = kept.iter().map(|p| p.display().to_string()).collect();
     let git = Git::locate().map(|g| g.in_dir(repo.workdir().unwrap_or(common)));
     for w in &half {
         let top = w.top.to_string_lossy();

@@ -13,6 +13,7 @@ pub mod help;
 pub mod init;
 pub mod install;
 pub mod leased;
+pub mod leftovers;
 pub mod policy;
 pub mod pretool;
 pub mod rollback;

@@ -92,6 +92,9 @@ fn rollback(args: RollbackArgs) -> Result<(serde_json::Value, u8)> {
     let _restoring = (!args.dry_run)
         .then(|| crate::checkpoint::busy::Restoring::take(&ctx.git_dir, "rollback"))
         .transpose()?;
+    if !args.dry_run {
+        super::leftovers::clear_locks_saying(&repo, &out);
+    }
     if let Some(gone) = crate::checkpoint::worktree::gone(&ctx, &cp)? {
         let undo = crate::checkpoint::undo::undo_line(&ctx, &cp.id);
         return Err(crate::checkpoint::worktree::gone_error(

@@ -96,6 +96,9 @@ fn undo(args: UndoArgs) -> Result<(Value, u8)> {
     let _restoring = changes
         .then(|| Restoring::take(&ctx.git_dir, "undo"))
         .transpose()?;
+    if changes {
+        super::leftovers::clear_locks_saying(&repo, &out);
+    }
     let existing = Existing::read(&ctx.git);
     let scope = Scope::new(&ctx.workdir, &existing);
     // The last command, or the last `LISTED` for `--list`.

@@ -179,11 +179,12 @@ fn a_reset_killed_halfway_after_its_checkpoint_is_undone() {
     repo.ward(["install"]).ok();
     repo.git(["checkout", "-q", "-b", "agent/fault"]).ok();
     repo.write("a", "work a\n").write("b", "work b\n");
-    // git's reset writes `a` back, then the whole command is killed: the
-    // shim never writes its line to the log.
+    // git's reset writes `a` back, then the whole command is killed while
+    // git holds the index's lock: the shim never writes its line to the
+    // log, and the lock stays.
     let path = wrapping_git(
         &repo,
-        "case \"$*\" in \"reset -q --hard\") \"$REAL\" checkout -- a; kill -KILL $PPID; exit 1;; esac\nexec \"$REAL\" \"$@\"\n",
+        "case \"$*\" in \"reset -q --hard\") \"$REAL\" checkout -- a; : > .git/index.lock; kill -KILL $PPID; exit 1;; esac\nexec \"$REAL\" \"$@\"\n",
     );
     let killed = repo.shim_env(
         ["reset", "-q", "--hard"],
@@ -195,9 +196,12 @@ fn a_reset_killed_halfway_after_its_checkpoint_is_undone() {
     );
     assert_eq!(killed.code, None, "{}", killed.stderr);
     assert_eq!(repo.read("a").as_deref(), Some("one\n"));
+    // The one command: it clears the lock, then undoes.
     repo.ward(["undo", "--yes"])
         .ok()
+        .stdout_has("Removed the lock files a killed git left")
         .stdout_has("Undo `git reset`");
+    assert!(!repo.dir.join(".git/index.lock").exists());
     assert_eq!(repo.read("a").as_deref(), Some("work a\n"));
     assert_eq!(repo.read("b").as_deref(), Some("work b\n"));
 }
