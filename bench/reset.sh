@@ -14,8 +14,9 @@
 # 3. (`hold`) What holds on HOLD_FILES (100,000) files: `git ward
 #    checkpoint` with 10 modified and 10 new files against `git status
 #    --porcelain`; on the clean tree, an agent's `reset --hard` (the
-#    pre-destructive check finds nothing to lose) against `git diff
-#    --quiet`, and the shim's `git status` against the real git's.
+#    pre-destructive check finds nothing to lose) and the real git's,
+#    against `git diff --quiet` (the check's cost is the difference of
+#    the two resets), and the shim's `git status` against the real git's.
 #
 #   bench/reset.sh [BINARY [SECOND_BINARY]]
 #       SIZES="20000 100000" CHANGED=10 ROUNDS=10 STASH_FILES=100000
@@ -133,6 +134,7 @@ if [[ " ${PARTS:-reset stash hold} " == *" hold "* ]]; then
   agent="env WARD_AGENT=1 WARD_CONTRACT=c1"
   cmds=(
     "diff --quiet=$git diff --quiet"
+    "reset --hard, clean:diff --quiet=$git reset -q --hard"
     "agent reset --hard, clean:diff --quiet=$agent $work/a/shim/git reset -q --hard"
     "status=$git status --porcelain"
     "agent status:status=$agent $work/a/shim/git status --porcelain"

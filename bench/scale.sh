@@ -12,7 +12,9 @@
 #             against `git status` (and `git stash create`) with 10, 1,000
 #             and 10,000 changed files; rollback runs after a `git reset
 #             --hard` (untimed), undo after an agent's checkpointed `reset
-#             --hard` through the shim (untimed), so each restores the files
+#             --hard` through the shim (untimed), so each restores the files;
+#             `git restore --source=<those changes> .` after the same reset
+#             is git writing the same files
 #   sessions  `git ward sessions` with 2, then 8 worktrees made by `git ward
 #             run --worktree`, against `git worktree list` plus `git status
 #             --porcelain` in each worktree (what it reports about each)
@@ -26,8 +28,9 @@
 # (target/x86_64-unknown-linux-musl/release/git-ward). REPO is a
 # repository bench/scale-repo made; it is cloned here and left as it is
 # (without one, this script makes its own in its temporary directory).
-# SECTIONS="status clean changes sessions audit", ROUNDS=8 (CHANGE_ROUNDS=6,
-# SESSION_ROUNDS=5, AUDIT_ROUNDS=4 at most), CHANGES="10 1000 10000",
+# SECTIONS="status clean changes sessions audit", ROUNDS=8 (CHANGE_ROUNDS=4,
+# BIG_CHANGE_ROUNDS=1 from 10,000 changed files, SESSION_ROUNDS=5,
+# AUDIT_ROUNDS=3 at most), CHANGES="10 1000 10000",
 # LANES="2 8", AUDIT_LINES="10000 100000 1000000" adjust it. Everything is
 # written under one temporary directory (TMPDIR), removed at the end; it
 # needs about 5 GB with 8 worktrees.
@@ -117,34 +120,47 @@ if section clean; then
     "shim reset --hard:git reset --hard=$shim reset -q --hard" \
     "git checkout -- .:git diff --quiet=$git checkout -- ." \
     "shim checkout -- .:git checkout -- .=$shim checkout -- ."
-  diffq=$(median "$work/clean.json" "git diff --quiet" wall)
   for cmd in "reset --hard" "checkout -- ."; do
-    added=$(minus "$(median "$work/clean.json" "shim $cmd" wall)" "$(median "$work/clean.json" "git $cmd" wall)")
-    echo "the check before \`$cmd\` (shim minus git, wall): $added ms = $(ratio "$added" "$diffq")x \`git diff --quiet\` ($diffq ms)"
+    for t in wall cpu; do
+      diffq=$(median "$work/clean.json" "git diff --quiet" $t)
+      added=$(minus "$(median "$work/clean.json" "shim $cmd" $t)" "$(median "$work/clean.json" "git $cmd" $t)")
+      echo "the check before \`$cmd\` (shim minus git, $t): $added ms = $(ratio "$added" "$diffq")x \`git diff --quiet\` ($diffq ms)"
+    done
   done
   echo "checkpoints taken: $("$git" for-each-ref refs/ward/checkpoints/ | wc -l) (none expected: nothing to lose)"
 fi
 
 if section changes; then
-  cr=$(min "$rounds" "${CHANGE_ROUNDS:-6}")
   for n in ${CHANGES:-10 1000 10000}; do
+    # Writing files is slow on some filesystems (an ext4 without a journal
+    # skips the inodes freed in the last minutes one by one): fewer rounds
+    # where thousands are written per run.
+    if [ "$n" -ge 10000 ]; then cr=${BIG_CHANGE_ROUNDS:-1}; warm=0
+    else cr=$(min "$rounds" "${CHANGE_ROUNDS:-4}"); warm=1; fi
     echo
     echo "## checkpoint, rollback and undo, $n changed files ($files files)"
     "$git" reset -q --hard
     python3 "$work/change.py" "$git" "$n"
     id=$("$ward" checkpoint --pin --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["checkpoint"]["id"])')
+    changed=$("$git" stash create)
     "$git" status >/dev/null
-    interleave --rounds "$cr" --per-round 1 --warmup 1 --json "$work/changes.json" \
+    interleave --rounds "$cr" --per-round 1 --warmup "$warm" --json "$work/changes.json" \
       --prepare "rollback=$git reset -q --hard" \
       --prepare "undo=$shim reset -q --hard" \
+      --prepare "git restore (writes them)=$git reset -q --hard" \
       "git status=$git status" \
       "git stash create:git status=$git stash create" \
       "checkpoint:git status=$ward checkpoint" \
+      "git restore (writes them):git status=$git restore --source=$changed --worktree ." \
       "rollback:git status=$ward rollback $id --yes" \
       "undo:git status=$ward undo --yes"
     echo "checkpoint against \`git stash create\`: $(ratio "$(median "$work/changes.json" checkpoint wall)" \
       "$(median "$work/changes.json" "git stash create" wall)")x wall," \
       "$(ratio "$(median "$work/changes.json" checkpoint cpu)" "$(median "$work/changes.json" "git stash create" cpu)")x CPU"
+    for what in rollback undo; do
+      echo "$what against git writing the same files (\`git restore --source\`): $(ratio \
+        "$(median "$work/changes.json" "$what" wall)" "$(median "$work/changes.json" "git restore (writes them)" wall)")x wall"
+    done
     left=$("$git" status --porcelain | wc -l)
     [ "$left" = "$n" ] || echo "note: $left changed files after the runs, $n expected"
   done
@@ -166,9 +182,9 @@ if section sessions; then
   for want in ${LANES:-2 8}; do
     while [ "$lanes_made" -lt "$want" ]; do
       lanes_made=$((lanes_made + 1))
-      # A lane with one changed file, its session over (no lease).
+      # A lane with one new file, its session over (no lease).
       env -u WARD_CONTRACT "$ward" run --worktree "$work/lanes/l$lanes_made" \
-        --contract "l$lanes_made" -- sh -c 'echo x >> src/p00/d00/f000000.txt' >"$work/run.log" 2>&1 ||
+        --contract "l$lanes_made" -- sh -c 'echo x > lane-note.txt' >"$work/run.log" 2>&1 ||
         { cat "$work/run.log" >&2; exit 1; }
     done
     echo
@@ -180,13 +196,14 @@ if section sessions; then
 fi
 
 if section audit; then
-  ar=$(min "$rounds" "${AUDIT_ROUNDS:-4}")
+  ar=$(min "$rounds" "${AUDIT_ROUNDS:-3}")
   audit_dir="$("$git" rev-parse --git-common-dir)/ward/audit"
   for lines in ${AUDIT_LINES:-10000 100000 1000000}; do
     rm -rf "$audit_dir"
-    python3 - "$audit_dir" "$lines" "$repo" <<'PY'
+    # The lines name the worktrees there are (the main one, the lanes).
+    python3 - "$audit_dir" "$lines" $("$git" worktree list --porcelain | sed -n 's/^worktree //p') <<'PY'
 import os, random, sys, time
-dirname, n, top = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+dirname, n, trees = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 os.makedirs(dirname)
 rng = random.Random(7)
 end = time.time() - 60
@@ -212,9 +229,10 @@ for i in range(n):
     f.write('{"timestamp":"%s","started_at":"%s","duration_ms":%d,"trace_id":"%016x-%04x",'
             '"source":"%s","actor":"%s","contract_id":%s,"operation":"%s","argv":%s,"tier":%d,'
             '"decision":"%s","branch_before":"agent/c%d","branch_after":"agent/c%d",'
-            '"actions_taken":[],"denial_code":%s,"exit_code":0,"worktree":"%s/lanes/c%d",'
+            '"actions_taken":[],"denial_code":%s,"exit_code":0,"worktree":"%s",'
             '"session_id":%s}\n' % (stamp, stamp, rng.randrange(200), rng.getrandbits(64),
-            rng.getrandbits(16), src, actor, contract, op, argv, tier, d, c, c, code, top, c, session))
+            rng.getrandbits(16), src, actor, contract, op, argv, tier, d, c, c, code,
+            trees[c % len(trees)], session))
 for f in files.values():
     f.close()
 PY

@@ -164,19 +164,20 @@ impl Seen {
     }
 
     fn write(&self, common: &Path) -> std::io::Result<()> {
+        use std::fmt::Write;
         let mut text = format!("stamp {}\npacked {}\n", self.stamp, self.stamps.packed);
         for (dir, h) in &self.stamps.dirs {
-            text += &format!("dir {h} {dir}\n");
+            let _ = writeln!(text, "dir {h} {dir}");
         }
         for (file, h) in &self.stamps.files {
-            text += &format!("file {h} {file}\n");
+            let _ = writeln!(text, "file {h} {file}");
         }
         for m in &self.moved {
             let v = |v: &Option<String>| v.clone().unwrap_or_else(|| ZERO.to_string());
-            text += &format!("drift {} {} {}\n", v(&m.old), v(&m.new), m.refname);
+            let _ = writeln!(text, "drift {} {} {}", v(&m.old), v(&m.new), m.refname);
         }
         for name in &self.noted {
-            text += &format!("noted {name}\n");
+            let _ = writeln!(text, "noted {name}");
         }
         crate::state_file::replace(&path(common, SEEN), text.as_bytes())
     }
@@ -281,12 +282,46 @@ fn walk(common: &Path, rel: &str, dirs: &mut Vec<String>, found: &mut dyn FnMut(
     }
 }
 
-/// A short hash of `text` (FNV-1a).
-fn hash(text: &str) -> String {
-    format!(
-        "{:016x}",
-        crate::facts::settings_cache::fnv(text.as_bytes())
-    )
+/// A hash of what [`super::refstore::stamp`] keeps of `path` (inode, size,
+/// mtime and ctime; a symbolic link's target too), taken from the numbers
+/// without writing them out: a look stamps every directory it reads.
+fn stamp_hash(path: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    struct Fnv(u64);
+    impl Fnv {
+        fn add(&mut self, v: u64) {
+            for b in v.to_le_bytes() {
+                self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        fn meta(&mut self, m: &std::fs::Metadata) {
+            for v in [m.ino(), m.size()] {
+                self.add(v);
+            }
+            for v in [m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()] {
+                self.add(v as u64);
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let failed = |h: &Fnv, e: std::io::Error| format!("{:016x}-{:?}", h.0, e.kind());
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => h.add(0),
+        Err(e) => return failed(&h, e),
+        Ok(link) if link.file_type().is_symlink() => {
+            h.add(2);
+            h.meta(&link);
+            match std::fs::metadata(path) {
+                Ok(target) => h.meta(&target),
+                Err(e) => return failed(&h, e),
+            }
+        }
+        Ok(m) => {
+            h.add(3);
+            h.meta(&m);
+        }
+    }
+    format!("{:016x}", h.0)
 }
 
 impl Stamps {
@@ -297,7 +332,7 @@ impl Stamps {
         dirs: impl Iterator<Item = &'a str>,
         files: impl Iterator<Item = &'a str>,
     ) -> Stamps {
-        let of = |rel: &str| hash(&super::refstore::stamp(&common.join(rel)));
+        let of = |rel: &str| stamp_hash(&common.join(rel));
         Stamps {
             packed: of("packed-refs"),
             dirs: dirs.map(|d| (d.to_string(), of(d))).collect(),
@@ -314,12 +349,13 @@ impl Stamps {
 
     /// One stamp for them all.
     fn combined(&self) -> String {
-        let mut text = format!("{};", self.packed);
-        for (_, h) in self.dirs.iter().chain(&self.files) {
-            text += h;
-            text += ";";
+        let mut h = crate::facts::settings_cache::fnv(self.packed.as_bytes());
+        for (_, part) in self.dirs.iter().chain(&self.files) {
+            for b in b";".iter().chain(part.as_bytes()) {
+                h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+            }
         }
-        hash(&text)
+        format!("{h:016x}")
     }
 }
 
