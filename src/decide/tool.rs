@@ -44,31 +44,10 @@ pub enum ToolStep<'a> {
 pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
     let agent = actor == Actor::Agent;
     let hooks_off = agent && !policy.settings.enforce.allow_no_verify;
+    if let Some((why, hint, key)) = guards_off(step, agent, hooks_off) {
+        return Decision::deny(Code::D004, why, hint, key);
+    }
     match step {
-        ToolStep::Uninstall if hooks_off => Decision::deny(
-            Code::D004,
-            "uninstall switches git-ward's hooks off",
-            "a person runs `git ward uninstall`; an agent's work goes on a branch of its own",
-            "enforce.allow_no_verify",
-        ),
-        ToolStep::LinkHooks if hooks_off => Decision::deny(
-            Code::D004,
-            "install --link makes hooks that git skips without a word once the binary they link to is gone",
-            "run `git ward install` without --link: its hook files refuse while git-ward is missing",
-            "enforce.allow_no_verify",
-        ),
-        ToolStep::RollbackWithoutSafety if agent => Decision::deny(
-            Code::D004,
-            "rollback --no-safety would overwrite the working tree with no checkpoint of it",
-            "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
-            "checkpoint.before_destructive",
-        ),
-        ToolStep::AcceptDrift if agent => Decision::deny(
-            Code::D004,
-            "drift --accept would keep refs that moved with git-ward's hooks off",
-            "a person looks and accepts; `git ward drift --restore` puts them back",
-            "enforce.drift",
-        ),
         // A person's word after reading the plan; never an agent's.
         ToolStep::RestoreChanged { why, accepted } if agent || !accepted => Decision {
             key: None,
@@ -102,4 +81,36 @@ pub fn decide_tool(policy: &Policy, actor: Actor, step: ToolStep) -> Decision {
         }
         _ => Decision::allow("a step of git-ward's own tool"),
     }
+}
+
+/// A step that switches guards off and who is refused it: why, what to do
+/// instead, and the policy key that says so.
+fn guards_off(
+    step: ToolStep,
+    agent: bool,
+    hooks_off: bool,
+) -> Option<(&'static str, &'static str, &'static str)> {
+    Some(match step {
+        ToolStep::Uninstall if hooks_off => (
+            "uninstall switches git-ward's hooks off",
+            "a person runs `git ward uninstall`; an agent's work goes on a branch of its own",
+            "enforce.allow_no_verify",
+        ),
+        ToolStep::LinkHooks if hooks_off => (
+            "install --link makes hooks that git skips without a word once the binary they link to is gone",
+            "run `git ward install` without --link: its hook files refuse while git-ward is missing",
+            "enforce.allow_no_verify",
+        ),
+        ToolStep::RollbackWithoutSafety if agent => (
+            "rollback --no-safety would overwrite the working tree with no checkpoint of it",
+            "run the rollback without --no-safety (its safety checkpoint makes it undoable), or let a person skip it",
+            "checkpoint.before_destructive",
+        ),
+        ToolStep::AcceptDrift if agent => (
+            "drift --accept would keep refs that moved with git-ward's hooks off",
+            "a person looks and accepts; `git ward drift --restore` puts them back",
+            "enforce.drift",
+        ),
+        _ => return None,
+    })
 }

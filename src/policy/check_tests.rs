@@ -5,61 +5,45 @@ use std::path::PathBuf;
 
 use super::*;
 
+/// The error a user layer at `path` holding `text` is refused with.
+fn refused(text: &str, path: &str) -> crate::error::Error {
+    Policy::built_in()
+        .with_layer(text, Layer::User(PathBuf::from(path)))
+        .unwrap_err()
+}
+
 #[test]
 fn bad_files_name_file_line_column_and_key() {
-    let base = Policy::built_in();
-    let err = base
-        .clone()
-        .with_layer(
+    let rows: [(&str, &str, &[&str]); 5] = [
+        (
             "[branches]\nprotected = [\"main\"]\nbogus = 1\n",
-            Layer::User(PathBuf::from("/u/policy.toml")),
-        )
-        .unwrap_err();
-    assert!(
-        err.message.contains("/u/policy.toml:3:1"),
-        "{}",
-        err.message
-    );
-    assert!(err.message.contains("bogus"), "{}", err.message);
-
-    let err = base
-        .clone()
-        .with_layer(
+            "/u/policy.toml",
+            &["/u/policy.toml:3:1", "bogus"],
+        ),
+        (
             "[checkout]\nlocal_only = \"yes\"\n",
-            Layer::User(PathBuf::from("/u/p.toml")),
-        )
-        .unwrap_err();
-    assert!(err.message.contains("/u/p.toml:2:"), "{}", err.message);
-    assert!(err.message.contains("local_only"), "{}", err.message);
-
-    let err = base
-        .clone()
-        .with_layer("[enforce\n", Layer::User(PathBuf::from("/u/p.toml")))
-        .unwrap_err();
-    assert!(err.message.contains("/u/p.toml:1:"), "{}", err.message);
-
-    let err = base
-        .clone()
-        .with_layer(
-            "[enforce]\nactors = \"robots\"\n",
-            Layer::User(PathBuf::from("/u/p.toml")),
-        )
-        .unwrap_err();
-    assert!(err.message.contains("actors"), "{}", err.message);
-
-    let err = base
-        .clone()
-        .with_layer(
+            "/u/p.toml",
+            &["/u/p.toml:2:", "local_only"],
+        ),
+        ("[enforce\n", "/u/p.toml", &["/u/p.toml:1:"]),
+        ("[enforce]\nactors = \"robots\"\n", "/u/p.toml", &["actors"]),
+        (
             "[checkpoint]\nmax_file_size = \"huge\"\n",
-            Layer::User(PathBuf::from("/u/p.toml")),
-        )
-        .unwrap_err();
+            "/u/p.toml",
+            &["checkpoint.max_file_size"],
+        ),
+    ];
+    for (text, path, named) in rows {
+        let err = refused(text, path);
+        for part in named {
+            assert!(err.message.contains(part), "{text:?}: {}", err.message);
+        }
+    }
     assert!(
-        err.message.contains("checkpoint.max_file_size"),
-        "{}",
-        err.message
+        refused("[checkpoint]\nmax_file_size = \"huge\"\n", "/u/p.toml")
+            .hint
+            .is_some()
     );
-    assert!(err.hint.is_some());
 }
 
 #[test]
@@ -79,7 +63,6 @@ fn bytes_that_are_not_utf8_are_an_invalid_policy_at_the_first_of_them() {
 
 #[test]
 fn errors_quoting_the_file_escape_control_characters() {
-    let base = Policy::built_in();
     for text in [
         // A key the TOML parser rejects, echoed back in the message.
         "[branches]\nprotected = [\"main\"]\n\"bad\u{1b}[31mkey\" = 1\n",
@@ -88,10 +71,7 @@ fn errors_quoting_the_file_escape_control_characters() {
         // A glob pattern that does not compile.
         "[branches]\nprotected = [\"[\\u001b\"]\n",
     ] {
-        let err = base
-            .clone()
-            .with_layer(text, Layer::User(PathBuf::from("/u/p.toml")))
-            .unwrap_err();
+        let err = refused(text, "/u/p.toml");
         let shown = format!("{} {}", err.message, err.hint.unwrap_or_default());
         assert!(!shown.contains('\u{1b}'), "{shown:?}");
         assert!(shown.contains("\\u{1b}"), "{shown:?}");
