@@ -188,7 +188,12 @@ fn try_append(dir: &Path, records: &[Record]) -> std::io::Result<()> {
 /// would leave an empty line. Only a line a writer left unfinished (it
 /// died) stays so.
 fn settled_line_end(path: &Path) -> std::io::Result<bool> {
-    for _ in 0..20 {
+    settled_within(path, 20)
+}
+
+/// [`settled_line_end`] asking up to `tries` times, a millisecond apart.
+fn settled_within(path: &Path, tries: u32) -> std::io::Result<bool> {
+    for _ in 0..tries {
         if ends_a_line(path)? {
             return Ok(true);
         }
@@ -466,7 +471,9 @@ mod tests {
                 f.write_all(b"1}\n").unwrap();
             })
         };
-        assert!(settled_line_end(&path).unwrap());
+        // A window far longer than the writer's pause, so that a loaded
+        // machine that runs the writer late still lands it in the wait.
+        assert!(settled_within(&path, 10_000).unwrap());
         writer.join().unwrap();
         std::fs::write(&path, b"{\"dead\":").unwrap();
         assert!(!settled_line_end(&path).unwrap());

@@ -161,9 +161,19 @@ fn reftable_value(dirs: &Dirs, name: &str) -> Option<Value> {
 /// with its target too (a second call, only for links), or `dangling`
 /// when the target cannot be reached, which is never the same as absent.
 pub fn stamp(path: &Path) -> String {
+    let mut out = String::with_capacity(64);
+    write_stamp(&mut out, path);
+    out
+}
+
+/// [`stamp`], written at the end of `out` (no string of its own: the
+/// settings cache's fingerprint holds several).
+pub fn write_stamp(out: &mut String, path: &Path) {
+    use std::fmt::Write;
     use std::os::unix::fs::MetadataExt;
-    let of = |m: &std::fs::Metadata| {
-        format!(
+    let of = |out: &mut String, m: &std::fs::Metadata| {
+        let _ = write!(
+            out,
             "{}:{}:{}.{}:{}.{}",
             m.ino(),
             m.size(),
@@ -171,16 +181,24 @@ pub fn stamp(path: &Path) -> String {
             m.mtime_nsec(),
             m.ctime(),
             m.ctime_nsec()
-        )
+        );
     };
     match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "-".to_string(),
-        Err(e) => format!("error {:?}", e.kind()),
-        Ok(link) if link.file_type().is_symlink() => match std::fs::metadata(path) {
-            Ok(target) => format!("{}->{}", of(&link), of(&target)),
-            Err(e) => format!("{}->dangling {:?}", of(&link), e.kind()),
-        },
-        Ok(m) => of(&m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => out.push('-'),
+        Err(e) => {
+            let _ = write!(out, "error {:?}", e.kind());
+        }
+        Ok(link) if link.file_type().is_symlink() => {
+            of(out, &link);
+            out.push_str("->");
+            match std::fs::metadata(path) {
+                Ok(target) => of(out, &target),
+                Err(e) => {
+                    let _ = write!(out, "dangling {:?}", e.kind());
+                }
+            }
+        }
+        Ok(m) => of(out, &m),
     }
 }
 

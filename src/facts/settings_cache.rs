@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::refstore::{stamp, RefStore, Value};
+use super::refstore::{stamp, write_stamp, RefStore, Value};
 use super::Dirs;
 use crate::decide::Actor;
 use crate::env;
@@ -160,11 +160,18 @@ fn team_candidates() -> Result<Vec<String>> {
 
 /// Everything the effective policy depends on, as one string.
 fn fingerprint(dirs: &Dirs, team_candidates: &[String]) -> String {
-    let mut f = format!("{FORMAT}:{}:{BUILT_IN_HASH:x}", env!("CARGO_PKG_VERSION"));
+    use std::fmt::Write;
+    let mut f = String::with_capacity(512);
+    let _ = write!(
+        f,
+        "{FORMAT}:{}:{BUILT_IN_HASH:x}",
+        env!("CARGO_PKG_VERSION")
+    );
     let mut files = vec![policy::system_path(), policy::local_path(&dirs.common_dir)];
     files.extend(policy::user_path());
     for path in files {
-        f.push_str(&format!("|{}={}", path.display(), stamp(&path)));
+        let _ = write!(f, "|{}=", path.display());
+        write_stamp(&mut f, &path);
     }
     let store = RefStore::new(dirs);
     let packed = stamp(&dirs.common_dir.join("packed-refs"));
@@ -172,11 +179,15 @@ fn fingerprint(dirs: &Dirs, team_candidates: &[String]) -> String {
         let name = format!("refs/heads/{branch}");
         match store.loose(&name) {
             Some(Value::Id(id)) => {
-                f.push_str(&format!("|{name}={id}"));
+                let _ = write!(f, "|{name}={id}");
                 break;
             }
-            Some(Value::Symbolic(t)) => f.push_str(&format!("|{name}->{t}")),
-            None => f.push_str(&format!("|{name}:packed={packed}")),
+            Some(Value::Symbolic(t)) => {
+                let _ = write!(f, "|{name}->{t}");
+            }
+            None => {
+                let _ = write!(f, "|{name}:packed={packed}");
+            }
         }
     }
     f

@@ -249,7 +249,7 @@ fn store_elsewhere<'d>(
 
 /// A person's move of HEAD or of its branch in a worktree a live session
 /// holds (`reset`, `checkout`, `merge` ... by the real git): a warning, as
-/// SPEC section 11 gives people (an agent is refused, EN-GIT-D-007, by the
+/// a session's lane gives people (an agent is refused, EN-GIT-D-007, by the
 /// shim and by pre-commit). A commit's was said by pre-commit already.
 /// Costs one failed `open` where no lease is.
 fn warn_leased<'d>(dirs: impl FnOnce() -> Option<&'d Dirs>, lines: &[Line]) {
