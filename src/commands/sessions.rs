@@ -98,7 +98,40 @@ fn ahead(git: &Git, git_dir: &Path) -> (Option<usize>, Option<String>) {
     (count, Some(base))
 }
 
-fn row(top: &Path, git_dir: &Path, audit: &[crate::audit::Record]) -> Result<Row> {
+/// The newest audit record of each of `tops` (a worktree is named by its
+/// path as written or as it resolves): one pass over the log, newest
+/// first, that resolves each distinct path once and stops when every
+/// worktree has its record.
+fn last_records<'a>(
+    audit: &'a [crate::audit::Record],
+    tops: &[&Path],
+) -> Vec<Option<&'a crate::audit::Record>> {
+    let real: Vec<Option<PathBuf>> = tops.iter().map(|t| std::fs::canonicalize(t).ok()).collect();
+    let mut last: Vec<Option<&crate::audit::Record>> = vec![None; tops.len()];
+    let mut resolved: std::collections::HashMap<&str, Option<PathBuf>> =
+        std::collections::HashMap::new();
+    let mut missing = tops.len();
+    for r in audit.iter().rev() {
+        if missing == 0 {
+            break;
+        }
+        let Some(w) = r.worktree.as_deref() else {
+            continue;
+        };
+        let to = resolved
+            .entry(w)
+            .or_insert_with(|| std::fs::canonicalize(w).ok());
+        for (i, top) in tops.iter().enumerate() {
+            if last[i].is_none() && (Path::new(w) == *top || (to.is_some() && *to == real[i])) {
+                last[i] = Some(r);
+                missing -= 1;
+            }
+        }
+    }
+    last
+}
+
+fn row(top: &Path, git_dir: &Path, last: Option<&crate::audit::Record>) -> Result<Row> {
     let held: Option<Lease> = lease::read(git_dir);
     let state = held.as_ref().map(|l| l.state().as_str()).unwrap_or("none");
     let age = held.as_ref().and_then(|l| {
@@ -122,12 +155,6 @@ fn row(top: &Path, git_dir: &Path, audit: &[crate::audit::Record]) -> Result<Row
     } else {
         (None, None)
     };
-    let real = std::fs::canonicalize(top).ok();
-    let last = audit.iter().rev().find(|r| {
-        r.worktree
-            .as_deref()
-            .is_some_and(|w| Path::new(w) == top || std::fs::canonicalize(w).ok() == real)
-    });
     Ok(Row {
         path: top.display().to_string(),
         branch: crate::facts::head_branch_file(git_dir).filter(|b| b != "HEAD"),
@@ -178,12 +205,62 @@ pub fn run(args: SessionsArgs) -> Outcome {
     let result =
         Repo::for_tool("run it inside the repository whose worktrees you want").and_then(|repo| {
             let audit = crate::audit::read_all(&crate::audit::dir(repo.common_dir()));
-            let rows = worktrees(&repo)
+            let trees = worktrees(&repo);
+            let tops: Vec<&Path> = trees.iter().map(|(top, _)| top.as_path()).collect();
+            let last = last_records(&audit, &tops);
+            let rows = trees
                 .iter()
-                .map(|(top, git_dir)| row(top, git_dir, &audit))
+                .zip(last)
+                .map(|((top, git_dir), last)| row(top, git_dir, last))
                 .collect::<Result<Vec<Row>>>()?;
             let out = text(&rows);
             Ok((serde_json::json!({ "worktrees": rows }), out))
         });
     Outcome::report(args.json, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Record;
+
+    fn at(worktree: Option<&Path>, trace: &str) -> Record {
+        Record {
+            worktree: worktree.map(|w| w.display().to_string()),
+            trace_id: trace.into(),
+            ..Record::default()
+        }
+    }
+
+    /// Each worktree gets its newest line, whether the line names it as
+    /// written or through a link; a worktree no line names gets none, and
+    /// a line naming a path that no longer resolves matches no other such path.
+    #[test]
+    fn each_worktree_gets_its_newest_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b, gone) = (
+            dir.path().join("a"),
+            dir.path().join("b"),
+            dir.path().join("gone"),
+        );
+        std::fs::create_dir(&a).unwrap();
+        std::fs::create_dir(&b).unwrap();
+        let link = dir.path().join("link-to-b");
+        std::os::unix::fs::symlink(&b, &link).unwrap();
+        let audit = vec![
+            at(Some(&a), "a1"),
+            at(Some(&b), "b1"),
+            at(None, "none"),
+            at(Some(&a), "a2"),
+            at(Some(&link), "b2"),
+            at(Some(&dir.path().join("elsewhere")), "x"),
+        ];
+        let never = dir.path().join("never");
+        let tops = [a.as_path(), b.as_path(), gone.as_path(), never.as_path()];
+        let last: Vec<Option<&str>> = last_records(&audit, &tops)
+            .into_iter()
+            .map(|r| r.map(|r| r.trace_id.as_str()))
+            .collect();
+        assert_eq!(last, [Some("a2"), Some("b2"), None, None]);
+    }
 }
