@@ -103,7 +103,7 @@ fn ahead(git: &Git, git_dir: &Path) -> (Option<usize>, Option<String>) {
 /// first, that resolves each distinct path once and stops when every
 /// worktree has its record.
 fn last_records<'a>(
-    audit: &'a [crate::audit::Record],
+    audit: impl DoubleEndedIterator<Item = &'a crate::audit::Record>,
     tops: &[&Path],
 ) -> Vec<Option<&'a crate::audit::Record>> {
     let real: Vec<Option<PathBuf>> = tops.iter().map(|t| std::fs::canonicalize(t).ok()).collect();
@@ -111,7 +111,7 @@ fn last_records<'a>(
     let mut resolved: std::collections::HashMap<&str, Option<PathBuf>> =
         std::collections::HashMap::new();
     let mut missing = tops.len();
-    for r in audit.iter().rev() {
+    for r in audit.rev() {
         if missing == 0 {
             break;
         }
@@ -129,6 +129,20 @@ fn last_records<'a>(
         }
     }
     last
+}
+
+/// The last audit line of each of `tops`, from the log in `dir`: its days
+/// are read newest first, until every worktree has its line.
+fn last_lines(dir: &Path, tops: &[&Path]) -> Vec<Option<crate::audit::Record>> {
+    let audit = crate::audit::read_newest(dir, |so_far| {
+        last_records(so_far.iter().copied(), tops)
+            .iter()
+            .all(Option::is_some)
+    });
+    last_records(audit.iter(), tops)
+        .into_iter()
+        .map(|r| r.cloned())
+        .collect()
 }
 
 fn row(top: &Path, git_dir: &Path, last: Option<&crate::audit::Record>) -> Result<Row> {
@@ -204,14 +218,13 @@ fn text(rows: &[Row]) -> String {
 pub fn run(args: SessionsArgs) -> Outcome {
     let result =
         Repo::for_tool("run it inside the repository whose worktrees you want").and_then(|repo| {
-            let audit = crate::audit::read_all(&crate::audit::dir(repo.common_dir()));
             let trees = worktrees(&repo);
             let tops: Vec<&Path> = trees.iter().map(|(top, _)| top.as_path()).collect();
-            let last = last_records(&audit, &tops);
+            let last = last_lines(&crate::audit::dir(repo.common_dir()), &tops);
             let rows = trees
                 .iter()
                 .zip(last)
-                .map(|((top, git_dir), last)| row(top, git_dir, last))
+                .map(|((top, git_dir), last)| row(top, git_dir, last.as_ref()))
                 .collect::<Result<Vec<Row>>>()?;
             let out = text(&rows);
             Ok((serde_json::json!({ "worktrees": rows }), out))
@@ -247,7 +260,7 @@ mod tests {
         std::fs::create_dir(&b).unwrap();
         let link = dir.path().join("link-to-b");
         std::os::unix::fs::symlink(&b, &link).unwrap();
-        let audit = vec![
+        let audit = [
             at(Some(&a), "a1"),
             at(Some(&b), "b1"),
             at(None, "none"),
@@ -257,10 +270,42 @@ mod tests {
         ];
         let never = dir.path().join("never");
         let tops = [a.as_path(), b.as_path(), gone.as_path(), never.as_path()];
-        let last: Vec<Option<&str>> = last_records(&audit, &tops)
+        let last: Vec<Option<&str>> = last_records(audit.iter(), &tops)
             .into_iter()
             .map(|r| r.map(|r| r.trace_id.as_str()))
             .collect();
         assert_eq!(last, [Some("a2"), Some("b2"), None, None]);
+    }
+
+    /// A worktree whose last line is days old is found in that day's file;
+    /// the newer lines of another worktree stay its own.
+    #[test]
+    fn a_worktree_quiet_for_days_has_its_last_line_from_then() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir(&a).unwrap();
+        std::fs::create_dir(&b).unwrap();
+        let log = dir.path().join("audit");
+        std::fs::create_dir(&log).unwrap();
+        for (day, lines) in [
+            (
+                "2026-01-01",
+                vec![at(Some(&b), "b-old"), at(Some(&a), "a-old")],
+            ),
+            ("2026-01-02", vec![at(Some(&b), "b-mid")]),
+            ("2026-01-03", vec![at(Some(&a), "a-new"), at(None, "none")]),
+        ] {
+            let text: String = lines
+                .iter()
+                .map(|r| serde_json::to_string(r).unwrap() + "\n")
+                .collect();
+            std::fs::write(log.join(format!("audit.{day}.jsonl")), text).unwrap();
+        }
+        let tops = [a.as_path(), b.as_path(), dir.path()];
+        let last: Vec<Option<String>> = last_lines(&log, &tops)
+            .into_iter()
+            .map(|r| r.map(|r| r.trace_id))
+            .collect();
+        assert_eq!(last, [Some("a-new".into()), Some("b-mid".into()), None]);
     }
 }
