@@ -286,13 +286,12 @@ fn walk(common: &Path, rel: &str, dirs: &mut Vec<String>, found: &mut dyn FnMut(
 /// mtime and ctime; a symbolic link's target too), taken from the numbers
 /// without writing them out: a look stamps every directory it reads.
 fn stamp_hash(path: &Path) -> String {
+    use super::settings_cache::{fnv, fnv_more};
     use std::os::unix::fs::MetadataExt;
     struct Fnv(u64);
     impl Fnv {
         fn add(&mut self, v: u64) {
-            for b in v.to_le_bytes() {
-                self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-            }
+            self.0 = fnv_more(self.0, &v.to_le_bytes());
         }
         fn meta(&mut self, m: &std::fs::Metadata) {
             for v in [m.ino(), m.size()] {
@@ -303,7 +302,7 @@ fn stamp_hash(path: &Path) -> String {
             }
         }
     }
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut h = Fnv(fnv(&[]));
     let failed = |h: &Fnv, e: std::io::Error| format!("{:016x}-{:?}", h.0, e.kind());
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => h.add(0),
@@ -349,11 +348,10 @@ impl Stamps {
 
     /// One stamp for them all.
     fn combined(&self) -> String {
-        let mut h = crate::facts::settings_cache::fnv(self.packed.as_bytes());
+        use super::settings_cache::{fnv, fnv_more};
+        let mut h = fnv(self.packed.as_bytes());
         for (_, part) in self.dirs.iter().chain(&self.files) {
-            for b in b";".iter().chain(part.as_bytes()) {
-                h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-            }
+            h = fnv_more(fnv_more(h, b";"), part.as_bytes());
         }
         format!("{h:016x}")
     }

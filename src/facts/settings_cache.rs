@@ -205,7 +205,11 @@ const BUILT_IN_HASH: u64 = fnv(policy::BUILT_IN.as_bytes());
 
 /// FNV-1a, 64 bits.
 pub(crate) const fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv_more(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// FNV-1a, 64 bits, going on from the hash `h` of what came before.
+pub(crate) const fn fnv_more(mut h: u64, bytes: &[u8]) -> u64 {
     let mut i = 0;
     while i < bytes.len() {
         h = (h ^ bytes[i] as u64).wrapping_mul(0x0000_0100_0000_01b3);
@@ -217,6 +221,15 @@ pub(crate) const fn fnv(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hashing on from a hash is hashing the bytes together; the empty
+    /// input keeps FNV-1a's offset basis.
+    #[test]
+    fn fnv_goes_on_where_it_stopped() {
+        assert_eq!(fnv_more(fnv(b"packed"), b";dir"), fnv(b"packed;dir"));
+        assert_eq!(fnv(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
 
     #[test]
     fn quick_matching_agrees_with_the_policy() {
