@@ -268,15 +268,20 @@ fn compile(globs: &[String]) -> std::result::Result<Patterns, String> {
     Patterns::new(globs)
 }
 
-/// Parses `16MiB`, `512k`, `1GB`, `100` (bytes).
-pub fn parse_size(text: &str) -> Option<u64> {
+/// A number and the unit after it (`16MiB` -> 16, `MiB`), blanks trimmed.
+fn number_and_unit(text: &str) -> Option<(u64, &str)> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let (num, unit) = text.split_at(split);
-    let num: u64 = num.parse().ok()?;
-    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+    Some((num.parse().ok()?, unit.trim()))
+}
+
+/// Parses `16MiB`, `512k`, `1GB`, `100` (bytes).
+pub fn parse_size(text: &str) -> Option<u64> {
+    let (num, unit) = number_and_unit(text)?;
+    let mult: u64 = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
@@ -288,13 +293,8 @@ pub fn parse_size(text: &str) -> Option<u64> {
 
 /// Parses `30m`, `90s`, `2h`, `1d`, `45` (seconds).
 pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (num, unit) = text.split_at(split);
-    let num: u64 = num.parse().ok()?;
-    let secs = match unit.trim() {
+    let (num, unit) = number_and_unit(text)?;
+    let secs = match unit {
         "" | "s" => 1,
         "m" | "min" => 60,
         "h" => 3600,

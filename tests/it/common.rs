@@ -198,6 +198,18 @@ impl TestRepo {
     }
 
     /// The hermetic environment applied to a command.
+    /// A git at work in the repository until its stdin is closed (`git
+    /// hash-object --stdin` waiting for input): its locks count as live.
+    pub fn live_git(&self) -> std::process::Child {
+        let mut cmd = Command::new(real_git());
+        self.hermetic(&mut cmd);
+        cmd.args(["hash-object", "--stdin"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start a git that waits")
+    }
+
     pub fn hermetic(&self, cmd: &mut Command) {
         let t = self.tick.get() + 1;
         self.tick.set(t);

@@ -66,21 +66,7 @@ fn a_lane_whose_worktree_add_was_cut_short_is_made_again() {
     let lane = repo.path("repo.lanes/a");
     // What a `git worktree add` killed in its checkout leaves: git's
     // "initializing" lock still on, a file not yet written.
-    repo.git([
-        "worktree",
-        "add",
-        "-q",
-        "-b",
-        "agent/a",
-        lane.to_str().unwrap(),
-    ])
-    .ok();
-    let name = lane.file_name().unwrap();
-    std::fs::write(
-        repo.dir.join(".git/worktrees").join(name).join("locked"),
-        "initializing",
-    )
-    .unwrap();
+    interrupted_worktree_add(&repo, &lane);
     std::fs::remove_dir_all(lane.join("dir")).unwrap();
     let run = repo
         .ward([
@@ -146,14 +132,7 @@ fn doctor_fix_removes_the_locks_of_a_killed_git_and_keeps_a_running_ones() {
         .code(128)
         .stderr_has("index.lock");
     // A git at work in the repository: its locks are live.
-    let mut running = std::process::Command::new(real_git());
-    repo.hermetic(&mut running);
-    let mut running = running
-        .args(["hash-object", "--stdin"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut running = repo.live_git();
     let kept = repo.ward(["doctor", "--fix"]).ok();
     assert!(!kept.stdout.contains("killed git"), "{}", kept.stdout);
     assert!(lock.exists());
@@ -211,6 +190,23 @@ fn doctor_fix_removes_a_worktree_a_killed_worktree_add_left() {
     let repo = TestRepo::new();
     repo.ward(["install"]).ok();
     let lane = repo.path("lane");
+    // What `git worktree add` killed before its checkout leaves: its
+    // "initializing" lock, HEAD not yet written.
+    let admin = interrupted_worktree_add(&repo, &lane);
+    std::fs::write(admin.join("HEAD"), format!("{}\n", "0".repeat(40))).unwrap();
+    repo.git(["fsck", "--no-progress"]).code(8);
+    repo.ward(["doctor"]).ok().stdout_has("(half made)");
+    repo.ward(["doctor", "--fix"])
+        .ok()
+        .stdout_has("removed what a killed git left");
+    repo.git(["fsck", "--strict", "--no-progress"]).ok();
+    assert!(!lane.exists());
+}
+
+/// A worktree of branch `agent/a` at `lane` that git still marks as being
+/// made (its "initializing" lock, which `git worktree add` removes last):
+/// its administrative directory under `.git/worktrees/`.
+fn interrupted_worktree_add(repo: &TestRepo, lane: &std::path::Path) -> std::path::PathBuf {
     repo.git([
         "worktree",
         "add",
@@ -220,16 +216,10 @@ fn doctor_fix_removes_a_worktree_a_killed_worktree_add_left() {
         lane.to_str().unwrap(),
     ])
     .ok();
-    // What `git worktree add` killed before its checkout leaves: its
-    // "initializing" lock, HEAD not yet written.
-    let admin = repo.dir.join(".git/worktrees/lane");
+    let admin = repo
+        .dir
+        .join(".git/worktrees")
+        .join(lane.file_name().unwrap());
     std::fs::write(admin.join("locked"), "initializing").unwrap();
-    std::fs::write(admin.join("HEAD"), format!("{}\n", "0".repeat(40))).unwrap();
-    repo.git(["fsck", "--no-progress"]).code(8);
-    repo.ward(["doctor"]).ok().stdout_has("(half made)");
-    repo.ward(["doctor", "--fix"])
-        .ok()
-        .stdout_has("removed what a killed git left");
-    repo.git(["fsck", "--strict", "--no-progress"]).ok();
-    assert!(!lane.exists());
+    admin
 }

@@ -1828,14 +1828,7 @@ fn an_undo_that_did_not_finish_is_finished_by_the_next() {
     let lock = repo.dir.join(".git/refs/heads/agent/c1.lock");
     std::fs::write(&lock, "").unwrap();
     // A git at work in the repository: its lock is live, and undo leaves it.
-    let mut running = std::process::Command::new(crate::common::real_git());
-    repo.hermetic(&mut running);
-    let mut running = running
-        .args(["hash-object", "--stdin"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut running = repo.live_git();
     repo.ward(["undo", "--yes"])
         .code(3)
         .stderr_has("the same command can run again");
