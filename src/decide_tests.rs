@@ -172,6 +172,8 @@ mod matrix_checkpoints;
 mod matrix_guards;
 #[path = "decide/matrix_people_tests.rs"]
 mod matrix_people;
+#[path = "decide/matrix_support_tests.rs"]
+mod matrix_support;
 #[path = "decide/rules_tests.rs"]
 mod rules;
 

@@ -1,14 +1,18 @@
 //! The decision matrix on branches: reads, commits on a protected branch, its
 //! refs moved, syncing, agent and other branches, a detached HEAD.
 
+use super::matrix_support::*;
 use super::*;
 
 #[test]
 fn the_matrix_on_branches() {
-    let default = policy("");
-    let off = policy("[capabilities]\nensure_working_branch = false\n");
-    let others = policy("[capabilities]\nensure_working_branch = [\"team-*\"]\n");
-    let no_sync = policy("[branches]\nsync_from_upstream = false\n");
+    let Policies {
+        default,
+        off,
+        others,
+        no_sync,
+        ..
+    } = policies();
 
     let rows: Vec<(&str, &Policy, Action, Facts, Want)> = vec![
         // Read-only: any branch, any capability, any contract.
@@ -96,10 +100,7 @@ fn the_matrix_on_branches() {
         (
             "add on main, no contract",
             &default,
-            Action {
-                creates_commits: true,
-                ..Action::mutating("add")
-            },
+            commit_like("add"),
             agent("main", None),
             Want::Deny(Code::D003),
         ),
@@ -107,7 +108,7 @@ fn the_matrix_on_branches() {
         (
             "reset <rev> on main",
             &default,
-            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            moves_current("reset", None),
             agent("main", Some("c1")),
             Want::Deny(Code::D001),
         ),
@@ -121,16 +122,16 @@ fn the_matrix_on_branches() {
         (
             "rebase on main",
             &default,
-            ref_write("rebase", RefTarget::Current, RefOp::Update, None),
+            moves_current("rebase", None),
             agent("main", Some("c1")),
             Want::Deny(Code::D001),
         ),
         (
             "branch -f main",
             &default,
-            ref_write(
+            writes_ref(
                 "branch",
-                named("refs/heads/main"),
+                "refs/heads/main",
                 RefOp::Update,
                 Some("origin/main"),
             ),
@@ -140,14 +141,14 @@ fn the_matrix_on_branches() {
         (
             "branch -D main",
             &default,
-            ref_write("branch", named("refs/heads/main"), RefOp::Delete, None),
+            writes_ref("branch", "refs/heads/main", RefOp::Delete, None),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "branch -m x main (creates main)",
             &default,
-            ref_write("branch", named("refs/heads/main"), RefOp::Create, None),
+            writes_ref("branch", "refs/heads/main", RefOp::Create, None),
             agent("x", None),
             Want::Deny(Code::D001),
         ),
@@ -155,71 +156,56 @@ fn the_matrix_on_branches() {
         (
             "branch origin/main (origin is a remote)",
             &default,
-            ref_write(
-                "branch",
-                named("refs/heads/origin/main"),
-                RefOp::Create,
-                None,
-            ),
+            writes_ref("branch", "refs/heads/origin/main", RefOp::Create, None),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "branch feature/main (no remote feature)",
             &default,
-            ref_write(
-                "branch",
-                named("refs/heads/feature/main"),
-                RefOp::Create,
-                None,
-            ),
+            writes_ref("branch", "refs/heads/feature/main", RefOp::Create, None),
             agent("feat", None),
             Want::Allow,
         ),
         (
             "branch -D origin/main",
             &default,
-            ref_write(
-                "branch",
-                named("refs/heads/origin/main"),
-                RefOp::Delete,
-                None,
-            ),
+            writes_ref("branch", "refs/heads/origin/main", RefOp::Delete, None),
             agent("feat", None),
             Want::Allow,
         ),
         (
             "update-ref -d main",
             &default,
-            ref_write("update-ref", named("refs/heads/main"), RefOp::Delete, None),
+            writes_ref("update-ref", "refs/heads/main", RefOp::Delete, None),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "tag -f v1 (moves a protected tag)",
             &default,
-            ref_write("tag", named("refs/tags/v1"), RefOp::Update, None),
+            writes_ref("tag", "refs/tags/v1", RefOp::Update, None),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "tag -d v1",
             &default,
-            ref_write("tag", named("refs/tags/v1"), RefOp::Delete, None),
+            writes_ref("tag", "refs/tags/v1", RefOp::Delete, None),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "tag v2 (creating a protected tag is additive)",
             &default,
-            ref_write("tag", named("refs/tags/v2"), RefOp::Create, None),
+            writes_ref("tag", "refs/tags/v2", RefOp::Create, None),
             agent("feat", None),
             Want::Allow,
         ),
         (
             "protected ref moved even with capability off",
             &off,
-            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            moves_current("reset", None),
             agent("main", None),
             Want::Deny(Code::D001),
         ),
@@ -227,9 +213,9 @@ fn the_matrix_on_branches() {
         (
             "checkout -b main origin/main (sync)",
             &default,
-            ref_write(
+            writes_ref(
                 "checkout",
-                named("refs/heads/main"),
+                "refs/heads/main",
                 RefOp::Create,
                 Some("origin/main"),
             ),
@@ -239,61 +225,47 @@ fn the_matrix_on_branches() {
         (
             "checkout -b main other (not sync)",
             &default,
-            ref_write(
-                "checkout",
-                named("refs/heads/main"),
-                RefOp::Create,
-                Some("feat"),
-            ),
+            writes_ref("checkout", "refs/heads/main", RefOp::Create, Some("feat")),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "fetch origin main:main (sync, may move it)",
             &default,
-            Action {
-                syncs: true,
-                ..ref_write(
-                    "fetch",
-                    named("refs/heads/main"),
-                    RefOp::Update,
-                    Some("origin/main"),
-                )
-            },
+            syncing(writes_ref(
+                "fetch",
+                "refs/heads/main",
+                RefOp::Update,
+                Some("origin/main"),
+            )),
             agent("feat", None),
             Want::Allow,
         ),
         (
             "fetch origin agent/x:main (another branch's value)",
             &default,
-            Action {
-                syncs: true,
-                ..ref_write(
-                    "fetch",
-                    named("refs/heads/main"),
-                    RefOp::Update,
-                    Some("origin/agent/x"),
-                )
-            },
+            syncing(writes_ref(
+                "fetch",
+                "refs/heads/main",
+                RefOp::Update,
+                Some("origin/agent/x"),
+            )),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "fetch <url> main:main (no remote names it)",
             &default,
-            Action {
-                syncs: true,
-                ..ref_write("fetch", named("refs/heads/main"), RefOp::Update, None)
-            },
+            syncing(writes_ref("fetch", "refs/heads/main", RefOp::Update, None)),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "sync off: creating main from origin/main",
             &no_sync,
-            ref_write(
+            writes_ref(
                 "checkout",
-                named("refs/heads/main"),
+                "refs/heads/main",
                 RefOp::Create,
                 Some("origin/main"),
             ),
@@ -303,20 +275,14 @@ fn the_matrix_on_branches() {
         (
             "pull on main is syncing",
             &default,
-            Action {
-                syncs: true,
-                ..Action::mutating("pull")
-            },
+            syncing(Action::mutating("pull")),
             agent("main", None),
             Want::Allow,
         ),
         (
             "fetch on main is syncing",
             &default,
-            Action {
-                syncs: true,
-                ..Action::mutating("fetch")
-            },
+            syncing(Action::mutating("fetch")),
             agent("main", None),
             Want::Allow,
         ),
@@ -345,7 +311,7 @@ fn the_matrix_on_branches() {
         (
             "reset <rev> on feature branch",
             &default,
-            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            moves_current("reset", None),
             agent("feat", None),
             Want::Allow,
         ),
@@ -360,14 +326,14 @@ fn the_matrix_on_branches() {
         (
             "detached: ref-level check still guards main",
             &default,
-            ref_write("branch", named("refs/heads/main"), RefOp::Update, None),
+            writes_ref("branch", "refs/heads/main", RefOp::Update, None),
             detached(),
             Want::Deny(Code::D001),
         ),
         (
             "detached: reset moves no branch",
             &default,
-            ref_write("reset", RefTarget::Current, RefOp::Update, None),
+            moves_current("reset", None),
             detached(),
             Want::Allow,
         ),

@@ -2,19 +2,22 @@
 //! unstaging commands, ignored files in the way; unknown and overridden
 //! commands; an agent branch protected too.
 
+use super::matrix_support::*;
 use super::*;
 
 #[test]
 fn the_matrix_of_checkpoints() {
-    let default = policy("");
-    let no_checkpoint = policy("[checkpoint]\nbefore_destructive = false\n");
-    let keep_env = policy("[checkpoint]\ninclude_ignored = [\".env\"]\n");
-    let keep_env_off =
-        policy("[checkpoint]\ninclude_ignored = [\".env\"]\nbefore_destructive = false\n");
-    let read_override = policy("[commands]\nread = [\"lfs\"]\n");
-    let agent_protected = policy("[branches]\nprotected = [\"main\", \"agent/*\"]\n");
-    let read_alias = policy("[commands]\nread = [\"lg\"]\n");
-    let unknown_read = policy("[commands]\nunknown = \"read\"\n");
+    let Policies {
+        default,
+        no_checkpoint,
+        keep_env,
+        keep_env_off,
+        read_override,
+        agent_protected,
+        read_alias,
+        unknown_read,
+        ..
+    } = policies();
 
     let rows: Vec<(&str, &Policy, Action, Facts, Want)> = vec![
         // Destructive commands are checkpointed, then allowed.
@@ -36,40 +39,28 @@ fn the_matrix_of_checkpoints() {
         (
             "rm -f on main, contract",
             &default,
-            Action {
-                creates_commits: true,
-                ..destructive("rm")
-            },
+            making_commits(destructive("rm")),
             agent("main", Some("c1")),
             Want::SwitchCheckpoint("agent/c1"),
         ),
         (
             "stash pop on main, contract",
             &default,
-            Action {
-                creates_commits: true,
-                ..destructive("stash")
-            },
+            making_commits(destructive("stash")),
             agent("main", Some("c1")),
             Want::SwitchCheckpoint("agent/c1"),
         ),
         (
             "stash pop on main, contract, checkpoints off",
             &no_checkpoint,
-            Action {
-                creates_commits: true,
-                ..destructive("stash")
-            },
+            making_commits(destructive("stash")),
             agent("main", Some("c1")),
             Want::Switch("agent/c1"),
         ),
         (
             "rm -f on main, no contract",
             &default,
-            Action {
-                creates_commits: true,
-                ..destructive("rm")
-            },
+            making_commits(destructive("rm")),
             agent("main", None),
             Want::Deny(Code::D003),
         ),
@@ -84,30 +75,21 @@ fn the_matrix_of_checkpoints() {
         (
             "reset (mixed) on main",
             &default,
-            Action {
-                unstages: true,
-                ..Action::mutating("reset")
-            },
+            unstaging(Action::mutating("reset")),
             agent("main", None),
             Want::SaveStaged,
         ),
         (
             "restore --staged, checkpoints off",
             &no_checkpoint,
-            Action {
-                unstages: true,
-                ..Action::mutating("restore")
-            },
+            unstaging(Action::mutating("restore")),
             agent("feat", None),
             Want::Allow,
         ),
         (
             "mixed reset that moves main is denied",
             &default,
-            Action {
-                unstages: true,
-                ..ref_write("reset", RefTarget::Current, RefOp::Update, None)
-            },
+            unstaging(moves_current("reset", None)),
             agent("main", Some("c1")),
             Want::Deny(Code::D001),
         ),
@@ -129,20 +111,14 @@ fn the_matrix_of_checkpoints() {
         (
             "worktree remove, ignored files kept",
             &keep_env,
-            Action {
-                removes_worktree: Some("../wt".into()),
-                ..Action::mutating("worktree")
-            },
+            worktree_remove(),
             agent("feat", None),
             Want::Checkpoint,
         ),
         (
             "worktree remove, no ignored files kept",
             &default,
-            Action {
-                removes_worktree: Some("../wt".into()),
-                ..Action::mutating("worktree")
-            },
+            worktree_remove(),
             agent("feat", None),
             Want::Allow,
         ),
@@ -179,7 +155,7 @@ fn the_matrix_of_checkpoints() {
             &default,
             Action {
                 destructive: Some("reset --hard".into()),
-                ..ref_write("reset", RefTarget::Current, RefOp::Update, None)
+                ..moves_current("reset", None)
             },
             agent("main", Some("c1")),
             Want::Deny(Code::D001),
@@ -188,22 +164,14 @@ fn the_matrix_of_checkpoints() {
         (
             "unknown is mutating: on main, no contract",
             &default,
-            Action {
-                effect: Effect::Unknown,
-                creates_commits: true,
-                ..Action::mutating("lfs")
-            },
+            unknown_lfs(),
             agent("main", None),
             Want::Deny(Code::D003),
         ),
         (
             "commands.read override",
             &read_override,
-            Action {
-                effect: Effect::Unknown,
-                creates_commits: true,
-                ..Action::mutating("lfs")
-            },
+            unknown_lfs(),
             agent("main", None),
             Want::Allow,
         ),
@@ -240,11 +208,7 @@ fn the_matrix_of_checkpoints() {
         (
             "commands.unknown = read",
             &unknown_read,
-            Action {
-                effect: Effect::Unknown,
-                creates_commits: true,
-                ..Action::mutating("lfs")
-            },
+            unknown_lfs(),
             agent("main", None),
             Want::Allow,
         ),

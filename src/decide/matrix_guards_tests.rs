@@ -1,13 +1,17 @@
 //! The decision matrix of the guards: pushes, hooks switched off, checkouts
 //! of local branches only.
 
+use super::matrix_support::*;
 use super::*;
 
 #[test]
 fn the_matrix_of_guards() {
-    let default = policy("");
-    let lax_checkout = policy("[checkout]\nlocal_only = false\n");
-    let no_verify_ok = policy("[enforce]\nallow_no_verify = true\n");
+    let Policies {
+        default,
+        lax_checkout,
+        no_verify_ok,
+        ..
+    } = policies();
 
     let rows: Vec<(&str, &Policy, Action, Facts, Want)> = vec![
         // Pushes.
@@ -101,35 +105,23 @@ fn the_matrix_of_guards() {
         (
             "push --mirror",
             &default,
-            Action {
-                push: Some(Push {
-                    mirror: true,
-                    force: true,
-                    ..Push::default()
-                }),
-                ..Action::mutating("push")
-            },
+            mirror_push(Push::default()),
             agent("feat", None),
             Want::Deny(Code::D005),
         ),
         (
             "a mirror remote by configuration",
             &default,
-            Action {
-                push: Some(Push {
-                    mirror: true,
-                    force: true,
-                    configured_by: Some("remote.origin.mirror".into()),
-                    dests: vec![PushDest {
-                        dst: Some("agent/x".into()),
-                        src: "agent/x".into(),
-                        force: false,
-                        delete: false,
-                    }],
-                    ..Push::default()
-                }),
-                ..Action::mutating("push")
-            },
+            mirror_push(Push {
+                configured_by: Some("remote.origin.mirror".into()),
+                dests: vec![PushDest {
+                    dst: Some("agent/x".into()),
+                    src: "agent/x".into(),
+                    force: false,
+                    delete: false,
+                }],
+                ..Push::default()
+            }),
             agent("agent/x", None),
             Want::Deny(Code::D005),
         ),
@@ -161,10 +153,7 @@ fn the_matrix_of_guards() {
         (
             "commit --no-verify",
             &default,
-            Action {
-                hooks_off: Some("--no-verify".into()),
-                ..commit()
-            },
+            commit_hooks_off("--no-verify"),
             agent("feat", None),
             Want::Deny(Code::D004),
         ),
@@ -182,93 +171,55 @@ fn the_matrix_of_guards() {
             "a gate hook another manager replaced",
             &no_verify_ok,
             commit(),
-            Facts {
-                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
-                ..agent("feat", None)
-            },
+            gate_replaced(agent("feat", None)),
             Want::Deny(Code::D004),
         ),
         (
             "a read while a gate hook is replaced",
             &default,
             Action::read("log"),
-            Facts {
-                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
-                ..agent("feat", None)
-            },
+            gate_replaced(agent("feat", None)),
             Want::Allow,
         ),
         (
             "a person's commit while a gate hook is replaced",
             &default,
             commit(),
-            Facts {
-                gates_replaced: Some("git runs /r/.git/hooks/pre-push".into()),
-                ..human("feat")
-            },
+            gate_replaced(human("feat")),
             Want::Allow,
         ),
         (
             "--output into the git directory",
             &no_verify_ok,
-            Action {
-                effect: Effect::Mutating,
-                writes_files: vec![".git/hooks/pre-commit".into()],
-                destructive: Some("diff writes it".into()),
-                ..Action::read("diff")
-            },
-            Facts {
-                writes_guarded: Some(
-                    "writes into the git directory (/r/.git/hooks/pre-commit)".into(),
-                ),
-                ..agent("main", None)
-            },
+            diff_output(".git/hooks/pre-commit"),
+            writes_git_dir("/r/.git/hooks/pre-commit", agent("main", None)),
             Want::Deny(Code::D004),
         ),
         (
             "a person's --output into the git directory",
             &default,
-            Action {
-                effect: Effect::Mutating,
-                writes_files: vec![".git/x".into()],
-                destructive: Some("diff writes it".into()),
-                ..Action::read("diff")
-            },
-            Facts {
-                writes_guarded: Some("writes into the git directory (/r/.git/x)".into()),
-                ..human("main")
-            },
+            diff_output(".git/x"),
+            writes_git_dir("/r/.git/x", human("main")),
             Want::Allow,
         ),
         (
             "--output over a file in the tree, on main",
             &default,
-            Action {
-                effect: Effect::Mutating,
-                writes_files: vec!["a.txt".into()],
-                destructive: Some("diff writes it".into()),
-                ..Action::read("diff")
-            },
+            diff_output("a.txt"),
             agent("main", None),
             Want::Checkpoint,
         ),
         (
             "--no-verify allowed by policy",
             &no_verify_ok,
-            Action {
-                hooks_off: Some("--no-verify".into()),
-                ..commit()
-            },
+            commit_hooks_off("--no-verify"),
             agent("feat", None),
             Want::Allow,
         ),
         (
             "human may --no-verify",
             &default,
-            Action {
-                hooks_off: Some("--no-verify".into()),
-                ..commit()
-            },
+            commit_hooks_off("--no-verify"),
             human("main"),
             Want::Allow,
         ),

@@ -1,12 +1,14 @@
 //! The decision matrix for people and the hooks: who the rules bind, refs
 //! a person meets only in the hooks, syncing in the hook.
 
+use super::matrix_support::*;
 use super::*;
 
 #[test]
 fn the_matrix_for_people() {
-    let default = policy("");
-    let everyone = policy("[enforce]\nactors = \"everyone\"\n");
+    let Policies {
+        default, everyone, ..
+    } = policies();
 
     let rows: Vec<(&str, &Policy, Action, Facts, Want)> = vec![
         // Humans are not bound unless everyone is.
@@ -21,9 +23,9 @@ fn the_matrix_for_people() {
         (
             "update-ref refs/remotes/origin/main",
             &default,
-            ref_write(
+            writes_ref(
                 "update-ref",
-                named("refs/remotes/origin/main"),
+                "refs/remotes/origin/main",
                 RefOp::Update,
                 None,
             ),
@@ -33,9 +35,9 @@ fn the_matrix_for_people() {
         (
             "update-ref refs/remotes/origin/feat",
             &default,
-            ref_write(
+            writes_ref(
                 "update-ref",
-                named("refs/remotes/origin/feat"),
+                "refs/remotes/origin/feat",
                 RefOp::Update,
                 None,
             ),
@@ -46,20 +48,14 @@ fn the_matrix_for_people() {
         (
             "push --dry-run origin main",
             &default,
-            Action {
-                effect: Effect::Read,
-                ..push(&[("main", "main", false, false)], false)
-            },
+            dry_run(push(&[("main", "main", false, false)], false)),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
         (
             "push --dry-run origin feat",
             &default,
-            Action {
-                effect: Effect::Read,
-                ..push(&[("feat", "feat", false, false)], false)
-            },
+            dry_run(push(&[("feat", "feat", false, false)], false)),
             agent("feat", None),
             Want::Allow,
         ),
@@ -98,12 +94,7 @@ fn the_matrix_for_people() {
         (
             "everyone: human commits --no-verify on main",
             &everyone,
-            Action {
-                hooks_off: Some(
-                    "commit --no-verify skips the pre-commit and commit-msg hooks".into(),
-                ),
-                ..commit()
-            },
+            commit_hooks_off("commit --no-verify skips the pre-commit and commit-msg hooks"),
             human("main"),
             Want::Deny(Code::D001),
         ),
@@ -124,20 +115,14 @@ fn the_matrix_for_people() {
         (
             "everyone: human re-points main's upstream",
             &everyone,
-            Action {
-                repoints: vec!["branch.main.merge".into()],
-                ..Action::mutating("branch")
-            },
+            repoint_main_upstream(),
             human("feat"),
             Want::Allow,
         ),
         (
             "everyone: agent re-points main's upstream",
             &everyone,
-            Action {
-                repoints: vec!["branch.main.merge".into()],
-                ..Action::mutating("branch")
-            },
+            repoint_main_upstream(),
             agent("feat", None),
             Want::Deny(Code::D001),
         ),
@@ -145,10 +130,7 @@ fn the_matrix_for_people() {
             "everyone: human writes into the git directory",
             &everyone,
             Action::mutating("diff"),
-            Facts {
-                writes_guarded: Some("writes into the git directory (/r/.git/x)".into()),
-                ..human("feat")
-            },
+            writes_git_dir("/r/.git/x", human("feat")),
             Want::Allow,
         ),
         // The shim checkpoints an agent's command; a person's git never
@@ -172,53 +154,29 @@ fn the_matrix_for_people() {
         (
             "everyone: human resets main to its upstream, a fast-forward",
             &everyone,
-            ref_write(
-                "reset",
-                RefTarget::Current,
-                RefOp::Update,
-                Some("origin/main"),
-            ),
-            Facts {
-                fast_forward: true,
-                ..human("main")
-            },
+            moves_current("reset", Some("origin/main")),
+            fast_forward(human("main")),
             Want::Allow,
         ),
         (
             "everyone: human resets main to its upstream, not a fast-forward",
             &everyone,
-            ref_write(
-                "reset",
-                RefTarget::Current,
-                RefOp::Update,
-                Some("origin/main"),
-            ),
+            moves_current("reset", Some("origin/main")),
             human("main"),
             Want::Deny(Code::D001),
         ),
         (
             "everyone: human resets main elsewhere",
             &everyone,
-            ref_write("reset", RefTarget::Current, RefOp::Update, Some("feat")),
-            Facts {
-                fast_forward: true,
-                ..human("main")
-            },
+            moves_current("reset", Some("feat")),
+            fast_forward(human("main")),
             Want::Deny(Code::D001),
         ),
         (
             "agent resets main to its upstream, a fast-forward",
             &default,
-            ref_write(
-                "reset",
-                RefTarget::Current,
-                RefOp::Update,
-                Some("origin/main"),
-            ),
-            Facts {
-                fast_forward: true,
-                ..agent("main", Some("c1"))
-            },
+            moves_current("reset", Some("origin/main")),
+            fast_forward(agent("main", Some("c1"))),
             Want::Deny(Code::D001),
         ),
         (
