@@ -107,15 +107,14 @@ fn git_runs_in(places: &[PathBuf]) -> Option<bool> {
         if ours.contains(&pid) {
             continue;
         }
-        // `pid (comm) state ...`; a zombie (state Z) holds nothing.
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+        // A zombie (state Z) holds nothing.
+        let Ok(stat) = crate::state_file::read_proc(entry.path().join("stat")) else {
             continue;
         };
-        let (Some((head, rest)), true) = (stat.rsplit_once(')'), stat.contains('(')) else {
+        let Some((comm, state)) = super::starter::stat_name_and_state(&stat) else {
             continue;
         };
-        let comm = head.split_once('(').map_or("", |(_, c)| c);
-        let zombie = matches!(rest.split_whitespace().next(), Some("Z" | "X"));
+        let zombie = matches!(state, 'Z' | 'X');
         if zombie || (comm != "git" && !comm.starts_with("git-")) {
             continue;
         }
@@ -137,15 +136,7 @@ fn git_runs_in(places: &[PathBuf]) -> Option<bool> {
 fn ancestors() -> Vec<u32> {
     let mut out = vec![std::process::id()];
     while let Some(&pid) = out.last() {
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            break;
-        };
-        // `pid (comm) state ppid ...`: comm may hold spaces and parentheses.
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-            .and_then(|p| p.parse::<u32>().ok());
-        match ppid {
+        match super::starter::parent_of(pid) {
             Some(p) if p > 1 && !out.contains(&p) => out.push(p),
             _ => break,
         }

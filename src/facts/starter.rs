@@ -50,6 +50,17 @@ pub(crate) fn stat_number(stat: &[u8], n: usize) -> Option<u64> {
     rest.split_ascii_whitespace().nth(n)?.parse().ok()
 }
 
+/// The name (field 2, between the first `(` and the last `)`) and the
+/// state (field 3: `R`, `S`, `Z` ...) of a `/proc/<pid>/stat` line.
+pub(crate) fn stat_name_and_state(stat: &[u8]) -> Option<(String, char)> {
+    let open = stat.iter().position(|b| *b == b'(')?;
+    let end = stat.iter().rposition(|b| *b == b')')?;
+    let name = String::from_utf8_lossy(stat.get(open + 1..end)?).into_owned();
+    let rest = std::str::from_utf8(&stat[end + 1..]).ok()?;
+    let state = rest.split_ascii_whitespace().next()?.chars().next()?;
+    Some((name, state))
+}
+
 /// Field `n` of process `pid`'s stat line ([`stat_number`]).
 fn stat_of(pid: u32, n: usize) -> Option<u64> {
     stat_number(
@@ -157,6 +168,15 @@ pub fn parent_operation(argv: &[String]) -> String {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+
+    /// A name may hold blanks and parentheses: it ends at the last `)`.
+    #[test]
+    fn a_stat_line_gives_its_name_and_state() {
+        let line = b"42 (git (x) y) Z 1 42 42 0 -1";
+        assert_eq!(stat_name_and_state(line), Some(("git (x) y".into(), 'Z')));
+        assert_eq!(stat_number(line, 1), Some(1));
+        assert_eq!(stat_name_and_state(b"42 git S 1"), None);
+    }
 
     #[test]
     fn parents_are_read_past_odd_names() {
