@@ -16,11 +16,13 @@
 //! `core.ignoreCase`), [`super::scan`] asks `git status`.
 
 use std::ffi::OsStr;
+use std::mem::MaybeUninit;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use gix::index::entry::{Flags, Mode};
 use gix::index::File;
+use rustix::fs::{AtFlags, FileType, OFlags, RawDir};
 
 use super::scan::{Aside, Scan, Walk};
 use super::Ctx;
@@ -106,18 +108,89 @@ struct Names {
 /// The names the index holds in a directory, each with whether it is one.
 type Held<'a> = Vec<(&'a [u8], bool)>;
 
-/// Lists each directory of the index's entries; `Err` where one cannot be
-/// read.
+/// Lists each directory of the index's entries, on every core; `Err`
+/// where one cannot be read.
 fn not_in_index(workdir: &Path, index: &File) -> std::result::Result<Names, Aside> {
+    let dirs = directories(index);
+    let names: usize = dirs.iter().map(|(_, held)| held.len()).sum();
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 8)
+        .min((names / NAMES_PER_THREAD).max(1));
+    let parts = split(&dirs, threads);
+    let list_part = |part: &[(&[u8], Held)]| {
+        let mut out = Names::default();
+        // One buffer for every directory's entries: no allocation per name.
+        let mut buf = vec![MaybeUninit::<u8>::uninit(); LISTING_BUFFER];
+        for (dir, held) in part {
+            list(workdir, dir, held, &mut buf, &mut out)?;
+        }
+        Ok(out)
+    };
+    let listed: Vec<std::result::Result<Names, Aside>> = std::thread::scope(|s| {
+        let (first, rest) = parts.split_first().expect("one part at least");
+        let handles: Vec<_> = rest
+            .iter()
+            .map(|part| {
+                (
+                    part,
+                    std::thread::Builder::new().spawn_scoped(s, || list_part(part)),
+                )
+            })
+            .collect();
+        let mut listed = vec![list_part(first)];
+        for (part, handle) in handles {
+            listed.push(match handle {
+                Ok(h) => h.join().unwrap_or(Err("a thread of the listing failed")),
+                // A part whose thread cannot be started is listed here.
+                Err(_) => list_part(part),
+            });
+        }
+        listed
+    });
     let mut out = Names::default();
-    // The directories from the top to the current entry's, each with the
-    // names the index holds in it (and whether each is a directory).
+    for part in listed {
+        let part = part?;
+        out.paths.extend(part.paths);
+        out.attributes |= part.attributes;
+    }
+    Ok(out)
+}
+
+/// `dirs` in `threads` parts or fewer, in order, each of about as many
+/// names held; never none.
+fn split<'d, 'a>(
+    dirs: &'d [(&'a [u8], Held<'a>)],
+    threads: usize,
+) -> Vec<&'d [(&'a [u8], Held<'a>)]> {
+    let names: usize = dirs.iter().map(|(_, held)| held.len()).sum();
+    let mut parts = Vec::with_capacity(threads);
+    let (mut from, mut sum) = (0, 0);
+    for (i, (_, held)) in dirs.iter().enumerate() {
+        sum += held.len();
+        if sum * threads >= names * (parts.len() + 1) && parts.len() + 1 < threads {
+            parts.push(&dirs[from..=i]);
+            from = i + 1;
+        }
+    }
+    parts.push(&dirs[from..]);
+    parts
+}
+
+/// One thread lists the directories of at least this many index entries.
+const NAMES_PER_THREAD: usize = 1000;
+
+/// Every directory that holds an index entry, each with the names the index
+/// holds in it, sorted (and whether each is a directory).
+fn directories(index: &File) -> Vec<(&[u8], Held<'_>)> {
+    let mut done = Vec::new();
+    // The directories from the top to the current entry's.
     let mut open: Vec<(&[u8], Held)> = vec![(&[][..], Vec::new())];
     for entry in index.entries() {
         let path: &[u8] = entry.path(index);
         while open.len() > 1 && !is_under(path, open[open.len() - 1].0) {
-            let (dir, names) = open.pop().expect("more than the top");
-            list(workdir, dir, names, &mut out)?;
+            done.push(open.pop().expect("more than the top"));
         }
         loop {
             let depth = open.len() - 1;
@@ -136,39 +209,49 @@ fn not_in_index(workdir: &Path, index: &File) -> std::result::Result<Names, Asid
             }
         }
     }
-    while let Some((dir, names)) = open.pop() {
-        list(workdir, dir, names, &mut out)?;
+    done.extend(open.into_iter().rev());
+    for (_, held) in &mut done {
+        held.sort_unstable();
+        held.dedup();
     }
-    Ok(out)
+    done
 }
+
+/// The bytes of directory entries one `getdents` call may return.
+const LISTING_BUFFER: usize = 32 * 1024;
 
 /// Is `path` below directory `dir`?
 fn is_under(path: &[u8], dir: &[u8]) -> bool {
     path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
 }
 
-/// Adds to `out` what directory `dir` holds that `names` (the index's)
-/// does not: a name it lacks, or a file where it holds a directory. git
+/// Adds to `out` what directory `dir` holds that `names` (the index's,
+/// sorted) does not: a name it lacks, or a file where it holds a directory. git
 /// never looks at a `.git` in the tree.
 fn list(
     workdir: &Path,
     dir: &[u8],
-    mut names: Held,
+    names: &Held,
+    buf: &mut [MaybeUninit<u8>],
     out: &mut Names,
 ) -> std::result::Result<(), Aside> {
-    names.sort_unstable();
-    names.dedup();
-    let listing = match std::fs::read_dir(super::in_tree(workdir, dir)) {
-        Ok(listing) => listing,
+    const UNREADABLE: Aside = "a directory that cannot be read";
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let fd = match rustix::fs::open(
+        super::in_tree(workdir, dir),
+        flags,
+        rustix::fs::Mode::empty(),
+    ) {
+        Ok(fd) => fd,
         // Deleted, with every file in it: the stat pass found them.
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(_) => return Err("a directory that cannot be read"),
+        Err(rustix::io::Errno::NOENT) => return Ok(()),
+        Err(_) => return Err(UNREADABLE),
     };
-    for item in listing {
-        let item = item.map_err(|_| "a directory that cannot be read")?;
-        let name = item.file_name();
-        let name = name.as_bytes();
-        if name == b".git" {
+    let mut listing = RawDir::new(&fd, buf);
+    while let Some(item) = listing.next() {
+        let item = item.map_err(|_| UNREADABLE)?;
+        let name = item.file_name().to_bytes();
+        if name == b"." || name == b".." || name == b".git" {
             continue;
         }
         out.attributes |= name == b".gitattributes";
@@ -179,10 +262,16 @@ fn list(
                 continue;
             }
         };
-        let is_dir = item
-            .file_type()
-            .map_err(|_| "a directory that cannot be read")?
-            .is_dir();
+        let is_dir = match item.file_type() {
+            FileType::Directory => true,
+            // A file system that does not say: ask it.
+            FileType::Unknown => {
+                let st = rustix::fs::statat(&fd, item.file_name(), AtFlags::SYMLINK_NOFOLLOW)
+                    .map_err(|_| UNREADABLE)?;
+                FileType::from_raw_mode(st.st_mode) == FileType::Directory
+            }
+            _ => false,
+        };
         if held && !is_dir {
             // Files under it reached through a link would look present.
             return Err("a file or a link where a directory was");
@@ -286,6 +375,99 @@ mod tests {
         assert!(!is_under(b"ab/c", b"a"));
         assert!(!is_under(b"a", b"a"));
         assert!(!is_under(b"a.txt", b"a"));
+    }
+
+    #[test]
+    fn each_directory_comes_after_those_below_it_with_its_names_sorted() {
+        let index = index_of(&["a.txt", "a/b.txt", "a/b/x", "a/c", "z"]);
+        let dirs = directories(&index);
+        let got: Vec<(&[u8], Held)> = dirs.iter().map(|(d, held)| (*d, held.clone())).collect();
+        let want: Vec<(&[u8], Held)> = vec![
+            (b"a/b", vec![(b"x", false)]),
+            (b"a", vec![(b"b", true), (b"b.txt", false), (b"c", false)]),
+            (b"", vec![(b"a", true), (b"a.txt", false), (b"z", false)]),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn parts_cover_every_directory_in_order_with_about_as_many_names() {
+        let names: Vec<Vec<u8>> = (0..40).map(|i| format!("n{i}").into_bytes()).collect();
+        let held = |k: usize| -> Held { names[..k].iter().map(|n| (&n[..], false)).collect() };
+        let dirs: Vec<(&[u8], Held)> = vec![
+            (b"d1", held(10)),
+            (b"d2", held(10)),
+            (b"d3", held(30)),
+            (b"d4", held(10)),
+        ];
+        for threads in 1..=6 {
+            let parts = split(&dirs, threads);
+            assert!(
+                !parts.is_empty() && parts.len() <= threads,
+                "{threads}: {}",
+                parts.len()
+            );
+            let order: Vec<&[u8]> = parts
+                .iter()
+                .flat_map(|p| p.iter().map(|(d, _)| *d))
+                .collect();
+            assert_eq!(order, [&b"d1"[..], b"d2", b"d3", b"d4"], "{threads}");
+        }
+        let sizes = |threads| -> Vec<usize> {
+            let parts = split(&dirs, threads);
+            parts
+                .iter()
+                .map(|p| p.iter().map(|(_, h)| h.len()).sum())
+                .collect()
+        };
+        assert_eq!(sizes(2), [50, 10]);
+        assert_eq!(sizes(3), [20, 30, 10]);
+        assert_eq!(split(&[], 4).len(), 1);
+    }
+
+    #[test]
+    fn a_listing_names_what_the_index_lacks_and_refuses_a_file_for_a_directory() {
+        let tree = tempfile::tempdir().unwrap();
+        for dir in ["a/b", "c"] {
+            std::fs::create_dir_all(tree.path().join(dir)).unwrap();
+        }
+        for file in ["a/b/x", "a/new", "top", "c/y"] {
+            std::fs::write(tree.path().join(file), "1").unwrap();
+        }
+        std::fs::create_dir(tree.path().join(".git")).unwrap();
+        let index = index_of(&["a/b/x", "c/y", "top"]);
+        let names = not_in_index(tree.path(), &index).unwrap();
+        assert_eq!(names.paths, [b"a/new".to_vec()]);
+        assert!(!names.attributes);
+        std::fs::write(tree.path().join(".gitattributes"), "").unwrap();
+        assert!(not_in_index(tree.path(), &index).unwrap().attributes);
+        // A link where the index holds a directory: the files under it
+        // would look present.
+        std::fs::rename(tree.path().join("c"), tree.path().join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink("elsewhere", tree.path().join("c")).unwrap();
+        let refused = not_in_index(tree.path(), &index).unwrap_err();
+        assert_eq!(refused, "a file or a link where a directory was");
+        // A file there cannot be listed.
+        std::fs::remove_file(tree.path().join("c")).unwrap();
+        std::fs::write(tree.path().join("c"), "").unwrap();
+        let refused = not_in_index(tree.path(), &index).unwrap_err();
+        assert_eq!(refused, "a directory that cannot be read");
+    }
+
+    /// An index of empty files at `paths` (sorted as git sorts them).
+    fn index_of(paths: &[&str]) -> File {
+        let mut state = gix::index::State::new(gix::hash::Kind::Sha1);
+        for path in paths {
+            state.dangerously_push_entry(
+                Default::default(),
+                gix::hash::ObjectId::empty_blob(gix::hash::Kind::Sha1),
+                Flags::empty(),
+                Mode::FILE,
+                path.as_bytes().into(),
+            );
+        }
+        state.sort_entries();
+        File::from_state(state, std::path::PathBuf::from("index"))
     }
 
     #[test]
