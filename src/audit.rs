@@ -11,6 +11,7 @@
 
 use std::fs::File;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -258,35 +259,84 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 /// The records of one file. A line that is not a record (empty, partial,
 /// not UTF-8) is skipped; the lines after it are read.
 fn read_file(file: &Path) -> Vec<Record> {
-    // A log is a regular file (never a FIFO or `/dev/zero`), however long.
-    let Ok(bytes) = crate::state_file::read_bounded(file, u64::MAX - 1) else {
-        return Vec::new();
+    let mut records = Vec::new();
+    let _ = each_in_file(file, &mut |r| {
+        records.push(r);
+        ControlFlow::Continue(())
+    });
+    records
+}
+
+/// Calls `each` with the records of one file, in order, line by line: only
+/// one line is in memory at a time, however long the log. A line that is
+/// not a record (empty, partial, not UTF-8) is skipped; the lines after it
+/// are read. A file that is not a regular one (a FIFO, `/dev/zero`), or
+/// that is gone, has no records; one that fails to read part way ends
+/// there. `Break` from `each` stops the reading, and is returned.
+fn each_in_file(file: &Path, each: &mut impl FnMut(Record) -> ControlFlow<()>) -> ControlFlow<()> {
+    use std::io::BufRead;
+    // Opening a FIFO would wait for a writer: asked before opening.
+    let Ok(true) = std::fs::metadata(file).map(|m| m.is_file()) else {
+        return ControlFlow::Continue(());
     };
-    bytes
-        .split(|&b| b == b'\n')
-        .filter_map(|l| serde_json::from_slice::<Record>(l).ok())
-        .map(Record::upgraded)
-        .collect()
+    let Ok(file) = File::open(file) else {
+        return ControlFlow::Continue(());
+    };
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
+    let mut line = Vec::with_capacity(1024);
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return ControlFlow::Continue(()),
+            Ok(_) => {}
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        if let Ok(record) = serde_json::from_slice::<Record>(text) {
+            each(record.upgraded())?;
+        }
+    }
+}
+
+/// Calls `each` with every record in `dir` written on or after `since`'s
+/// day (UTC; every record without `since`), oldest file first, each file
+/// in its order, as they are read: a line is in the file of the day it was
+/// written, never before its own timestamp, so older files hold no line
+/// from `since` on. `Break` from `each` stops the reading.
+pub fn each_record(
+    dir: &Path,
+    since: Option<SystemTime>,
+    mut each: impl FnMut(Record) -> ControlFlow<()>,
+) {
+    let first = since.map(|since| format!("audit.{}", &rfc3339(since)[..10]));
+    for file in files(dir) {
+        let old = first.as_deref().is_some_and(|first| {
+            file.file_name()
+                .is_some_and(|n| n.to_string_lossy().as_ref() < first)
+        });
+        if !old && each_in_file(&file, &mut each).is_break() {
+            return;
+        }
+    }
 }
 
 /// Reads every record in `dir`, oldest file first.
 pub fn read_all(dir: &Path) -> Vec<Record> {
-    files(dir).iter().flat_map(|f| read_file(f)).collect()
+    collect(dir, None)
 }
 
-/// The records written on or after `since`'s day (UTC), oldest first: a
-/// line is in the file of the day it was written, never before its own
-/// timestamp, so older files hold no line from `since` on.
+/// The records written on or after `since`'s day (UTC), oldest first
+/// ([`each_record`]).
 pub fn read_since(dir: &Path, since: SystemTime) -> Vec<Record> {
-    let first = format!("audit.{}", &rfc3339(since)[..10]);
-    files(dir)
-        .iter()
-        .filter(|f| {
-            f.file_name()
-                .is_none_or(|n| n.to_string_lossy().as_ref() >= first.as_str())
-        })
-        .flat_map(|f| read_file(f))
-        .collect()
+    collect(dir, Some(since))
+}
+
+fn collect(dir: &Path, since: Option<SystemTime>) -> Vec<Record> {
+    let mut records = Vec::new();
+    each_record(dir, since, |r| {
+        records.push(r);
+        ControlFlow::Continue(())
+    });
+    records
 }
 
 /// The newest records, oldest first: files are read newest first until
@@ -543,6 +593,32 @@ mod tests {
             ["2026-01-02", "2026-01-03"]
         );
         assert_eq!(ids(&read_since(dir.path(), UNIX_EPOCH)).len(), 3);
+    }
+
+    /// Records come as they are read, oldest file first, until `each`
+    /// says stop; what is not a regular file (a FIFO a reader would wait
+    /// on forever) has none.
+    #[test]
+    fn records_come_one_by_one_until_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        three_days(dir.path());
+        let fifo = dir.path().join("audit.2026-01-02.pipe");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs")
+            .success());
+        let mut seen = Vec::new();
+        each_record(dir.path(), None, |r| {
+            seen.push(r.trace_id);
+            match seen.len() {
+                2 => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            }
+        });
+        assert_eq!(seen, ["2026-01-01", "2026-01-02"]);
+        assert_eq!(ids(&read_all(dir.path())).len(), 3);
+        assert!(read_file(&dir.path().join("audit.2026-01-09.jsonl")).is_empty());
     }
 
     proptest::proptest! {

@@ -50,28 +50,38 @@ impl Table {
         let widths: Vec<usize> = (0..columns).map(width).collect();
         let mut out = String::new();
         for row in &self.rows {
-            let mut line = String::new();
-            for (col, cell) in row.iter().enumerate() {
-                if col > 0 {
-                    line.push_str("  ");
-                }
-                let pad = widths[col] - cell.width();
-                let last = col + 1 == row.len();
-                if self.right.contains(&col) {
-                    line.push_str(&" ".repeat(pad));
-                    line.push_str(cell);
-                } else {
-                    line.push_str(cell);
-                    if !last {
-                        line.push_str(&" ".repeat(pad));
-                    }
-                }
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
+            let cells: Vec<&str> = row.iter().map(String::as_str).collect();
+            row_line(&mut out, &cells, &widths, &self.right);
         }
         out
     }
+}
+
+/// Appends one row as [`Table::render`] lays it out: each cell padded to
+/// its column's width in `widths` (on the left for the columns in
+/// `right`), two spaces between, the last cell unpadded, no trailing
+/// space, a newline.
+pub fn row_line(out: &mut String, row: &[&str], widths: &[usize], right: &[usize]) {
+    let start = out.len();
+    for (col, cell) in row.iter().enumerate() {
+        if col > 0 {
+            out.push_str("  ");
+        }
+        let pad = widths[col] - cell.width();
+        let last = col + 1 == row.len();
+        if right.contains(&col) {
+            out.extend(std::iter::repeat_n(' ', pad));
+            out.push_str(cell);
+        } else {
+            out.push_str(cell);
+            if !last {
+                out.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+    }
+    let kept = out[start..].trim_end().len();
+    out.truncate(start + kept);
+    out.push('\n');
 }
 
 #[cfg(test)]

@@ -143,3 +143,91 @@ fn a_refused_command_that_needs_no_repository_is_logged_in_this_one() {
         assert_eq!(line["exit_code"], 1, "{line}");
     }
 }
+
+/// A line of the log as `git ward` writes it (its fields in their order), at `time`.
+fn logged(time: &str, trace: &str, contract: Option<&str>, argv: &[&str]) -> String {
+    format!(
+        r#"{{"timestamp":"{time}","started_at":"{time}","duration_ms":1,"trace_id":"{trace}","source":"shim","actor":"agent","contract_id":{},"operation":"git.status","argv":{},"tier":0,"decision":"allow","branch_before":"main","branch_after":"main","actions_taken":[],"denial_code":null,"exit_code":0,"worktree":null,"session_id":null}}"#,
+        serde_json::json!(contract),
+        serde_json::json!(argv),
+    )
+}
+
+/// Three days of log read line by line: the files oldest first and each
+/// file's lines in order; lines that are not records (empty, torn, not
+/// text) and files of other names skipped; the table's columns as wide as
+/// their widest cell in any file, the last day's included.
+#[test]
+fn audit_reads_day_files_in_order_and_the_table_fits_every_row() {
+    let repo = TestRepo::new();
+    let dir = repo.dir.join(".git/ward/audit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let day = |d: &str, lines: &[String], tail: &[u8]| {
+        let mut text = lines.join("\n").into_bytes();
+        text.push(b'\n');
+        text.extend_from_slice(tail);
+        std::fs::write(dir.join(format!("audit.{d}.jsonl")), text).unwrap();
+    };
+    day(
+        "2026-01-02",
+        &[
+            logged("2026-01-02T10:00:00.000Z", "b1", Some("c1"), &["status"]),
+            "\n\u{7f} not a record {".into(),
+            logged("2026-01-02T11:00:00.000Z", "b2", None, &["diff"]),
+        ],
+        b"\xff\xfe\n",
+    );
+    day(
+        "2026-01-01",
+        &[logged(
+            "2026-01-01T09:00:00.000Z",
+            "a1",
+            Some("c1"),
+            &["log"],
+        )],
+        b"",
+    );
+    // The newest file ends in a line a writer left torn.
+    day(
+        "2026-01-03",
+        &[logged(
+            "2026-01-03T08:00:00.000Z",
+            "c1",
+            Some("a-much-longer-contract"),
+            &["commit", "-m", "x"],
+        )],
+        br#"{"timestamp":"2026-01-03T09"#,
+    );
+    std::fs::write(dir.join("notes.txt"), logged("x", "other", None, &[])).unwrap();
+
+    let lines = repo.audit_records(&[]);
+    let traces: Vec<&str> = lines
+        .iter()
+        .map(|l| l["trace_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(traces, ["a1", "b1", "b2", "c1"], "{lines:#?}");
+    let run = repo.ward(["audit", "--json", "--contract", "c1"]).ok();
+    let want = [
+        logged("2026-01-01T09:00:00.000Z", "a1", Some("c1"), &["log"]),
+        logged("2026-01-02T10:00:00.000Z", "b1", Some("c1"), &["status"]),
+    ];
+    assert_eq!(run.stdout, format!("{}\n{}\n", want[0], want[1]));
+
+    let table = repo.ward(["audit"]).ok().stdout;
+    assert_eq!(
+        table,
+        "TIME                      SOURCE  DECISION  ACTOR  CONTRACT                CODE  COMMAND\n\
+         2026-01-01T09:00:00.000Z  shim    allow     agent  c1                      -     log\n\
+         2026-01-02T10:00:00.000Z  shim    allow     agent  c1                      -     status\n\
+         2026-01-02T11:00:00.000Z  shim    allow     agent  -                       -     diff\n\
+         2026-01-03T08:00:00.000Z  shim    allow     agent  a-much-longer-contract  -     commit -m x\n"
+    );
+    // No line matches: no table, not even its header.
+    assert_eq!(repo.ward(["audit", "--contract", "c9"]).ok().stdout, "");
+    assert_eq!(
+        repo.ward(["audit", "--json", "--contract", "c9"])
+            .ok()
+            .stdout,
+        ""
+    );
+}
