@@ -21,6 +21,7 @@ use serde::Serialize;
 use super::Ctx;
 use crate::error::{Error, Result};
 
+mod fresh;
 mod write;
 
 pub use write::apply;

@@ -14,7 +14,7 @@ fn scratch_left(repo: &TestRepo) -> Vec<String> {
     };
     dir.flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("checkout-"))
+        .filter(|n| n.starts_with("checkout-") || n.starts_with("fresh-"))
         .collect()
 }
 
@@ -118,12 +118,67 @@ fn a_scratch_directory_a_killed_restore_left_is_swept() {
     repo.write("a.txt", "a2\n");
     repo.ward(["checkpoint"]).ok();
     repo.git(["reset", "-q", "--hard"]).ok();
-    let dead = format!("checkout-{}", crate::common::gone_pid());
-    let left = repo.dir.join(".git/ward/tmp").join(&dead).join("files");
-    std::fs::create_dir_all(&left).unwrap();
-    std::fs::write(left.join("a.txt"), "half").unwrap();
+    let gone = crate::common::gone_pid();
+    for left in [format!("checkout-{gone}/files"), format!("fresh-{gone}")] {
+        let left = repo.dir.join(".git/ward/tmp").join(left);
+        std::fs::create_dir_all(&left).unwrap();
+        std::fs::write(left.join("a.txt"), "half").unwrap();
+    }
 
     repo.ward(["rollback", "chk-local-1", "--yes"]).ok();
     assert_eq!(repo.read("a.txt").as_deref(), Some("a2\n"));
+    assert_eq!(scratch_left(&repo), Vec::<String>::new());
+}
+
+#[test]
+fn an_attributes_file_deep_in_the_tree_still_converts_what_is_below_it() {
+    let repo = TestRepo::new();
+    repo.write("sub/deep/.gitattributes", "*.txt text eol=crlf\n")
+        .write("sub/deep/a.txt", "one\r\n")
+        .write("top.txt", "top\n")
+        .commit("base");
+    assert_eq!(
+        repo.git(["show", "HEAD:sub/deep/a.txt"]).ok().stdout,
+        "one\n"
+    );
+    repo.write("notes.md", "kept\n");
+    repo.ward(["checkpoint"]).ok();
+    repo.write("sub/deep/a.txt", "overwritten\n")
+        .write("top.txt", "overwritten\n");
+
+    repo.ward(["rollback", "chk-local-1", "--yes"])
+        .ok()
+        .stdout_has("Restored 2 files, removed 0 files");
+    let read = |rel: &str| std::fs::read(repo.dir.join(rel)).unwrap();
+    assert_eq!(
+        read("sub/deep/a.txt"),
+        b"one\r\n",
+        "as a checkout writes it"
+    );
+    assert_eq!(read("top.txt"), b"top\n");
+    assert_eq!(
+        repo.git(["status", "--porcelain"]).ok().stdout,
+        "?? notes.md\n"
+    );
+}
+
+#[test]
+fn files_without_conversion_come_back_with_their_modes_and_nothing_beside() {
+    let repo = TestRepo::new();
+    repo.write("run.sh", "echo 1\n").write("d/e/f.txt", "f\n");
+    std::fs::set_permissions(repo.dir.join("run.sh"), PermissionsExt::from_mode(0o755)).unwrap();
+    repo.commit("base");
+    repo.write("run.sh", "echo 2\n").write("d/e/f.txt", "f2\n");
+    repo.ward(["checkpoint"]).ok();
+    repo.git(["reset", "-q", "--hard"]).ok();
+    std::fs::remove_dir_all(repo.dir.join("d")).unwrap();
+
+    repo.ward(["rollback", "chk-local-1", "--yes"]).ok();
+    assert_eq!(repo.read("run.sh").as_deref(), Some("echo 2\n"));
+    assert_eq!(repo.read("d/e/f.txt").as_deref(), Some("f2\n"));
+    assert_eq!(mode(&repo, "run.sh") & 0o111, 0o111, "still executable");
+    assert_eq!(mode(&repo, "d/e/f.txt") & 0o111, 0);
+    let listed = |rel: &str| std::fs::read_dir(repo.dir.join(rel)).unwrap().count();
+    assert_eq!((listed("d"), listed("d/e")), (1, 1), "nothing beside them");
     assert_eq!(scratch_left(&repo), Vec::<String>::new());
 }

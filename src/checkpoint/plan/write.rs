@@ -4,8 +4,10 @@
 //! conversion apply by path, modes as git sets them), and each is renamed
 //! from there into place: none is read back or written twice, none is
 //! held in memory, and a killed restore leaves every file old or new.
-//! Symlinks, and the bytes on disk a checkpoint kept besides its tree
-//! ([`crate::checkpoint::bytes`]), are written from their blobs.
+//! Where no conversion can apply, and for the bytes on disk a checkpoint
+//! kept besides its tree ([`crate::checkpoint::bytes`]), files are
+//! written from their blobs, each made in its own directory
+//! ([`super::fresh`]); symlinks from their blobs too.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -55,13 +57,18 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry], plan: &Plan) -> Result<Vec<Failure>>
     // A symlink's blob is its target; the bytes a checkpoint kept are
     // written as they are; every other file as a checkout writes it.
     let verbatim = |e: &Entry| e.mode == "120000" || e.as_on_disk;
-    let files: Vec<&Entry> = writes
+    let mut files: Vec<&Entry> = writes
         .iter()
         .filter(|e| e.mode != "160000" && !verbatim(e))
         .map(|e| **e)
         .collect();
-    let as_stored: Vec<&Entry> = writes.iter().filter(|e| verbatim(e)).map(|e| **e).collect();
+    let mut as_stored: Vec<&Entry> = writes.iter().filter(|e| verbatim(e)).map(|e| **e).collect();
+    // Where no conversion can apply, a checkout writes the blob as it is.
+    if !files.is_empty() && !super::fresh::conversion_possible(ctx, &files) {
+        as_stored.append(&mut files);
+    }
     let scratch = Scratch::checkout(ctx, &tmp_dir, &files)?;
+    let mut names = super::fresh::Names::new(&tmp_dir);
     let mut stored: std::collections::HashMap<&str, Option<Vec<u8>>> = as_stored
         .iter()
         .map(|e| e.path.as_str())
@@ -86,14 +93,14 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry], plan: &Plan) -> Result<Vec<Failure>>
             });
             continue;
         };
-        if let Err(reason) = write_one(ctx, &tmp_dir, n, e, source) {
+        if let Err(reason) = write_one(ctx, (&tmp_dir, &mut names), n, e, source) {
             failures.push(Failure {
                 path: e.path.clone(),
                 reason,
             });
         }
     }
-    drop(scratch);
+    drop((scratch, names));
     set_dir_modes(ctx, &plan.private_dirs, &writes);
     Ok(failures)
 }
@@ -117,10 +124,10 @@ impl Scratch {
     /// holding just them, one `checkout-index --prefix`. (`cat-file --batch
     /// --filters` cannot be used: it reports the unconverted size.)
     fn checkout(ctx: &Ctx, tmp_dir: &Path, entries: &[&Entry]) -> Result<Scratch> {
+        crate::checkpoint::snapshot::sweep(tmp_dir, "checkout-");
         if entries.is_empty() {
             return Ok(Scratch { dir: None });
         }
-        crate::checkpoint::snapshot::sweep(tmp_dir, "checkout-");
         let dir = tmp_dir.join(format!("checkout-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::DirBuilder::new()
@@ -191,11 +198,11 @@ fn set_dir_modes(ctx: &Ctx, dirs: &[(u32, Vec<u8>)], written: &[&&Entry]) {
     }
 }
 
-/// Writes one file: checked, made ready beside the working tree, renamed
-/// into place.
+/// Writes one file: checked, made ready in its directory or the git dir,
+/// renamed into place.
 fn write_one(
     ctx: &Ctx,
-    tmp_dir: &Path,
+    (tmp_dir, names): (&Path, &mut super::fresh::Names),
     n: usize,
     e: &Entry,
     source: Source,
@@ -225,8 +232,20 @@ fn write_one(
             (file, None)
         }
         Source::Bytes(content) => {
-            let tmp = tmp_dir.join(format!("{}-{n}", std::process::id()));
-            write_tmp(&tmp, e, &content)?;
+            let fresh = (e.mode != "120000")
+                .then(|| {
+                    full.parent()
+                        .and_then(|dir| names.make(dir, n, e, &content))
+                })
+                .flatten();
+            let tmp = match fresh {
+                Some(name) => name,
+                None => {
+                    let tmp = tmp_dir.join(format!("{}-{n}", std::process::id()));
+                    write_tmp(&tmp, e, &content)?;
+                    tmp
+                }
+            };
             (tmp, Some(content))
         }
     };
