@@ -38,6 +38,7 @@ mod replaced_hooks;
 mod repo_open;
 mod robust;
 mod rollback;
+mod rollback_writes;
 mod security_limits;
 mod shim;
 mod tools;
