@@ -20,7 +20,8 @@
 #             --porcelain` in each worktree (what it reports about each)
 #   audit     `git ward audit` queries over logs of 10,000, 100,000 and
 #             1,000,000 generated lines (30 days, the format of src/audit.rs)
-#             against `grep` over the same files; `sessions` again at the end
+#             against `grep` over the same files, and each query's peak
+#             resident memory; `sessions` again at the end
 #
 #   bench/scale.sh [BINARY [REPO]]
 #
@@ -33,7 +34,8 @@
 # AUDIT_ROUNDS=3 at most), CHANGES="10 1000 10000",
 # LANES="2 8", AUDIT_LINES="10000 100000 1000000" adjust it. Everything is
 # written under one temporary directory (TMPDIR), removed at the end; it
-# needs about 5 GB with 8 worktrees.
+# needs about 5 GB with 8 worktrees, and GNU time (/usr/bin/time) for
+# the audit queries' peak memory.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 git="${WARD_REAL_GIT:-/usr/local/bin/git}"
@@ -259,6 +261,16 @@ SH
       "audit --session s042:read every line (wc -l)=$ward audit --session s042" \
       "audit --since 1h:read every line (wc -l)=$ward audit --since 1h" \
       "${extra[@]}"
+    # Peak resident memory of each query, one more run each: GNU time's
+    # maximum resident set size (KiB), which a small forking parent
+    # barely adds to (a Python one would add its own ~13 MiB).
+    peaks=""
+    for q in "" "--json" "--contract c3" "--decision deny" "--session s042" "--since 1h"; do
+      # shellcheck disable=SC2086 # the query's words
+      /usr/bin/time -f %M -o "$work/rss" "$ward" audit $q >/dev/null
+      peaks="$peaks, audit${q:+ $q} $(($(tail -1 "$work/rss") / 1024)) MiB"
+    done
+    echo "peak resident memory (one run each):${peaks#,}"
   done
 fi
 echo
