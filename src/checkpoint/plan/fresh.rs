@@ -92,6 +92,8 @@ fn settings_convert(ctx: &Ctx) -> bool {
 pub(super) struct Names {
     dir: PathBuf,
     made: bool,
+    /// Once a file could not be made or named so, the rest are not tried.
+    unavailable: bool,
 }
 
 impl Names {
@@ -100,6 +102,7 @@ impl Names {
         Names {
             dir: tmp_dir.join(format!("fresh-{}", std::process::id())),
             made: false,
+            unavailable: false,
         }
     }
 
@@ -113,6 +116,15 @@ impl Names {
         e: &Entry,
         content: &[u8],
     ) -> Option<PathBuf> {
+        if self.unavailable {
+            return None;
+        }
+        let made = self.try_make(dir, n, e, content);
+        self.unavailable = made.is_none();
+        made
+    }
+
+    fn try_make(&mut self, dir: &Path, n: usize, e: &Entry, content: &[u8]) -> Option<PathBuf> {
         if !self.made {
             let _ = std::fs::remove_dir_all(&self.dir);
             std::fs::DirBuilder::new()
