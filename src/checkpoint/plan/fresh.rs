@@ -18,19 +18,35 @@ use std::path::{Path, PathBuf};
 use super::Entry;
 use crate::checkpoint::{in_tree, Ctx};
 
-/// Can git's conversion change any of `files` on checkout (as
-/// `checkout-index` runs for a restore: the working tree's attributes,
-/// those in the git dir and the system's, `core.autocrlf`)? Without a
-/// source of attributes and with `core.autocrlf` off, a checkout writes a
-/// blob's bytes as they are.
-pub(super) fn conversion_possible(ctx: &Ctx, files: &[&Entry]) -> bool {
+/// `files` parted into those git's conversion may change on checkout (as
+/// `checkout-index` runs for a restore) and those a checkout writes as
+/// their blobs hold them. All may change under `core.autocrlf` (other
+/// than false), `attr.tree`, `GIT_ATTR_SOURCE`, or where a
+/// `.gitattributes` is among them; none without a source of attributes
+/// (the working tree's above them, the git dir's, the system's); else
+/// those `git check-attr` gives a conversion attribute.
+pub(super) fn parted<'a>(ctx: &Ctx, files: Vec<&'a Entry>) -> (Vec<&'a Entry>, Vec<&'a Entry>) {
     let is_attributes = |p: &[u8]| p == b".gitattributes" || p.ends_with(b"/.gitattributes");
     if files.iter().any(|e| is_attributes(&e.raw))
         || crate::env::present("GIT_ATTR_SOURCE")
         || settings_convert(ctx)
     {
-        return true;
+        return (files, Vec::new());
     }
+    if !attributes_above(ctx, &files) {
+        return (Vec::new(), files);
+    }
+    match with_attributes(ctx, &files) {
+        Some(converted) => files
+            .into_iter()
+            .partition(|e| converted.contains(e.raw.as_slice())),
+        None => (files, Vec::new()),
+    }
+}
+
+/// Is there a source of attributes for any of `files`: the git dir's,
+/// the system's, a `.gitattributes` in the working tree above one?
+fn attributes_above(ctx: &Ctx, files: &[&Entry]) -> bool {
     let git_prefix = ctx.git.path().parent().and_then(Path::parent);
     let system = git_prefix.map(|p| p.join("etc/gitattributes"));
     let sources = [
@@ -63,6 +79,41 @@ pub(super) fn conversion_possible(ctx: &Ctx, files: &[&Entry]) -> bool {
         }
         seen.insert(Vec::new()) && here(b"")
     })
+}
+
+/// The paths of `files` with an attribute that converts on checkout set
+/// to anything but unspecified or unset, from one `git check-attr`
+/// (`None` where it fails).
+fn with_attributes(ctx: &Ctx, files: &[&Entry]) -> Option<std::collections::HashSet<Vec<u8>>> {
+    let mut input = Vec::new();
+    for e in files {
+        input.extend_from_slice(&e.raw);
+        input.push(0);
+    }
+    let args = [
+        "check-attr",
+        "-z",
+        "--stdin",
+        "text",
+        "eol",
+        "crlf",
+        "filter",
+        "ident",
+        "working-tree-encoding",
+    ];
+    let out = ctx.git.output_with(args, &[], Some(&input)).ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    // `<path> NUL <attribute> NUL <value> NUL`, per path and attribute.
+    let fields: Vec<&[u8]> = out.stdout.split(|b| *b == 0).collect();
+    Some(
+        fields
+            .chunks_exact(3)
+            .filter(|f| f[2] != b"unspecified" && f[2] != b"unset")
+            .map(|f| f[0].to_vec())
+            .collect(),
+    )
 }
 
 /// Does the configuration git-ward's gits run with set `core.autocrlf`

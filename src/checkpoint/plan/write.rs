@@ -57,16 +57,18 @@ pub fn apply(ctx: &Ctx, entries: &[&Entry], plan: &Plan) -> Result<Vec<Failure>>
     // A symlink's blob is its target; the bytes a checkpoint kept are
     // written as they are; every other file as a checkout writes it.
     let verbatim = |e: &Entry| e.mode == "120000" || e.as_on_disk;
-    let mut files: Vec<&Entry> = writes
+    let files: Vec<&Entry> = writes
         .iter()
         .filter(|e| e.mode != "160000" && !verbatim(e))
         .map(|e| **e)
         .collect();
     let mut as_stored: Vec<&Entry> = writes.iter().filter(|e| verbatim(e)).map(|e| **e).collect();
     // Where no conversion can apply, a checkout writes the blob as it is.
-    if !files.is_empty() && !super::fresh::conversion_possible(ctx, &files) {
-        as_stored.append(&mut files);
-    }
+    let (files, mut unconverted) = match files.is_empty() {
+        true => (files, Vec::new()),
+        false => super::fresh::parted(ctx, files),
+    };
+    as_stored.append(&mut unconverted);
     let scratch = Scratch::checkout(ctx, &tmp_dir, &files)?;
     let mut names = super::fresh::Names::new(&tmp_dir);
     let mut stored: std::collections::HashMap<&str, Option<Vec<u8>>> = as_stored
