@@ -43,6 +43,18 @@ def mount(where, size, *options):
     subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", where], check=True)
 
 
+def pad_to_pages(where):
+    """Ends every file in `where` at a page boundary, with empty lines
+    (the log skips them): a full tmpfs still takes an append that fits in
+    the unused end of a file's last page, so without this a short line
+    could be written on a "full" file system, and nothing be said."""
+    for name in os.listdir(where):
+        path = os.path.join(where, name)
+        size = os.path.getsize(path)
+        with open(path, "ab") as f:
+            f.write(b"\n" * (-size % 4096))
+
+
 def fill(where):
     """Writes into `where` until its file system is full."""
     block = b"\0" * 4096
@@ -107,6 +119,7 @@ def audit_cases(f, w):
         for name in os.listdir(held):
             shutil.copy(os.path.join(held, name), audit)
         if how == "full":
+            pad_to_pages(audit)
             fill(audit)
         else:
             subprocess.run(["mount", "-o", "remount,ro", audit], check=True)

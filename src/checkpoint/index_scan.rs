@@ -2,8 +2,9 @@
 //! cache can tell what changed: the index is HEAD's tree (its cached root
 //! tree is HEAD's, so nothing is staged), the stat pass of
 //! [`super::clean`] named every entry whose file may differ, and one
-//! listing of each directory that holds tracked files names what the index
-//! does not hold there. git (`ls-files -o --exclude-standard`, limited to
+//! listing of each directory that holds tracked files (the directories
+//! shared out between as many threads as there are cores) names what the
+//! index does not hold there. git (`ls-files -o --exclude-standard`, limited to
 //! those names) says which of them are untracked and not ignored, and what
 //! is under them. The files that may differ are hashed as the status
 //! scan's changed ones are; each counts as changed only where its hash or
