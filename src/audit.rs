@@ -222,7 +222,13 @@ fn ends_a_line(path: &Path) -> std::io::Result<bool> {
     if meta.len() == 0 {
         return Ok(true);
     }
-    let Ok(file) = File::open(path) else {
+    // Without waiting: a FIFO put in its place meanwhile is not read.
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path);
+    let Ok(file) = opened else {
         return Ok(true);
     };
     let mut last = [b'\n'];
@@ -275,11 +281,20 @@ fn read_file(file: &Path) -> Vec<Record> {
 /// there. `Break` from `each` stops the reading, and is returned.
 fn each_in_file(file: &Path, each: &mut impl FnMut(Record) -> ControlFlow<()>) -> ControlFlow<()> {
     use std::io::BufRead;
-    // Opening a FIFO would wait for a writer: asked before opening.
+    use std::os::unix::fs::OpenOptionsExt;
+    // Only a regular file is opened, without waiting (a FIFO put in its
+    // place meanwhile would wait for a writer), and asked again once open.
     let Ok(true) = std::fs::metadata(file).map(|m| m.is_file()) else {
         return ControlFlow::Continue(());
     };
-    let Ok(file) = File::open(file) else {
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(file);
+    let Ok(file) = opened else {
+        return ControlFlow::Continue(());
+    };
+    let Ok(true) = file.metadata().map(|m| m.is_file()) else {
         return ControlFlow::Continue(());
     };
     let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
