@@ -9,7 +9,6 @@
 //! (an empty one too). A failure to log never blocks git: it is reported
 //! once on stderr and swallowed.
 
-use std::fs::File;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
