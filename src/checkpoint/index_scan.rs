@@ -331,15 +331,7 @@ fn conversion_possible(ctx: &Ctx, index: &File, untracked: &[Vec<u8>]) -> bool {
     {
         return true;
     }
-    let git_prefix = ctx.git.path().parent().and_then(Path::parent);
-    let files = [
-        ctx.git_dir.join("config.worktree"),
-        ctx.git_dir.join("info/attributes"),
-        ctx.common_dir.join("info/attributes"),
-        Path::new("/etc/gitattributes").to_path_buf(),
-    ];
-    let system = git_prefix.map(|p| p.join("etc/gitattributes"));
-    if files.iter().chain(system.iter()).any(|f| f.exists()) {
+    if ctx.git_dir.join("config.worktree").exists() || super::attributes::outside_the_tree(ctx) {
         return true;
     }
     let is_attributes = |p: &[u8]| p == b".gitattributes" || p.ends_with(b"/.gitattributes");
@@ -349,20 +341,9 @@ fn conversion_possible(ctx: &Ctx, index: &File, untracked: &[Vec<u8>]) -> bool {
     // An untracked file's directories below the listed ones; an ignored
     // `.gitattributes` there applies too.
     let mut seen = std::collections::HashSet::new();
-    untracked.iter().any(|path| {
-        let mut end = path.len();
-        while let Some(slash) = path[..end].iter().rposition(|b| *b == b'/') {
-            end = slash;
-            if !seen.insert(&path[..end]) {
-                break;
-            }
-            let file = join(&path[..end], b".gitattributes");
-            if std::fs::symlink_metadata(super::in_tree(&ctx.workdir, &file)).is_ok() {
-                return true;
-            }
-        }
-        false
-    })
+    untracked
+        .iter()
+        .any(|path| super::attributes::above(ctx, path, &mut seen))
 }
 
 #[cfg(test)]

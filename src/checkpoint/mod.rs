@@ -35,6 +35,7 @@
 //!   commands of the same names (in `commands/`) run; `suite`: a turn's
 //!   test command, killed whole when it ends or is stopped.
 
+mod attributes;
 mod before;
 pub(crate) mod busy;
 mod bytes;

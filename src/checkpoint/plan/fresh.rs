@@ -16,7 +16,7 @@ use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::Entry;
-use crate::checkpoint::{in_tree, Ctx};
+use crate::checkpoint::Ctx;
 
 /// `files` parted into those git's conversion may change on checkout (as
 /// `checkout-index` runs for a restore) and those a checkout writes as
@@ -47,38 +47,13 @@ pub(super) fn parted<'a>(ctx: &Ctx, files: Vec<&'a Entry>) -> (Vec<&'a Entry>, V
 /// Is there a source of attributes for any of `files`: the git dir's,
 /// the system's, a `.gitattributes` in the working tree above one?
 fn attributes_above(ctx: &Ctx, files: &[&Entry]) -> bool {
-    let git_prefix = ctx.git.path().parent().and_then(Path::parent);
-    let system = git_prefix.map(|p| p.join("etc/gitattributes"));
-    let sources = [
-        ctx.git_dir.join("info/attributes"),
-        ctx.common_dir.join("info/attributes"),
-        Path::new("/etc/gitattributes").to_path_buf(),
-    ];
-    if sources.iter().chain(system.iter()).any(|f| f.exists()) {
-        return true;
-    }
+    use crate::checkpoint::attributes;
     let mut seen = std::collections::HashSet::new();
-    let here = |dir: &[u8]| {
-        let file = if dir.is_empty() {
-            b".gitattributes".to_vec()
-        } else {
-            [dir, b"/.gitattributes"].concat()
-        };
-        std::fs::symlink_metadata(in_tree(&ctx.workdir, &file)).is_ok()
-    };
-    files.iter().any(|e| {
-        let mut end = e.raw.len();
-        while let Some(slash) = e.raw[..end].iter().rposition(|b| *b == b'/') {
-            end = slash;
-            if !seen.insert(e.raw[..end].to_vec()) {
-                return false;
-            }
-            if here(&e.raw[..end]) {
-                return true;
-            }
-        }
-        seen.insert(Vec::new()) && here(b"")
-    })
+    attributes::outside_the_tree(ctx)
+        || files
+            .iter()
+            .any(|e| attributes::above(ctx, &e.raw, &mut seen))
+        || (!files.is_empty() && attributes::at(ctx, b""))
 }
 
 /// The paths of `files` with an attribute that converts on checkout set
