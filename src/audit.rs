@@ -9,6 +9,7 @@
 //! (an empty one too). A failure to log never blocks git: it is reported
 //! once on stderr and swallowed.
 
+use std::fs::File;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
@@ -208,33 +209,37 @@ fn settled_within(path: &Path, tries: u32) -> std::io::Result<bool> {
 /// line. Unreadable: yes. Not a regular file (a FIFO, which an append
 /// would wait on forever; a device): an error.
 fn ends_a_line(path: &Path) -> std::io::Result<bool> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
+    let (file, meta) = match open_regular(path) {
+        Ok(Some(opened)) => opened,
+        Ok(None) => {
+            return Err(std::io::Error::other(format!(
+                "{} is not a regular file",
+                path.display()
+            )))
+        }
         Err(_) => return Ok(true),
     };
-    if !meta.is_file() {
-        return Err(std::io::Error::other(format!(
-            "{} is not a regular file",
-            path.display()
-        )));
-    }
-    if meta.len() == 0 {
-        return Ok(true);
-    }
-    // Without waiting: a FIFO put in its place meanwhile is not read.
-    use std::os::unix::fs::OpenOptionsExt;
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path);
-    let Ok(file) = opened else {
-        return Ok(true);
-    };
     let mut last = [b'\n'];
-    if file.read_at(&mut last, meta.len() - 1).is_err() {
+    if meta.len() == 0 || file.read_at(&mut last, meta.len() - 1).is_err() {
         return Ok(true);
     }
     Ok(last[0] == b'\n')
+}
+
+/// Opens a log file for reading, if it is a regular file (`None`: it is
+/// not), without waiting: a FIFO put in its place after the look would
+/// wait for a writer, so the open file is looked at again.
+fn open_regular(path: &Path) -> std::io::Result<Option<(File, std::fs::Metadata)>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(None);
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    Ok(meta.is_file().then_some((file, meta)))
 }
 
 fn report_once(message: &str) {
@@ -280,20 +285,7 @@ fn read_file(file: &Path) -> Vec<Record> {
 /// there. `Break` from `each` stops the reading, and is returned.
 fn each_in_file(file: &Path, each: &mut impl FnMut(Record) -> ControlFlow<()>) -> ControlFlow<()> {
     use std::io::BufRead;
-    use std::os::unix::fs::OpenOptionsExt;
-    // Only a regular file is opened, without waiting (a FIFO put in its
-    // place meanwhile would wait for a writer), and asked again once open.
-    let Ok(true) = std::fs::metadata(file).map(|m| m.is_file()) else {
-        return ControlFlow::Continue(());
-    };
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(file);
-    let Ok(file) = opened else {
-        return ControlFlow::Continue(());
-    };
-    let Ok(true) = file.metadata().map(|m| m.is_file()) else {
+    let Ok(Some((file, _))) = open_regular(file) else {
         return ControlFlow::Continue(());
     };
     let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
