@@ -60,6 +60,16 @@ pub enum Verdict {
 /// virtual machine, a thread's start about 100 µs.
 const PER_THREAD: usize = 500;
 
+/// How many threads share `items`: one per core (at most 8), each with
+/// `per_thread` items at least.
+pub fn threads_for(items: usize, per_thread: usize) -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 8)
+        .min((items / per_thread).max(1))
+}
+
 /// Reads the worktree's index, if it can be read. The checksum is not
 /// verified: a damaged index makes git fail on its own, and here it can
 /// only lead to an unsure answer.
@@ -214,11 +224,7 @@ fn check(
     };
     let collect = collect && whole.is_ok();
     let entries = index.entries();
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 8)
-        .min((entries.len() / PER_THREAD).max(1));
+    let threads = threads_for(entries.len(), PER_THREAD);
     let stop = AtomicBool::new(false);
     let check = |(start, part): (usize, &[Entry])| {
         let mut walk = Walk::new(&root, racy_from);

@@ -114,11 +114,7 @@ type Held<'a> = Vec<(&'a [u8], bool)>;
 fn not_in_index(workdir: &Path, index: &File) -> std::result::Result<Names, Aside> {
     let dirs = directories(index);
     let names: usize = dirs.iter().map(|(_, held)| held.len()).sum();
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 8)
-        .min((names / NAMES_PER_THREAD).max(1));
+    let threads = super::clean::threads_for(names, NAMES_PER_THREAD);
     let parts = split(&dirs, threads);
     let list_part = |part: &[(&[u8], Held)]| {
         let mut out = Names::default();
